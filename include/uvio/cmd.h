@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libuverbs-ioctl: the command builder and executor.
+ *
+ * A command is a struct ib_uverbs_ioctl_hdr followed by an array of
+ * struct ib_uverbs_attr records, laid out in a buffer the caller owns (usually
+ * on the stack, see UVIO_CMD_DEFINE). The uvio_put_* functions append one
+ * attribute each; they are inline and never allocate. Misuse (too many
+ * attributes, a duplicate id, a length the ABI cannot carry, overlapping
+ * output buffers) does not stop the caller mid-way: it is recorded once in the
+ * command, later puts are ignored, and uvio_cmd_exec() returns the recorded
+ * error without issuing anything.
+ *
+ * Every put returns the attribute it wrote, so flags can be adjusted in place:
+ *
+ *	uvio_attr_optional(uvio_put_ptr_out(&cmd, ATTR, &resp, sizeof(resp)));
+ *
+ * After a failed put the returned pointer is a scratch record inside the
+ * command: writing to it is harmless and never reaches the kernel.
+ */
+#ifndef UVIO_CMD_H
+#define UVIO_CMD_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+
+#include <uvio/api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Header layouts. The 2017 one (kernels 4.14 to 4.16 built with
+ * CONFIG_INFINIBAND_EXP_USER_ACCESS) has no driver_id and is 16 bytes long,
+ * which also changes the ioctl request number. */
+enum uvio_layout {
+	UVIO_LAYOUT_CURRENT = 0,
+	UVIO_LAYOUT_2017 = 1,
+};
+
+struct uvio_ioctl_hdr_2017 {
+	__u16 length;
+	__u16 object_id;
+	__u16 method_id;
+	__u16 num_attrs;
+	__aligned_u64 reserved;
+};
+
+#define UVIO_IOCTL_REQ_CURRENT 0xc0181b01UL /* _IOWR(0x1b, 1, 24 bytes) */
+#define UVIO_IOCTL_REQ_2017    0xc0101b01UL /* _IOWR(0x1b, 1, 16 bytes) */
+
+/* The kernel copies the whole command in at once and refuses one longer than
+ * a page. */
+#define UVIO_CMD_MAX_BYTES 4096u
+#define UVIO_MAX_ATTRS \
+	((UVIO_CMD_MAX_BYTES - sizeof(struct ib_uverbs_ioctl_hdr)) / \
+	 sizeof(struct ib_uverbs_attr))
+
+/* An attribute id in the driver namespace (UVERBS_ATTR_UHW_IN is n = 0). */
+#define UVIO_DRIVER_ATTR(n) ((uint16_t)(UVERBS_UDATA_DRIVER_DATA_FLAG | (n)))
+
+/* Bytes of buffer for a command of up to n attributes, in either layout. */
+#define UVIO_CMD_BUF_SIZE(n) \
+	(sizeof(struct ib_uverbs_ioctl_hdr) + (n) * sizeof(struct ib_uverbs_attr))
+
+/* What the caller said an attribute is. The kernel does not see this; the
+ * executor and the decoder do. */
+enum uvio_attr_kind {
+	UVIO_KIND_PTR_IN = 1,	/* also u32/u64/flags values */
+	UVIO_KIND_PTR_OUT,
+	UVIO_KIND_IDR,		/* an existing object: READ, WRITE or DESTROY */
+	UVIO_KIND_IDR_NEW,	/* the kernel writes the new handle back */
+	UVIO_KIND_FD,		/* an fd object or a raw fd, in */
+	UVIO_KIND_FD_NEW,	/* the kernel writes a new fd back */
+	UVIO_KIND_ENUM_IN,
+	UVIO_KIND_IDRS,		/* an array of u32 handles */
+};
+
+struct uvio_cmd {
+	struct ib_uverbs_ioctl_hdr *hdr;	/* start of the caller's buffer */
+	struct ib_uverbs_attr *attrs;		/* hdr + 24, or + 16 in 2017 layout */
+	uint16_t num_attrs;
+	uint16_t capacity;			/* slots that fit buffer and page */
+	uint8_t layout;				/* enum uvio_layout */
+	uint8_t executed;			/* 0 not run, 1 succeeded, 2 failed */
+	int error;				/* sticky builder error, negative */
+	uint16_t error_attr;
+	const char *error_msg;
+	/* Ids 0..63 of the core and the driver namespace, for duplicate
+	 * detection without a scan. */
+	uint64_t seen_core, seen_driver;
+	/* Hull of all output buffers: a new output that falls outside it
+	 * cannot overlap any, so the full check is rarely needed. */
+	uintptr_t out_lo, out_hi;
+	int result;				/* of the last execution */
+	struct ib_uverbs_attr scratch;		/* target of failed puts */
+	uint8_t kind[UVIO_MAX_ATTRS];		/* enum uvio_attr_kind per slot */
+};
+
+/* Declare a buffer for n attributes and a command on it, ready to fill. */
+#define UVIO_CMD_DEFINE(name, n, object, method)                               \
+	uint64_t name##_buf[UVIO_CMD_BUF_SIZE(n) / sizeof(uint64_t)];         \
+	struct uvio_cmd name;                                                  \
+	uvio_cmd_init(&name, name##_buf, sizeof(name##_buf), (object), (method))
+
+/* Out of line: records the first misuse, returns the scratch attribute. */
+UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
+					       uint16_t attr_id, const char *msg);
+/* Out of line: the rare cases of the slot checks below (a full buffer, an
+ * earlier error, a duplicate, an id outside the bitmaps). Returns the scratch
+ * attribute when the put must not proceed, NULL when it may. */
+UVIO_API struct ib_uverbs_attr *uvio_cmd_slot_slow(struct uvio_cmd *cmd,
+						   uint16_t attr_id);
+/* Out of line: full overlap check of a new output against earlier ones.
+ * Takes the address as a number: it is never dereferenced. */
+UVIO_API struct ib_uverbs_attr *uvio_cmd_check_output(struct uvio_cmd *cmd,
+						      struct ib_uverbs_attr *a,
+						      uintptr_t addr, size_t len);
+
+/*
+ * Start a command in buf (8-byte aligned, at least UVIO_CMD_BUF_SIZE(0)
+ * bytes) in today's layout with driver_id 0. Capacity is what fits in both
+ * the buffer and one page. A buffer too small for the header is a sticky
+ * -ENOSPC (nothing is written to it then).
+ */
+static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
+				 uint16_t object_id, uint16_t method_id)
+{
+	struct ib_uverbs_ioctl_hdr *hdr = (struct ib_uverbs_ioctl_hdr *)buf;
+	size_t slots;
+
+	cmd->hdr = hdr;
+	cmd->attrs = hdr->attrs;
+	cmd->num_attrs = 0;
+	cmd->layout = UVIO_LAYOUT_CURRENT;
+	cmd->executed = 0;
+	cmd->error = 0;
+	cmd->seen_core = cmd->seen_driver = 0;
+	cmd->out_lo = UINTPTR_MAX;
+	cmd->out_hi = 0;
+	cmd->result = 0;
+	if (!buf || size < sizeof(*hdr) || ((uintptr_t)buf & 7)) {
+		cmd->capacity = 0;
+		uvio_cmd_fail(cmd, -ENOSPC, 0, "command buffer missing, misaligned or smaller than the header");
+		return;
+	}
+	if (size > UVIO_CMD_MAX_BYTES)
+		size = UVIO_CMD_MAX_BYTES;
+	slots = (size - sizeof(*hdr)) / sizeof(struct ib_uverbs_attr);
+	cmd->capacity = (uint16_t)slots;
+	hdr->object_id = object_id;
+	hdr->method_id = method_id;
+	hdr->reserved1 = 0;
+	hdr->driver_id = 0;
+	hdr->reserved2 = 0;
+}
+
+/* driver_id of the device the command is for: the kernel refuses any other
+ * value with EINVAL. Meaningless (and ignored) in the 2017 layout. */
+static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
+{
+	if (cmd->capacity)
+		cmd->hdr->driver_id = id;
+}
+
+/* Choose the header layout; only before the first attribute. */
+UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout);
+
+static inline int uvio_cmd_error(const struct uvio_cmd *cmd)
+{
+	return cmd->error;
+}
+
+/* Claim the next slot for attr_id, or return the scratch record. */
+static inline struct ib_uverbs_attr *uvio_cmd_slot(struct uvio_cmd *cmd,
+						   uint16_t attr_id,
+						   enum uvio_attr_kind kind)
+{
+	struct ib_uverbs_attr *a;
+	uint64_t bit;
+
+	if (__builtin_expect(cmd->num_attrs >= cmd->capacity || cmd->error, 0))
+		return uvio_cmd_slot_slow(cmd, attr_id);
+	if (__builtin_expect(attr_id < 64, 1)) {
+		bit = 1ULL << attr_id;
+		if (__builtin_expect(cmd->seen_core & bit, 0))
+			return uvio_cmd_slot_slow(cmd, attr_id);
+		cmd->seen_core |= bit;
+	} else if ((uint16_t)(attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG) < 64) {
+		bit = 1ULL << (attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG);
+		if (__builtin_expect(cmd->seen_driver & bit, 0))
+			return uvio_cmd_slot_slow(cmd, attr_id);
+		cmd->seen_driver |= bit;
+	} else if (uvio_cmd_slot_slow(cmd, attr_id)) {
+		return &cmd->scratch;
+	}
+	cmd->kind[cmd->num_attrs] = (uint8_t)kind;
+	a = &cmd->attrs[cmd->num_attrs++];
+	a->attr_id = attr_id;
+	a->len = 0;
+	a->flags = UVERBS_ATTR_F_MANDATORY;
+	a->attr_data.reserved = 0;
+	a->data = 0;
+	return a;
+}
+
+/* Clear the mandatory flag: a kernel that does not know the attribute then
+ * ignores it instead of failing the command with EPROTONOSUPPORT. */
+static inline struct ib_uverbs_attr *uvio_attr_optional(struct ib_uverbs_attr *a)
+{
+	a->flags &= (__u16)~UVERBS_ATTR_F_MANDATORY;
+	return a;
+}
+
+static inline struct ib_uverbs_attr *uvio_put_ptr_kind(struct uvio_cmd *cmd,
+						       uint16_t attr_id,
+						       enum uvio_attr_kind kind,
+						       const void *ptr, size_t len)
+{
+	struct ib_uverbs_attr *a;
+
+	if (__builtin_expect(len > UINT16_MAX, 0))
+		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+	if (__builtin_expect(!ptr && len, 0))
+		return uvio_cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
+	a = uvio_cmd_slot(cmd, attr_id, kind);
+	if (a == &cmd->scratch)
+		return a;
+	a->len = (__u16)len;
+	/* The kernel takes 8 bytes or less from data itself, not through it. */
+	if (len <= sizeof(a->data)) {
+		if (len)
+			memcpy(&a->data, ptr, len);
+	} else
+		a->data = (uintptr_t)ptr;
+	return a;
+}
+
+/* Input bytes: copied inline when 8 or fewer, passed by pointer otherwise
+ * (the buffer must then live until uvio_cmd_exec returns). */
+static inline struct ib_uverbs_attr *uvio_put_ptr_in(struct uvio_cmd *cmd,
+						     uint16_t attr_id,
+						     const void *ptr, size_t len)
+{
+	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, ptr, len);
+}
+
+static inline struct ib_uverbs_attr *uvio_put_u32(struct uvio_cmd *cmd,
+						  uint16_t attr_id, uint32_t v)
+{
+	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+}
+
+static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
+						  uint16_t attr_id, uint64_t v)
+{
+	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+}
+
+/* A FLAGS attribute: a u64 bit mask; the kernel refuses unknown bits with
+ * EINVAL. */
+static inline struct ib_uverbs_attr *uvio_put_flags(struct uvio_cmd *cmd,
+						    uint16_t attr_id, uint64_t v)
+{
+	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+}
+
+/* An output buffer the kernel writes. Always passed by pointer; buffers of
+ * different outputs must not overlap. */
+static inline struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
+						      uint16_t attr_id,
+						      void *ptr, size_t len)
+{
+	struct ib_uverbs_attr *a;
+	uintptr_t lo = (uintptr_t)ptr, hi = lo + len;
+
+	if (__builtin_expect(len > UINT16_MAX, 0))
+		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+	if (__builtin_expect(!ptr && len, 0))
+		return uvio_cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
+	a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_PTR_OUT);
+	if (a == &cmd->scratch)
+		return a;
+	a->len = (__u16)len;
+	a->data = lo;
+	if (len) {
+		if (__builtin_expect(lo < cmd->out_hi && hi > cmd->out_lo, 0))
+			return uvio_cmd_check_output(cmd, a, lo, len);
+		if (lo < cmd->out_lo)
+			cmd->out_lo = lo;
+		if (hi > cmd->out_hi)
+			cmd->out_hi = hi;
+	}
+	return a;
+}
+
+/* An existing object by handle, for READ, WRITE or DESTROY access. */
+static inline struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
+						  uint16_t attr_id, uint32_t handle)
+{
+	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_IDR);
+
+	a->data = handle;
+	return a;
+}
+
+/* A new object: the kernel writes its handle into the attribute; read it
+ * with uvio_cmd_read_handle() after a successful execution. */
+static inline struct ib_uverbs_attr *uvio_put_idr_new(struct uvio_cmd *cmd,
+						      uint16_t attr_id)
+{
+	return uvio_cmd_slot(cmd, attr_id, UVIO_KIND_IDR_NEW);
+}
+
+/* An fd object (READ, WRITE or DESTROY access) or a raw fd such as a dmabuf. */
+static inline struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
+						 uint16_t attr_id, int fd)
+{
+	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_FD);
+
+	a->data_s64 = fd;
+	return a;
+}
+
+/* A new fd object; read it with uvio_cmd_read_fd() after success. */
+static inline struct ib_uverbs_attr *uvio_put_fd_new(struct uvio_cmd *cmd,
+						     uint16_t attr_id)
+{
+	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_FD_NEW);
+
+	a->data_s64 = -1;
+	return a;
+}
+
+/* An enum attribute: elem_id selects the variant, ptr/len its payload
+ * (inline when 8 bytes or fewer, as for PTR_IN; may be empty). */
+static inline struct ib_uverbs_attr *uvio_put_enum(struct uvio_cmd *cmd,
+						   uint16_t attr_id, uint8_t elem_id,
+						   const void *ptr, size_t len)
+{
+	struct ib_uverbs_attr *a =
+		uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_ENUM_IN, ptr, len);
+
+	a->attr_data.enum_data.elem_id = elem_id;
+	a->attr_data.enum_data.reserved = 0;
+	return a;
+}
+
+/* An array of object handles (the kernel takes up to two inline). */
+static inline struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
+						   uint16_t attr_id,
+						   const uint32_t *handles, size_t n)
+{
+	if (__builtin_expect(n > UINT16_MAX / sizeof(uint32_t), 0))
+		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_IDRS, handles,
+				 n * sizeof(uint32_t));
+}
+
+/* Driver (udata) input and output, UVERBS_ATTR_UHW_IN / _OUT. */
+static inline struct ib_uverbs_attr *uvio_put_uhw_in(struct uvio_cmd *cmd,
+						     const void *ptr, size_t len)
+{
+	return uvio_put_ptr_kind(cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, ptr, len);
+}
+
+static inline struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
+						      void *ptr, size_t len)
+{
+	return uvio_put_ptr_out(cmd, UVERBS_ATTR_UHW_OUT, ptr, len);
+}
+
+/*
+ * Issue the command on a uverbs fd: one ioctl. Returns 0, the sticky builder
+ * error (nothing is sent then), or the kernel's answer as a negative errno.
+ * The request number follows the command's layout.
+ */
+UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd);
+
+/* Finish the header (length, num_attrs) without issuing: for tracing,
+ * decoding, or a caller that issues the ioctl itself. Returns the command's
+ * length in bytes, or the sticky error. */
+UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd);
+
+/* The ioctl request number for a layout. */
+static inline unsigned long uvio_layout_request(enum uvio_layout layout)
+{
+	return layout == UVIO_LAYOUT_2017 ? UVIO_IOCTL_REQ_2017 : UVIO_IOCTL_REQ_CURRENT;
+}
+
+/*
+ * After execution: whether an output attribute holds data. A mandatory output
+ * is filled whenever the command succeeded (kernels before 2019 never flagged
+ * driver outputs); an optional one only if the kernel set
+ * UVERBS_ATTR_F_VALID_OUTPUT. Nothing is valid after a failure.
+ */
+UVIO_API bool uvio_cmd_output_valid(const struct uvio_cmd *cmd, uint16_t attr_id);
+
+/* The handle the kernel wrote into an IDR NEW attribute. -ENOENT: no such
+ * attribute of that kind; -ENODATA: the command has not succeeded. */
+UVIO_API int uvio_cmd_read_handle(const struct uvio_cmd *cmd, uint16_t attr_id,
+				  uint32_t *handle);
+/* Likewise for an FD NEW attribute; the caller owns the fd afterwards. */
+UVIO_API int uvio_cmd_read_fd(const struct uvio_cmd *cmd, uint16_t attr_id, int *fd);
+
+/* The builder's reason for a sticky error, or NULL; its attribute id in
+ * *attr_id when non-NULL. */
+UVIO_API const char *uvio_cmd_error_msg(const struct uvio_cmd *cmd, uint16_t *attr_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* UVIO_CMD_H */

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The out-of-line half of the command builder and the executor. The puts in
+ * <uvio/cmd.h> stay inline and branch here only for what goes wrong.
+ */
+#include <errno.h>
+#include <sys/ioctl.h>
+
+#include <uvio/cmd.h>
+#include "private.h"
+
+_Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
+_Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");
+_Static_assert(sizeof(struct ib_uverbs_attr) == 16, "an attribute is 16 bytes");
+_Static_assert(offsetof(struct ib_uverbs_ioctl_hdr, driver_id) == 16, "driver_id at 16");
+_Static_assert(offsetof(struct ib_uverbs_ioctl_hdr, attrs) == 24, "attrs at 24");
+_Static_assert(offsetof(struct ib_uverbs_attr, attr_data) == 6, "attr_data at 6");
+_Static_assert(offsetof(struct ib_uverbs_attr, data) == 8, "data at 8");
+_Static_assert(UVIO_IOCTL_REQ_CURRENT == RDMA_VERBS_IOCTL, "request number of today's layout");
+_Static_assert(UVIO_IOCTL_REQ_2017 == _IOWR(RDMA_IOCTL_MAGIC, 1, struct uvio_ioctl_hdr_2017),
+	       "request number of the 2017 layout");
+_Static_assert(UVIO_MAX_ATTRS == 254, "a page holds 254 attributes");
+
+UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
+					       uint16_t attr_id, const char *msg)
+{
+	if (!cmd->error) {
+		cmd->error = err;
+		cmd->error_attr = attr_id;
+		cmd->error_msg = msg;
+	}
+	return &cmd->scratch;
+}
+
+UVIO_API struct ib_uverbs_attr *uvio_cmd_slot_slow(struct uvio_cmd *cmd,
+						   uint16_t attr_id)
+{
+	unsigned int i;
+
+	if (cmd->error)
+		return &cmd->scratch;
+	if (cmd->num_attrs >= cmd->capacity) {
+		if (cmd->num_attrs >= UVIO_MAX_ATTRS)
+			return uvio_cmd_fail(cmd, -E2BIG, attr_id,
+					     "command longer than one page");
+		return uvio_cmd_fail(cmd, -ENOSPC, attr_id,
+				     "more attributes than the command buffer holds");
+	}
+	for (i = 0; i < cmd->num_attrs; i++)
+		if (cmd->attrs[i].attr_id == attr_id)
+			return uvio_cmd_fail(cmd, -EEXIST, attr_id,
+					     "attribute id given twice");
+	return NULL;
+}
+
+UVIO_API struct ib_uverbs_attr *uvio_cmd_check_output(struct uvio_cmd *cmd,
+						      struct ib_uverbs_attr *a,
+						      uintptr_t lo, size_t len)
+{
+	uintptr_t hi = lo + len;
+	unsigned int i;
+
+	for (i = 0; i + 1 < cmd->num_attrs; i++) {
+		const struct ib_uverbs_attr *o = &cmd->attrs[i];
+
+		if (cmd->kind[i] != UVIO_KIND_PTR_OUT || !o->len)
+			continue;
+		if (lo < o->data + o->len && o->data < hi)
+			return uvio_cmd_fail(cmd, -EINVAL, a->attr_id,
+					     "output buffer overlaps another output");
+	}
+	if (lo < cmd->out_lo)
+		cmd->out_lo = lo;
+	if (hi > cmd->out_hi)
+		cmd->out_hi = hi;
+	return a;
+}
+
+UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
+{
+	if (cmd->error)
+		return cmd->error;
+	if (layout != UVIO_LAYOUT_CURRENT && layout != UVIO_LAYOUT_2017) {
+		uvio_cmd_fail(cmd, -EINVAL, 0, "unknown header layout");
+		return cmd->error;
+	}
+	if (cmd->num_attrs) {
+		uvio_cmd_fail(cmd, -EINVAL, 0, "header layout changed after attributes were added");
+		return cmd->error;
+	}
+	cmd->layout = (uint8_t)layout;
+	/* Capacity stays the one computed for the longer header: the 2017
+	 * layout just leaves 8 bytes of the buffer unused. */
+	cmd->attrs = layout == UVIO_LAYOUT_2017 ?
+		(struct ib_uverbs_attr *)((char *)cmd->hdr + sizeof(struct uvio_ioctl_hdr_2017)) :
+		cmd->hdr->attrs;
+	if (layout == UVIO_LAYOUT_2017) {
+		/* The 2017 header ends with one reserved u64 at byte 8. */
+		cmd->hdr->reserved1 = 0;
+	}
+	return 0;
+}
+
+UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
+{
+	size_t hdr_len = cmd->layout == UVIO_LAYOUT_2017 ?
+		sizeof(struct uvio_ioctl_hdr_2017) : sizeof(struct ib_uverbs_ioctl_hdr);
+	size_t len = hdr_len + (size_t)cmd->num_attrs * sizeof(struct ib_uverbs_attr);
+
+	if (cmd->error)
+		return cmd->error;
+	cmd->hdr->length = (__u16)len;
+	cmd->hdr->num_attrs = cmd->num_attrs;
+	return (int)len;
+}
+
+UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
+{
+	int ret = uvio_cmd_finish(cmd);
+
+	if (ret < 0) {
+		cmd->executed = 2;
+		cmd->result = ret;
+		return ret;
+	}
+	ret = uvio_sys_ioctl(fd, uvio_layout_request((enum uvio_layout)cmd->layout), cmd->hdr);
+	cmd->executed = ret ? 2 : 1;
+	cmd->result = ret;
+	return ret;
+}
+
+/* The attribute with this id, if it was added as the given kind (0: any). */
+static const struct ib_uverbs_attr *find_attr(const struct uvio_cmd *cmd,
+					      uint16_t attr_id, int kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->num_attrs; i++)
+		if (cmd->attrs[i].attr_id == attr_id)
+			return !kind || cmd->kind[i] == kind ? &cmd->attrs[i] : NULL;
+	return NULL;
+}
+
+UVIO_API bool uvio_cmd_output_valid(const struct uvio_cmd *cmd, uint16_t attr_id)
+{
+	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, 0);
+
+	if (!a || cmd->executed != 1)
+		return false;
+	return (a->flags & (UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT)) != 0;
+}
+
+UVIO_API int uvio_cmd_read_handle(const struct uvio_cmd *cmd, uint16_t attr_id,
+				  uint32_t *handle)
+{
+	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, UVIO_KIND_IDR_NEW);
+
+	if (!a)
+		return -ENOENT;
+	if (cmd->executed != 1)
+		return -ENODATA;
+	/* Handles are u32 in the ABI; anything above is not one. */
+	if (a->data > UINT32_MAX)
+		return -ERANGE;
+	*handle = (uint32_t)a->data;
+	return 0;
+}
+
+UVIO_API int uvio_cmd_read_fd(const struct uvio_cmd *cmd, uint16_t attr_id, int *fd)
+{
+	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, UVIO_KIND_FD_NEW);
+
+	if (!a)
+		return -ENOENT;
+	if (cmd->executed != 1)
+		return -ENODATA;
+	if (a->data_s64 < 0 || a->data_s64 > INT32_MAX)
+		return -ERANGE;
+	*fd = (int)a->data_s64;
+	return 0;
+}
+
+UVIO_API const char *uvio_cmd_error_msg(const struct uvio_cmd *cmd, uint16_t *attr_id)
+{
+	if (!cmd->error)
+		return NULL;
+	if (attr_id)
+		*attr_id = cmd->error_attr;
+	return cmd->error_msg;
+}
