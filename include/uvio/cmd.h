@@ -145,6 +145,8 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 	cmd->out_hi = 0;
 	cmd->result = 0;
 	if (!buf || size < sizeof(*hdr) || ((uintptr_t)buf & 7)) {
+		cmd->hdr = NULL;
+		cmd->attrs = NULL;
 		cmd->capacity = 0;
 		uvio_cmd_fail(cmd, -ENOSPC, 0, "command buffer missing, misaligned or smaller than the header");
 		return;
@@ -164,7 +166,7 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
  * value with EINVAL. Meaningless (and ignored) in the 2017 layout. */
 static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
 {
-	if (cmd->capacity)
+	if (cmd->hdr)
 		cmd->hdr->driver_id = id;
 }
 

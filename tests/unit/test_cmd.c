@@ -514,6 +514,19 @@ static void exec_failure_rules(void **state)
 	}
 }
 
+static void zero_attrs(void **state)
+{
+	static struct bytes e;
+	(void)state;
+
+	/* a command with no attributes still carries its driver_id */
+	e.n = 0;
+	UVIO_CMD_DEFINE(cmd, 0, 0x3ff, 0);
+	uvio_cmd_set_driver_id(&cmd, 18);
+	hdr_current(&e, 0, 0x3ff, 0, 18);
+	assert_cmd_bytes(&cmd, &e);
+}
+
 static void exec_not_run(void **state)
 {
 	uint32_t h;
@@ -568,6 +581,7 @@ int main(void)
 		cmocka_unit_test(misuse_layout_and_buffer),
 		cmocka_unit_test(exec_success_rules),
 		cmocka_unit_test(exec_failure_rules),
+		cmocka_unit_test(zero_attrs),
 		cmocka_unit_test(exec_not_run),
 		cmocka_unit_test(exec_checks_kernel_values),
 	};

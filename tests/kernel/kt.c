@@ -1,0 +1,85 @@
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kt.h"
+
+int kt_failures;
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct kt_dev *)a)->path, ((const struct kt_dev *)b)->path);
+}
+
+int kt_devices(struct kt_dev *devs, int max)
+{
+	DIR *d = opendir("/sys/class/infiniband_verbs");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char p[300];
+		FILE *f;
+
+		if (strncmp(e->d_name, "uverbs", 6))
+			continue;
+		snprintf(devs[n].path, sizeof(devs[n].path), "/dev/infiniband/%.40s", e->d_name);
+		snprintf(p, sizeof(p), "/sys/class/infiniband_verbs/%.200s/ibdev", e->d_name);
+		f = fopen(p, "r");
+		if (!f || !fgets(devs[n].name, sizeof(devs[n].name), f))
+			strcpy(devs[n].name, "?");
+		if (f)
+			fclose(f);
+		devs[n].name[strcspn(devs[n].name, "\n")] = 0;
+		n++;
+	}
+	closedir(d);
+	qsort(devs, (size_t)n, sizeof(*devs), by_path);
+	return n;
+}
+
+int kt_run(const char *cmd, char *buf, size_t size)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!p)
+		return -1;
+	while (n + 1 < size) {
+		size_t r = fread(buf + n, 1, size - 1 - n, p);
+		if (!r)
+			break;
+		n += r;
+	}
+	buf[n] = 0;
+	return pclose(p);
+}
+
+int kt_rdma_res_count(const char *type, const char *dev, int pid)
+{
+	char cmd[128], out[16384], want_dev[80], want_pid[32];
+	int count = 0;
+
+	snprintf(cmd, sizeof(cmd), "rdma resource show %s", type);
+	kt_run(cmd, out, sizeof(out));
+	snprintf(want_dev, sizeof(want_dev), "dev %s ", dev);
+	snprintf(want_pid, sizeof(want_pid), "pid %d ", pid);
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char l[1024];
+
+		snprintf(l, sizeof(l), "%s ", line);
+		if (strstr(l, want_dev) && strstr(l, want_pid))
+			count++;
+	}
+	return count;
+}
+
+int kt_exit(void)
+{
+	printf("%s: %d failure(s)\n", kt_failures ? "FAILED" : "ok", kt_failures);
+	return kt_failures ? 1 : 0;
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# Build the guest's initramfs.
+#
+#   mkinitramfs.sh KDIR USERLAND OUT.cpio.gz BIN... [-- DATA...]
+#
+# KDIR comes from fetch.sh, USERLAND from guest-userland.sh. Each BIN is a
+# program for /opt/uvio/bin, copied with every shared library it loads
+# (resolved in USERLAND first, then on the host). DATA files go to /opt/uvio.
+set -euo pipefail
+kdir=$1 userland=$2 out=$3; shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+kver=$(cat "$kdir/version")
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+libdir=usr/lib/x86_64-linux-gnu
+
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,etc,$libdir,lib64,opt/uvio/bin,opt/uvio/modules}
+ln -s usr/lib "$root/lib"
+cp /bin/busybox "$root/bin/busybox"
+for app in $("$root/bin/busybox" --list); do
+	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
+done
+ulib="$userland/$libdir:$userland/lib/x86_64-linux-gnu"
+
+copy_libs() {	# copy_libs FILE: every library FILE needs, into the guest
+	LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
+	while read -r lib; do
+		case $lib in
+		*/ld-linux-x86-64.so.2) cp -L "$lib" "$root/lib64/" ;;
+		*) cp -Ln "$lib" "$root/$libdir/" 2>/dev/null || true ;;
+		esac
+	done
+}
+add_bin() {	# add_bin FILE DESTDIR
+	cp -L "$1" "$root/$2/"
+	copy_libs "$1"
+}
+
+# The witnesses: rdma and ip from iproute2, ibv_devinfo from ibverbs-utils,
+# and libibverbs' providers for rxe and siw (loaded with dlopen, so ldd of
+# the programs does not see them).
+for tool in rdma ip; do
+	for d in bin sbin usr/bin usr/sbin; do
+		[ -f "$userland/$d/$tool" ] && { add_bin "$userland/$d/$tool" sbin; break; }
+	done
+	[ -f "$root/sbin/$tool" ] || { echo "mkinitramfs: $tool not in iproute2" >&2; exit 1; }
+done
+add_bin "$userland/usr/bin/ibv_devinfo" bin
+mkdir -p "$root/$libdir/libibverbs" "$root/etc/libibverbs.d"
+for p in rxe siw; do
+	cp -L "$userland/$libdir/libibverbs/lib$p-rdmav"*.so "$root/$libdir/libibverbs/"
+	copy_libs "$root/$libdir/libibverbs/lib$p-rdmav"*.so
+	cp "$userland/etc/libibverbs.d/$p.driver" "$root/etc/libibverbs.d/"
+done
+copy_libs "$userland/$libdir/libibverbs.so.1"
+
+# Modules, in load order, decompressed so busybox insmod can take them.
+mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic; do
+	modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | awk '!seen[$0]++')
+: > "$root/opt/uvio/modules/order"
+for m in $mods; do
+	name=$(basename "$m"); name=${name%.xz}; name=${name%.zst}
+	case $m in
+	*.xz) xz -dc "$m" > "$root/opt/uvio/modules/$name" ;;
+	*.zst) zstd -qdc "$m" > "$root/opt/uvio/modules/$name" ;;
+	*) cp "$m" "$root/opt/uvio/modules/$name" ;;
+	esac
+	echo "$name" >> "$root/opt/uvio/modules/order"
+done
+if [ -f "$kdir/siw.ko" ]; then
+	cp "$kdir/siw.ko" "$root/opt/uvio/modules/"
+	echo siw.ko >> "$root/opt/uvio/modules/order"
+fi
+
+# The project's programs.
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	add_bin "$1" opt/uvio/bin
+	shift
+done
+[ "${1:-}" = -- ] && shift
+for f in "$@"; do cp -L "$f" "$root/opt/uvio/"; done
+
+cp "$here/init" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"
