@@ -16,3 +16,77 @@ ssize_t uvio_sys_write(int fd, const void *buf, size_t len);
 int uvio_attr_known_kind(uint16_t object_id, uint16_t method_id, uint16_t attr_id);
 
 #endif
+
+#ifndef UVIO_PRIVATE_DEVICE_H
+#define UVIO_PRIVATE_DEVICE_H
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <uvio/cmd.h>
+#include <uvio/device.h>
+
+/* Verbs that have an ioctl encoding; a bit each in ioctl_missing. */
+enum uvio_verb {
+	UVIO_VERB_GET_CONTEXT,
+	UVIO_VERB_QUERY_PORT,
+	UVIO_VERB_CREATE_CQ,
+	UVIO_VERB_DESTROY_CQ,
+	UVIO_VERB_DEALLOC_PD,
+	UVIO_VERB_DEREG_MR,
+	UVIO_VERB_WRITE_ONLY,	/* no ioctl encoding: never picks a path */
+};
+
+struct uvio_device {
+	int fd;
+	bool owned;
+	bool may_2017;			/* the running kernel could have it */
+	uint32_t driver_id;
+	char name[64];
+	enum uvio_path pinned;		/* AUTO: decide by answers */
+	_Atomic int path;		/* decided path, AUTO before */
+	_Atomic uint32_t ioctl_missing;	/* verbs answered EPROTONOSUPPORT */
+	_Atomic uint64_t n_ioctl, n_write, n_fallback;
+};
+
+/* The path a verb takes now. */
+enum uvio_path uvio_path_pick(struct uvio_device *dev, enum uvio_verb verb);
+/* After an ioctl attempt: record what the answer says about the path and
+ * return true when the verb should run again on the path picked next. */
+bool uvio_path_retry(struct uvio_device *dev, enum uvio_verb verb,
+		     enum uvio_path tried, int ret);
+
+/* A command for this device on an ioctl path. */
+#define UVIO_DEV_CMD(dev, name, n, path, object, method)                       \
+	UVIO_CMD_DEFINE(name, n, object, method);                              \
+	uvio_dev_cmd_setup(dev, &name, path)
+void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
+			enum uvio_path path);
+int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd);
+
+/* A legacy write() command: buf starts with struct ib_uverbs_cmd_hdr and
+ * holds in_len bytes (hdr included); resp_len bytes of response. */
+int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
+		   size_t in_len, size_t resp_len);
+
+/* Finish a verb: log a failure naming verb and path, report the path. */
+int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
+		  int ret, enum uvio_path *out);
+
+void uvio_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int uvio_probe_driver_id(int fd, uint32_t *driver_id);
+
+#endif
+
+#ifndef UVIO_PRIVATE_RUN_H
+#define UVIO_PRIVATE_RUN_H
+/*
+ * Run one verb on the device's path: its ioctl encoding (NULL when the
+ * kernel has none), and on ENOTTY or EPROTONOSUPPORT its write() encoding.
+ * Logs a failure and reports the path that ran.
+ */
+typedef int (*uvio_ioctl_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
+typedef int (*uvio_write_enc)(struct uvio_device *dev, void *args);
+int uvio_run_verb(struct uvio_device *dev, enum uvio_verb verb, const char *name,
+		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
+		  enum uvio_path *path);
+#endif

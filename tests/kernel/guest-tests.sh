@@ -15,5 +15,17 @@ for t in /opt/uvio/bin/kt_*; do
 	*) fail=$((fail + 1)); echo "--- FAIL $name (exit $rc)" ;;
 	esac
 done
+# The examples, on every device, on both paths.
+run() {	# run NAME COMMAND...: one check
+	name=$1; shift
+	echo "=== $name"
+	if "$@"; then pass=$((pass + 1)); echo "--- PASS $name"
+	else fail=$((fail + 1)); echo "--- FAIL $name (exit $?)"; fi
+}
+for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
+	run "create_cq $dev" create_cq "$dev" 100
+	run "create_cq $dev (write)" env UVERBS_IOCTL_PATH=write create_cq "$dev" 100
+	[ -x /opt/uvio/bin/ibverbs_interop ] && run "ibverbs_interop $dev" ibverbs_interop "$dev"
+done
 echo "kernel $(uname -r): $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

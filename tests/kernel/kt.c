@@ -2,6 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "kt.h"
 
@@ -61,6 +68,11 @@ int kt_run(const char *cmd, char *buf, size_t size)
 
 int kt_rdma_res_count(const char *type, const char *dev, int pid)
 {
+	return kt_rdma_res_find(type, dev, pid, NULL);
+}
+
+int kt_rdma_res_find(const char *type, const char *dev, int pid, const char *extra)
+{
 	char cmd[128], out[16384], want_dev[80], want_pid[32];
 	int count = 0;
 
@@ -72,7 +84,7 @@ int kt_rdma_res_count(const char *type, const char *dev, int pid)
 		char l[1024];
 
 		snprintf(l, sizeof(l), "%s ", line);
-		if (strstr(l, want_dev) && strstr(l, want_pid))
+		if (strstr(l, want_dev) && strstr(l, want_pid) && (!extra || strstr(l, extra)))
 			count++;
 	}
 	return count;
@@ -82,4 +94,23 @@ int kt_exit(void)
 {
 	printf("%s: %d failure(s)\n", kt_failures ? "FAILED" : "ok", kt_failures);
 	return kt_failures ? 1 : 0;
+}
+
+int kt_filter_verbs_ioctl(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 5),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc0181b01, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOTTY),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -errno : 0;
 }

@@ -39,3 +39,11 @@ int kt_rdma_res_count(const char *type, const char *dev, int pid);
 int kt_exit(void);
 
 #endif
+
+/* Lines of `rdma resource show TYPE` for DEV and PID that also contain
+ * EXTRA (when not NULL). */
+int kt_rdma_res_find(const char *type, const char *dev, int pid, const char *extra);
+
+/* Make the verbs ioctl answer ENOTTY for this process, as an old kernel or a
+ * filtering sandbox would; every other syscall is untouched. */
+int kt_filter_verbs_ioctl(void);

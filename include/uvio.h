@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* libuverbs-ioctl: everything. */
+#ifndef UVIO_H
+#define UVIO_H
+
+#include <uvio/cmd.h>
+#include <uvio/decode.h>
+#include <uvio/device.h>
+#include <uvio/verbs.h>
+
+#endif

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/* Device handles: open by name or path, adopt an fd, probe the driver id. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "private.h"
+
+/* The kernel checks driver_id before it looks up the object, so an empty
+ * command for an object no kernel has answers EINVAL for a wrong id and
+ * EPROTONOSUPPORT for the right one, and creates nothing. */
+int uvio_probe_driver_id(int fd, uint32_t *driver_id)
+{
+	for (uint32_t id = 0; id < 64; id++) {
+		int ret;
+
+		UVIO_CMD_DEFINE(cmd, 0, 0x3ff, 0);
+		uvio_cmd_set_driver_id(&cmd, id);
+		ret = uvio_cmd_exec(fd, &cmd);
+		if (ret == -EPROTONOSUPPORT) {
+			*driver_id = id;
+			return 0;
+		}
+		if (ret != -EINVAL)
+			return ret;	/* ENOTTY: no ioctl, so no id needed */
+	}
+	return -ENOENT;
+}
+
+/* The 2017 layout only ever existed in 4.14 to 4.16. */
+static bool kernel_may_have_2017_layout(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major == 4 && minor >= 14 && minor <= 16;
+}
+
+static int path_from_env(enum uvio_path *path)
+{
+	const char *v = getenv("UVERBS_IOCTL_PATH");
+
+	*path = UVIO_PATH_AUTO;
+	if (!v || !*v || !strcmp(v, "auto"))
+		return 0;
+	if (!strcmp(v, "ioctl"))
+		*path = UVIO_PATH_IOCTL;
+	else if (!strcmp(v, "ioctl2017") || !strcmp(v, "ioctl-2017"))
+		*path = UVIO_PATH_IOCTL_2017;
+	else if (!strcmp(v, "write"))
+		*path = UVIO_PATH_WRITE;
+	else {
+		uvio_log(LOG_ERR, "UVERBS_IOCTL_PATH=%s: expected auto, ioctl, ioctl2017 or write", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int device_new(int fd, bool owned, const char *name, struct uvio_device **out)
+{
+	struct uvio_device *dev = calloc(1, sizeof(*dev));
+	enum uvio_path pinned;
+	int ret = path_from_env(&pinned);
+
+	if (!dev)
+		return -ENOMEM;
+	if (ret) {
+		free(dev);
+		return ret;
+	}
+	dev->fd = fd;
+	dev->owned = owned;
+	dev->pinned = pinned;
+	dev->may_2017 = kernel_may_have_2017_layout();
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	atomic_init(&dev->path, UVIO_PATH_AUTO);
+	*out = dev;
+	return 0;
+}
+
+UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
+{
+	struct uvio_device_info info;
+	struct uvio_device *dev;
+	int fd, ret;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (name) {
+		ret = uvio_find_device(name, &info);
+	} else {
+		ret = uvio_list_devices(&info, 1);
+		ret = ret < 0 ? ret : ret == 0 ? -ENODEV : 0;
+	}
+	if (ret)
+		return ret;
+	fd = open(info.path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		uvio_log(LOG_ERR, "%s: open %s: %s", info.name, info.path, strerror(-ret));
+		return ret;
+	}
+	ret = device_new(fd, true, info.name, &dev);
+	if (!ret && info.driver_id_known) {
+		dev->driver_id = info.driver_id;
+	} else if (!ret) {
+		ret = uvio_probe_driver_id(fd, &dev->driver_id);
+		if (ret == -ENOTTY)	/* no ioctl at all: write() needs no id */
+			ret = 0;
+		if (ret) {
+			uvio_log(LOG_ERR, "%s: driver id probe failed: %s", info.name, strerror(-ret));
+			free(dev);
+		}
+	}
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	*out = dev;
+	return 0;
+}
+
+UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **out)
+{
+	char name[32];
+	int ret;
+
+	if (!out || fd < 0)
+		return -EINVAL;
+	*out = NULL;
+	if (fcntl(fd, F_GETFD) < 0)
+		return -EBADF;
+	if (driver_id == UVIO_DRIVER_ID_PROBE) {
+		ret = uvio_probe_driver_id(fd, &driver_id);
+		if (ret == -ENOTTY)
+			driver_id = 0, ret = 0;
+		if (ret)
+			return ret;
+	}
+	snprintf(name, sizeof(name), "fd%d", fd);
+	ret = device_new(fd, false, name, out);
+	if (!ret)
+		(*out)->driver_id = driver_id;
+	return ret;
+}
+
+UVIO_API void uvio_device_close(struct uvio_device *dev)
+{
+	if (!dev)
+		return;
+	if (dev->owned)
+		close(dev->fd);
+	free(dev);
+}
+
+UVIO_API int uvio_device_fd(const struct uvio_device *dev)
+{
+	return dev->fd;
+}
+
+UVIO_API uint32_t uvio_device_driver_id(const struct uvio_device *dev)
+{
+	return dev->driver_id;
+}
+
+UVIO_API const char *uvio_device_name(const struct uvio_device *dev)
+{
+	return dev->name;
+}
+
+UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
+{
+	if (path > UVIO_PATH_WRITE)
+		return -EINVAL;
+	dev->pinned = path;
+	return 0;
+}
+
+UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
+{
+	if (dev->pinned != UVIO_PATH_AUTO)
+		return dev->pinned;
+	return (enum uvio_path)atomic_load(&dev->path);
+}
+
+UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
+				    struct uvio_device_stats *s)
+{
+	s->ioctls = atomic_load(&dev->n_ioctl);
+	s->writes = atomic_load(&dev->n_write);
+	s->fallbacks = atomic_load(&dev->n_fallback);
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/* GET_CONTEXT: the ucontext of this fd, its async event fd and vector count. */
+#include <unistd.h>
+#include <uvio/verbs.h>
+#include "drv.h"
+
+struct args {
+	struct drv_bufs b;
+	struct uvio_context *ctx;
+};
+
+static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct drv_bufs *b = &((struct args *)args)->b;
+	struct uvio_context *ctx = ((struct args *)args)->ctx;
+	uint32_t ncv = 0;
+	int ret;
+
+	{
+		UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+						    &ncv, sizeof(ncv)));
+		if (b->in_len)
+			uvio_put_uhw_in(&cmd, b->in, b->in_len);
+		uvio_put_uhw_out(&cmd, b->out, b->out_len);
+		ret = uvio_dev_exec(dev, &cmd);
+		if (ret)
+			return ret;
+		ctx->num_comp_vectors =
+			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0;
+	}
+	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
+		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
+			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
+		uvio_put_fd_new(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		ret = uvio_dev_exec(dev, &cmd);
+		ctx->async_fd = -1;
+		if (!ret)
+			ret = uvio_cmd_read_fd(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
+					       &ctx->async_fd);
+		/* Kernels before the ASYNC_EVENT object have none to give. */
+		if (ret == -EPROTONOSUPPORT)
+			ret = 0;
+	}
+	return ret;
+}
+
+static int get_context_write(struct uvio_device *dev, void *args)
+{
+	struct drv_bufs *b = &((struct args *)args)->b;
+	struct uvio_context *ctx = ((struct args *)args)->ctx;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_get_context c;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} in;
+	struct {
+		struct ib_uverbs_get_context_resp r;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} out;
+	int ret;
+
+	in.c.response = (uintptr_t)&out;
+	drv_put_in(in.drv, b);
+	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_GET_CONTEXT, &in,
+			     sizeof(in.hdr) + sizeof(in.c) + words4(b->in_len),
+			     sizeof(out.r) + words4(b->out_len));
+	/* On failure the kernel may have written a response, but an fd it
+	 * names was never installed: nothing to close, nothing to trust. */
+	if (ret)
+		return ret;
+	memcpy(b->out, out.drv, b->out_len);
+	ctx->async_fd = (int)out.r.async_fd;
+	ctx->num_comp_vectors = out.r.num_comp_vectors;
+	return 0;
+}
+
+UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *drv,
+			      struct uvio_context *ctx, enum uvio_path *path)
+{
+	struct args a = { .ctx = ctx };
+	int ret = ctx ? drv_prepare(dev, "GET_CONTEXT", drv, &a.b) : -EINVAL;
+
+	if (ret)
+		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",
+			     get_context_ioctl, get_context_write, &a, path);
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/* CQ CREATE and DESTROY. */
+#include <uvio/verbs.h>
+#include "drv.h"
+
+struct create_args {
+	const struct uvio_cq_attr *attr;
+	struct drv_bufs b;
+	struct uvio_cq *cq;
+};
+
+static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	uint32_t cqe = 0;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->attr->cqe);
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a->attr->user_handle);
+	if (a->attr->channel_fd >= 0)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, a->attr->channel_fd);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a->attr->comp_vector);
+	if (a->attr->flags)
+		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_CQ_FLAGS, a->attr->flags);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cqe, sizeof(cqe));
+	if (a->b.in_len)
+		uvio_put_uhw_in(&cmd, a->b.in, a->b.in_len);
+	uvio_put_uhw_out(&cmd, a->b.out, a->b.out_len);
+	ret = uvio_dev_exec(dev, &cmd);
+	if (ret)
+		return ret;
+	a->cq->cqe = cqe;
+	return uvio_cmd_read_handle(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE, &a->cq->handle);
+}
+
+static int create_cq_write(struct uvio_device *dev, void *args)
+{
+	struct create_args *a = args;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_create_cq c;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} in;
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} out;
+	int ret;
+
+	/* The plain write() command has no field for flags: refuse rather
+	 * than drop them. */
+	if (a->attr->flags)
+		return -EOPNOTSUPP;
+	in.c.response = (uintptr_t)&out;
+	in.c.user_handle = a->attr->user_handle;
+	in.c.cqe = a->attr->cqe;
+	in.c.comp_vector = a->attr->comp_vector;
+	in.c.comp_channel = a->attr->channel_fd;
+	in.c.reserved = 0;
+	drv_put_in(in.drv, &a->b);
+	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_CREATE_CQ, &in,
+			     sizeof(in.hdr) + sizeof(in.c) + words4(a->b.in_len),
+			     sizeof(out.r) + words4(a->b.out_len));
+	if (ret)
+		return ret;
+	memcpy(a->b.out, out.drv, a->b.out_len);
+	a->cq->handle = out.r.cq_handle;
+	a->cq->cqe = out.r.cqe;
+	return 0;
+}
+
+UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
+			    const struct uvio_drv *drv, struct uvio_cq *cq,
+			    enum uvio_path *path)
+{
+	struct create_args a = { .attr = attr, .cq = cq };
+	int ret = attr && cq ? drv_prepare(dev, "CQ.CREATE", drv, &a.b) : -EINVAL;
+
+	if (ret)
+		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
+			     create_cq_write, &a, path);
+}
+
+struct destroy_args {
+	uint32_t handle;
+	struct ib_uverbs_destroy_cq_resp resp;
+};
+
+static int destroy_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_CQ_HANDLE, a->handle);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_CQ_RESP, &a->resp, sizeof(a->resp));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_cq_write(struct uvio_device *dev, void *args)
+{
+	struct destroy_args *a = args;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_destroy_cq c;
+	} in;
+
+	in.c.response = (uintptr_t)&a->resp;
+	in.c.cq_handle = a->handle;
+	in.c.reserved = 0;
+	return uvio_dev_write(dev, IB_USER_VERBS_CMD_DESTROY_CQ, &in, sizeof(in),
+			      sizeof(a->resp));
+}
+
+UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
+			     struct uvio_cq_events *events, enum uvio_path *path)
+{
+	struct destroy_args a = { .handle = handle };
+	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
+				destroy_cq_write, &a, path);
+
+	if (!ret && events) {
+		events->comp_events_reported = a.resp.comp_events_reported;
+		events->async_events_reported = a.resp.async_events_reported;
+	}
+	return ret;
+}

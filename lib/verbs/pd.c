@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/* PD: allocation exists only as a write() command; destruction has both. */
+#include <uvio/verbs.h>
+#include "drv.h"
+
+struct alloc_args {
+	struct drv_bufs b;
+	uint32_t *handle;
+};
+
+static int alloc_pd_write(struct uvio_device *dev, void *args)
+{
+	struct alloc_args *a = args;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_alloc_pd c;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} in;
+	struct {
+		struct ib_uverbs_alloc_pd_resp r;
+		uint8_t drv[UVIO_MAX_DRV_DATA];
+	} out;
+	int ret;
+
+	in.c.response = (uintptr_t)&out;
+	drv_put_in(in.drv, &a->b);
+	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_ALLOC_PD, &in,
+			     sizeof(in.hdr) + sizeof(in.c) + words4(a->b.in_len),
+			     sizeof(out.r) + words4(a->b.out_len));
+	if (ret)
+		return ret;
+	memcpy(a->b.out, out.drv, a->b.out_len);
+	*a->handle = out.r.pd_handle;
+	return 0;
+}
+
+UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
+			   uint32_t *pd_handle, enum uvio_path *path)
+{
+	struct alloc_args a = { .handle = pd_handle };
+	int ret = pd_handle ? drv_prepare(dev, "PD.ALLOC", drv, &a.b) : -EINVAL;
+
+	if (ret)
+		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_WRITE, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "PD.ALLOC", NULL, alloc_pd_write,
+			     &a, path);
+}
+
+static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int dealloc_pd_write(struct uvio_device *dev, void *args)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_dealloc_pd c;
+	} in;
+
+	in.c.pd_handle = *(uint32_t *)args;
+	return uvio_dev_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &in, sizeof(in), 0);
+}
+
+UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,
+			     enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DEALLOC_PD, "PD.DESTROY", dealloc_pd_ioctl,
+			     dealloc_pd_write, &pd_handle, path);
+}

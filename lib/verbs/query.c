@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/* QUERY_DEVICE (write() only) and QUERY_PORT (both), and the completion
+ * channel (write() only). */
+#include <uvio/verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include "drv.h"
+
+static int query_device_write(struct uvio_device *dev, void *resp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_query_device c;
+	} in;
+
+	in.c.response = (uintptr_t)resp;
+	return uvio_dev_write(dev, IB_USER_VERBS_CMD_QUERY_DEVICE, &in, sizeof(in),
+			      sizeof(struct ib_uverbs_query_device_resp));
+}
+
+UVIO_API int uvio_query_device(struct uvio_device *dev,
+			       struct ib_uverbs_query_device_resp *resp,
+			       enum uvio_path *path)
+{
+	if (!resp)
+		return uvio_verb_end(dev, "DEVICE.QUERY", UVIO_PATH_WRITE, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "DEVICE.QUERY", NULL,
+			     query_device_write, resp, path);
+}
+
+struct port_args {
+	uint8_t port;
+	struct ib_uverbs_query_port_resp *resp;
+};
+
+static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct port_args *a = args;
+	struct ib_uverbs_query_port_resp_ex ex;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+	/* A "const" attribute: the kernel takes it as a u64 whatever its type. */
+	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
+	ret = uvio_dev_exec(dev, &cmd);
+	if (!ret)
+		*a->resp = ex.legacy_resp;
+	return ret;
+}
+
+static int query_port_write(struct uvio_device *dev, void *args)
+{
+	struct port_args *a = args;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_query_port c;
+	} in;
+
+	memset(&in.c, 0, sizeof(in.c));
+	in.c.response = (uintptr_t)a->resp;
+	in.c.port_num = a->port;
+	return uvio_dev_write(dev, IB_USER_VERBS_CMD_QUERY_PORT, &in, sizeof(in),
+			      sizeof(*a->resp));
+}
+
+UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
+			     struct ib_uverbs_query_port_resp *resp,
+			     enum uvio_path *path)
+{
+	struct port_args a = { .port = port, .resp = resp };
+
+	if (!resp)
+		return uvio_verb_end(dev, "DEVICE.QUERY_PORT", UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_PORT, "DEVICE.QUERY_PORT", query_port_ioctl,
+			     query_port_write, &a, path);
+}
+
+static int comp_channel_write(struct uvio_device *dev, void *fd)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_create_comp_channel c;
+	} in;
+	struct ib_uverbs_create_comp_channel_resp out;
+	int ret;
+
+	in.c.response = (uintptr_t)&out;
+	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &in, sizeof(in),
+			     sizeof(out));
+	if (!ret)
+		*(int *)fd = (int)out.fd;
+	return ret;
+}
+
+UVIO_API int uvio_create_comp_channel(struct uvio_device *dev, int *fd,
+				      enum uvio_path *path)
+{
+	if (!fd)
+		return uvio_verb_end(dev, "COMP_CHANNEL.CREATE", UVIO_PATH_WRITE, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "COMP_CHANNEL.CREATE", NULL,
+			     comp_channel_write, fd, path);
+}

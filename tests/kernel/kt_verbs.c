@@ -1,0 +1,260 @@
+/*
+ * Every verb of the library on the real kernel, on each device, three ways:
+ *   ioctl  - the path the library picks by itself on this kernel;
+ *   write  - pinned with UVERBS_IOCTL_PATH=write;
+ *   filter - a seccomp filter makes the verbs ioctl answer ENOTTY, and the
+ *            library must fall back to write() on its own, once.
+ * Each way runs in a child process. Syscalls are counted here, by
+ * interposing ioctl() and write() in front of libc, not by the library's own
+ * counters; `rdma resource show` is the witness of what the kernel holds.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <uvio.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include "kt.h"
+
+static int counted_fd = -1;
+static int n_ioctl, n_write;
+
+int ioctl(int fd, unsigned long req, ...);
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	if (fd == counted_fd) {
+		const uint16_t *h = arg;
+
+		n_ioctl++;
+		if (getenv("KT_TRACE"))
+			printf("  ioctl 0x%lx object %u method %u\n", req, h[1], h[2]);
+	}
+	return real(fd, req, arg);
+}
+
+ssize_t write(int fd, const void *buf, size_t len);
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (fd == counted_fd)
+		n_write++;
+	return real(fd, buf, len);
+}
+
+enum mode { M_IOCTL, M_WRITE, M_FILTER };
+static const char *const mode_name[] = { "ioctl", "write", "filter" };
+
+static bool is_siw(const char *name)
+{
+	return !strncmp(name, "siw", 3);
+}
+
+static void check_path(enum mode m, const char *verb, enum uvio_path got, bool has_ioctl)
+{
+	enum uvio_path want = m == M_IOCTL && has_ioctl ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE;
+
+	KT_CHECK(got == want, "%s ran over %s, expected %s", verb, uvio_path_name(got),
+		 uvio_path_name(want));
+}
+
+static void all_verbs(const struct uvio_device_info *info, enum mode m)
+{
+	struct ib_uverbs_query_device_resp qd;
+	struct ib_uverbs_query_port_resp qp;
+	struct uvio_device *dev;
+	struct uvio_context ctx;
+	struct uvio_cq cq;
+	struct uvio_cq_events ev;
+	struct uvio_mr mr;
+	enum uvio_path p;
+	uint32_t pd;
+	int channel, pid = getpid();
+	char want[64];
+	void *buf;
+
+	if (m == M_WRITE)
+		setenv("UVERBS_IOCTL_PATH", "write", 1);
+	if (m == M_FILTER)
+		KT_EQ(kt_filter_verbs_ioctl(), 0);
+	KT_EQ(uvio_device_open(info->name, &dev), 0);
+	if (!dev)
+		return;
+	KT_EQ(uvio_device_driver_id(dev), info->driver_id);
+	counted_fd = uvio_device_fd(dev);
+	n_ioctl = n_write = 0;
+
+	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
+	check_path(m, "GET_CONTEXT", p, true);
+	KT_CHECK(ctx.async_fd > 2, "async fd %d", ctx.async_fd);
+	KT_CHECK(ctx.num_comp_vectors > 0, "num_comp_vectors %u", ctx.num_comp_vectors);
+
+	KT_EQ(uvio_query_device(dev, &qd, &p), 0);
+	check_path(m, "QUERY_DEVICE", p, false);
+	KT_CHECK(qd.max_cqe >= 16, "max_cqe %u", qd.max_cqe);
+	KT_EQ(uvio_query_port(dev, 1, &qp, &p), 0);
+	check_path(m, "QUERY_PORT", p, true);
+	KT_EQ(qp.state, 4);	/* IB_PORT_ACTIVE */
+
+	KT_EQ(uvio_create_comp_channel(dev, &channel, &p), 0);
+	check_path(m, "CREATE_COMP_CHANNEL", p, false);
+
+	struct uvio_cq_attr attr = { .cqe = 16, .user_handle = 0xabc, .channel_fd = channel };
+	KT_EQ(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	check_path(m, "CQ.CREATE", p, true);
+	KT_EQ(cq.cqe, is_siw(info->name) ? 16 : 31);
+	snprintf(want, sizeof(want), "cqe %u ", cq.cqe);
+	KT_EQ(kt_rdma_res_find("cq", info->name, pid, want), 1);
+
+	KT_EQ(uvio_alloc_pd(dev, NULL, &pd, &p), 0);
+	check_path(m, "PD.ALLOC", p, false);
+	buf = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* siw wants its request (struct siw_ureq_reg_mr, 8 bytes) as driver
+	 * input, as its libibverbs provider sends it; rxe wants none. */
+	uint64_t siw_req = 0, siw_resp = 0;
+	struct uvio_drv siw_drv = { &siw_req, sizeof(siw_req), &siw_resp, sizeof(siw_resp) };
+	KT_EQ(uvio_reg_mr(dev, pd, buf, 65536, (uintptr_t)buf, IB_UVERBS_ACCESS_LOCAL_WRITE,
+			  is_siw(info->name) ? &siw_drv : NULL, &mr, &p), 0);
+	check_path(m, "MR.REG", p, false);
+	KT_EQ(kt_rdma_res_count("pd", info->name, pid), 1);
+	KT_EQ(kt_rdma_res_count("mr", info->name, pid), 1);
+
+	KT_EQ(uvio_dereg_mr(dev, mr.handle, &p), 0);
+	check_path(m, "MR.DESTROY", p, true);
+	KT_EQ(uvio_dealloc_pd(dev, pd, &p), 0);
+	check_path(m, "PD.DESTROY", p, true);
+	KT_EQ(uvio_destroy_cq(dev, cq.handle, &ev, &p), 0);
+	check_path(m, "CQ.DESTROY", p, true);
+	KT_EQ(ev.comp_events_reported, 0);
+
+	/* Counted here: 10 verbs. ioctl: GET_CONTEXT takes 2 ioctls (the
+	 * async fd is a second command), 5 more verbs by ioctl, 4 write-only.
+	 * write: 10 writes. filter: 10 writes and the one refused ioctl. */
+	printf("  %s on %s: %d ioctl + %d write syscalls for 10 verbs\n", mode_name[m],
+	       info->name, n_ioctl, n_write);
+	KT_EQ(n_ioctl, m == M_IOCTL ? 7 : m == M_FILTER ? 1 : 0);
+	KT_EQ(n_write, m == M_IOCTL ? 4 : 10);
+	KT_EQ(uvio_device_path(dev), m == M_IOCTL ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE);
+
+	KT_EQ(kt_rdma_res_count("cq", info->name, pid), 0);
+	KT_EQ(kt_rdma_res_count("pd", info->name, pid), 0);
+	KT_EQ(kt_rdma_res_count("mr", info->name, pid), 0);
+	close(channel);
+	close(ctx.async_fd);
+	munmap(buf, 65536);
+	uvio_device_close(dev);
+}
+
+static void log_line(int level, const char *msg, void *ctx)
+{
+	(void)level; (void)ctx;
+	printf("  log: %s\n", msg);
+}
+
+/* Bad requests: the kernel's errno comes through, with a log line. */
+static void bad_requests(const struct uvio_device_info *info)
+{
+	struct uvio_device *dev;
+	struct uvio_context ctx;
+	struct uvio_cq cq;
+	enum uvio_path p;
+	uint8_t small[4];
+	struct uvio_drv tiny = { .out = small, .out_len = 4 };
+	struct uvio_cq_attr attr = { .cqe = 16, .channel_fd = -1 };
+
+	uvio_set_log(log_line, NULL);
+	KT_EQ(uvio_device_open(info->path, &dev), 0);
+	if (!dev)
+		return;
+	KT_EQ(uvio_create_cq(dev, &attr, NULL, &cq, &p), -EINVAL);	/* no context yet */
+	if (is_siw(info->name))	/* siw needs 8 bytes of driver response */
+		KT_EQ(uvio_get_context(dev, &tiny, &ctx, &p), -EINVAL);
+	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
+	KT_EQ(uvio_get_context(dev, NULL, &ctx, NULL), -EINVAL);	/* twice */
+	KT_EQ(uvio_create_cq(dev, &attr, &tiny, &cq, &p), -EINVAL);	/* 4 < 16 bytes */
+	attr.cqe = 1u << 30;
+	KT_EQ(uvio_create_cq(dev, &attr, NULL, &cq, &p), -EINVAL);
+	KT_EQ(uvio_destroy_cq(dev, 4242, NULL, &p), -ENOENT);
+	attr.cqe = 16;
+	KT_EQ(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	KT_EQ(uvio_destroy_cq(dev, cq.handle, NULL, &p), 0);
+	KT_EQ(uvio_destroy_cq(dev, cq.handle, NULL, &p), -ENOENT);	/* twice */
+	attr.flags = 1;	/* write() cannot carry flags: refused, not dropped */
+	uvio_device_set_path(dev, UVIO_PATH_WRITE);
+	KT_EQ(uvio_create_cq(dev, &attr, NULL, &cq, &p), -EOPNOTSUPP);
+	close(ctx.async_fd);
+	uvio_device_close(dev);
+	uvio_set_log(NULL, NULL);
+}
+
+int main(void)
+{
+	struct uvio_device_info devs[8];
+	int n;
+
+	uvio_set_log(log_line, NULL);
+	n = uvio_list_devices(devs, 8);
+	uvio_set_log(NULL, NULL);
+
+	KT_CHECK(n > 0, "no device listed: %d", n);
+	for (int i = 0; i < n && i < 8; i++) {
+		const struct uvio_device_info *d = &devs[i];
+
+		printf("device %s %s index %u driver_id %u (%s) abi %u ports %u node_type %u\n",
+		       d->name, d->path, d->index, d->driver_id,
+		       d->driver_id_known ? "netlink" : "unknown", d->abi_version,
+		       d->num_ports, d->node_type);
+		KT_EQ(d->source, UVIO_SOURCE_NETLINK);
+		KT_EQ(d->driver_id_known, 1);
+		KT_EQ(d->driver_id, is_siw(d->name) ? 18 : 14);
+		KT_EQ(d->num_ports, 1);
+		for (int m = M_IOCTL; m <= M_FILTER; m++) {
+			pid_t pid = fork();
+			int status;
+
+			if (pid == 0) {
+				all_verbs(d, (enum mode)m);
+				_exit(kt_failures ? 1 : 0);
+			}
+			waitpid(pid, &status, 0);
+			KT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+				 "%s on %s failed", mode_name[m], d->name);
+			/* the child's objects went with its fds */
+			KT_EQ(kt_rdma_res_count("cq", d->name, pid), 0);
+		}
+		bad_requests(d);
+	}
+	/* sysfs as the second source lists the same nodes */
+	{
+		struct uvio_device_info s[8];
+
+		setenv("UVERBS_IOCTL_DISCOVERY", "sysfs", 1);
+		KT_EQ(uvio_list_devices(s, 8), n);
+		for (int i = 0; i < n && i < 8; i++) {
+			KT_CHECK(!strcmp(s[i].name, devs[i].name) && !strcmp(s[i].path, devs[i].path),
+				 "sysfs %s %s vs netlink %s %s", s[i].name, s[i].path,
+				 devs[i].name, devs[i].path);
+			KT_EQ(s[i].source, UVIO_SOURCE_SYSFS);
+			KT_EQ(s[i].abi_version, devs[i].abi_version);
+			KT_EQ(s[i].num_ports, devs[i].num_ports);
+		}
+		unsetenv("UVERBS_IOCTL_DISCOVERY");
+	}
+	return kt_exit();
+}
