@@ -8,7 +8,7 @@
 
 struct fake_kernel {
 	unsigned long last_request;
-	int ioctl_calls, write_calls, close_calls;
+	_Atomic int ioctl_calls, write_calls, close_calls;
 	/* Return 0 or an errno; may edit the command in place as a kernel would. */
 	int (*on_ioctl)(unsigned long request, void *arg);
 	ssize_t (*on_write)(const void *buf, size_t len);
