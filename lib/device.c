@@ -133,9 +133,11 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	char name[32];
 	int ret;
 
-	if (!out || fd < 0)
+	if (!out)
 		return -EINVAL;
 	*out = NULL;
+	if (fd < 0)
+		return -EINVAL;
 	if (fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
 	if (driver_id == UVIO_DRIVER_ID_PROBE) {

@@ -195,8 +195,11 @@ static void bad_driver_data(void **state)
 	assert_int_equal(uvio_create_cq(dev, &attr, &null_in, &cq, NULL), -EFAULT);
 	assert_int_equal(uvio_create_cq(dev, NULL, NULL, &cq, NULL), -EINVAL);
 	assert_int_equal(fake.ioctl_calls + fake.write_calls, 0);
+	uvio_device_close(dev);
 	assert_int_equal(uvio_device_adopt(-1, 14, &dev), -EINVAL);
+	assert_null(dev);
 	assert_int_equal(uvio_device_adopt(999, 14, &dev), -EBADF);
+	assert_null(dev);
 }
 
 static struct uvio_device *shared;
