@@ -8,8 +8,8 @@
  * ioctl, the 2017 ioctl layout, or the legacy write() commands.
  *
  * Thread safety: a struct uvio_device may be shared by threads for every
- * verb; the path decision is atomic. Opening and closing are not to be raced
- * with use of the same handle.
+ * verb; the path decision is atomic. Closing, and pinning a path with
+ * uvio_device_set_path(), are not to be raced with use of the same handle.
  */
 #ifndef UVIO_DEVICE_H
 #define UVIO_DEVICE_H

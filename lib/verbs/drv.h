@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <syslog.h>
 #include <uvio/verbs.h>
 #include "../private.h"
 
@@ -24,7 +25,7 @@ static inline int drv_prepare(struct uvio_device *dev, const char *verb,
 	b->out = drv ? drv->out : NULL;
 	b->out_len = drv ? drv->out_len : 0;
 	if (b->in_len > UVIO_MAX_DRV_DATA || b->out_len > UVIO_MAX_DRV_DATA) {
-		uvio_log(3, "%s: %s: driver data over %u bytes", dev->name, verb,
+		uvio_log(LOG_ERR, "%s: %s: driver data over %u bytes", dev->name, verb,
 			 UVIO_MAX_DRV_DATA);
 		return -E2BIG;
 	}
