@@ -67,6 +67,22 @@ int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd);
 int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
 		   size_t in_len, size_t resp_len);
 
+/* A verb's driver data, checked, with the default response space. */
+struct drv_bufs {
+	const void *in;
+	size_t in_len;
+	void *out;
+	size_t out_len;
+	uint64_t dflt[64 / sizeof(uint64_t)];	/* UVIO_DEFAULT_DRV_OUT */
+};
+
+/* A verb's legacy write() command: core is its struct without the header
+ * (response pointer first when resp_len > 0, filled in here), resp receives
+ * the core response; drv (may be NULL) travels after both. */
+int uvio_legacy_cmd(struct uvio_device *dev, uint32_t command, const void *core,
+		    size_t core_len, void *resp, size_t resp_len,
+		    const struct drv_bufs *drv);
+
 /* Finish a verb: log a failure naming verb and path, report the path. */
 int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
 		  int ret, enum uvio_path *out);

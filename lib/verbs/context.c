@@ -49,29 +49,17 @@ static int get_context_write(struct uvio_device *dev, void *args)
 {
 	struct drv_bufs *b = &((struct args *)args)->b;
 	struct uvio_context *ctx = ((struct args *)args)->ctx;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_get_context c;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} in;
-	struct {
-		struct ib_uverbs_get_context_resp r;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} out;
-	int ret;
+	struct ib_uverbs_get_context c = { 0 };
+	struct ib_uverbs_get_context_resp r;
+	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_GET_CONTEXT, &c, sizeof(c),
+				  &r, sizeof(r), b);
 
-	in.c.response = (uintptr_t)&out;
-	drv_put_in(in.drv, b);
-	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_GET_CONTEXT, &in,
-			     sizeof(in.hdr) + sizeof(in.c) + words4(b->in_len),
-			     sizeof(out.r) + words4(b->out_len));
 	/* On failure the kernel may have written a response, but an fd it
 	 * names was never installed: nothing to close, nothing to trust. */
 	if (ret)
 		return ret;
-	memcpy(b->out, out.drv, b->out_len);
-	ctx->async_fd = (int)out.r.async_fd;
-	ctx->num_comp_vectors = out.r.num_comp_vectors;
+	ctx->async_fd = (int)r.async_fd;
+	ctx->num_comp_vectors = r.num_comp_vectors;
 	return 0;
 }
 

@@ -38,36 +38,25 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 static int create_cq_write(struct uvio_device *dev, void *args)
 {
 	struct create_args *a = args;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_create_cq c;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} in;
-	struct {
-		struct ib_uverbs_create_cq_resp r;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} out;
+	struct ib_uverbs_create_cq c = {
+		.user_handle = a->attr->user_handle,
+		.cqe = a->attr->cqe,
+		.comp_vector = a->attr->comp_vector,
+		.comp_channel = a->attr->channel_fd,
+	};
+	struct ib_uverbs_create_cq_resp r;
 	int ret;
 
 	/* The plain write() command has no field for flags: refuse rather
 	 * than drop them. */
 	if (a->attr->flags)
 		return -EOPNOTSUPP;
-	in.c.response = (uintptr_t)&out;
-	in.c.user_handle = a->attr->user_handle;
-	in.c.cqe = a->attr->cqe;
-	in.c.comp_vector = a->attr->comp_vector;
-	in.c.comp_channel = a->attr->channel_fd;
-	in.c.reserved = 0;
-	drv_put_in(in.drv, &a->b);
-	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_CREATE_CQ, &in,
-			     sizeof(in.hdr) + sizeof(in.c) + words4(a->b.in_len),
-			     sizeof(out.r) + words4(a->b.out_len));
+	ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r, sizeof(r),
+			      &a->b);
 	if (ret)
 		return ret;
-	memcpy(a->b.out, out.drv, a->b.out_len);
-	a->cq->handle = out.r.cq_handle;
-	a->cq->cqe = out.r.cqe;
+	a->cq->handle = r.cq_handle;
+	a->cq->cqe = r.cqe;
 	return 0;
 }
 
@@ -102,16 +91,10 @@ static int destroy_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 static int destroy_cq_write(struct uvio_device *dev, void *args)
 {
 	struct destroy_args *a = args;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_destroy_cq c;
-	} in;
+	struct ib_uverbs_destroy_cq c = { .cq_handle = a->handle };
 
-	in.c.response = (uintptr_t)&a->resp;
-	in.c.cq_handle = a->handle;
-	in.c.reserved = 0;
-	return uvio_dev_write(dev, IB_USER_VERBS_CMD_DESTROY_CQ, &in, sizeof(in),
-			      sizeof(a->resp));
+	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_DESTROY_CQ, &c, sizeof(c), &a->resp,
+			       sizeof(a->resp), NULL);
 }
 
 UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,

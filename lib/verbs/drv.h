@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Driver data of a verb, checked, with the default response space. */
+/* Driver data of a verb: checked, and given the default response space. */
 #ifndef UVIO_VERBS_DRV_H
 #define UVIO_VERBS_DRV_H
 
@@ -9,13 +9,8 @@
 #include <uvio/verbs.h>
 #include "../private.h"
 
-struct drv_bufs {
-	const void *in;
-	size_t in_len;
-	void *out;
-	size_t out_len;
-	uint64_t dflt[UVIO_DEFAULT_DRV_OUT / sizeof(uint64_t)];
-};
+_Static_assert(sizeof(((struct drv_bufs *)0)->dflt) == UVIO_DEFAULT_DRV_OUT,
+	       "default driver response space");
 
 static inline int drv_prepare(struct uvio_device *dev, const char *verb,
 			      const struct uvio_drv *drv, struct drv_bufs *b)
@@ -36,20 +31,6 @@ static inline int drv_prepare(struct uvio_device *dev, const char *verb,
 		b->out_len = sizeof(b->dflt);
 	}
 	return 0;
-}
-
-/* write(): the ABI counts words, driver bytes are padded to a word. */
-static inline size_t words4(size_t n)
-{
-	return (n + 3) & ~(size_t)3;
-}
-
-/* Copy driver input after a write() command's core struct. */
-static inline void drv_put_in(uint8_t *dst, const struct drv_bufs *b)
-{
-	if (b->in_len)
-		memcpy(dst, b->in, b->in_len);
-	memset(dst + b->in_len, 0, words4(b->in_len) - b->in_len);
 }
 
 #endif

@@ -14,33 +14,22 @@ struct reg_args {
 static int reg_mr_write(struct uvio_device *dev, void *args)
 {
 	struct reg_args *a = args;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_reg_mr c;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} in;
-	struct {
-		struct ib_uverbs_reg_mr_resp r;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} out;
-	int ret;
+	struct ib_uverbs_reg_mr c = {
+		.start = a->addr,
+		.length = a->length,
+		.hca_va = a->iova,
+		.pd_handle = a->pd_handle,
+		.access_flags = a->access,
+	};
+	struct ib_uverbs_reg_mr_resp r;
+	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_REG_MR, &c, sizeof(c), &r,
+				  sizeof(r), &a->b);
 
-	in.c.response = (uintptr_t)&out;
-	in.c.start = a->addr;
-	in.c.length = a->length;
-	in.c.hca_va = a->iova;
-	in.c.pd_handle = a->pd_handle;
-	in.c.access_flags = a->access;
-	drv_put_in(in.drv, &a->b);
-	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_REG_MR, &in,
-			     sizeof(in.hdr) + sizeof(in.c) + words4(a->b.in_len),
-			     sizeof(out.r) + words4(a->b.out_len));
 	if (ret)
 		return ret;
-	memcpy(a->b.out, out.drv, a->b.out_len);
-	a->mr->handle = out.r.mr_handle;
-	a->mr->lkey = out.r.lkey;
-	a->mr->rkey = out.r.rkey;
+	a->mr->handle = r.mr_handle;
+	a->mr->lkey = r.lkey;
+	a->mr->rkey = r.rkey;
 	return 0;
 }
 
@@ -69,13 +58,9 @@ static int dereg_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 
 static int dereg_mr_write(struct uvio_device *dev, void *args)
 {
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_dereg_mr c;
-	} in;
+	struct ib_uverbs_dereg_mr c = { .mr_handle = *(uint32_t *)args };
 
-	in.c.mr_handle = *(uint32_t *)args;
-	return uvio_dev_write(dev, IB_USER_VERBS_CMD_DEREG_MR, &in, sizeof(in), 0);
+	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_DEREG_MR, &c, sizeof(c), NULL, 0, NULL);
 }
 
 UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,

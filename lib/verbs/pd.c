@@ -11,27 +11,14 @@ struct alloc_args {
 static int alloc_pd_write(struct uvio_device *dev, void *args)
 {
 	struct alloc_args *a = args;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_alloc_pd c;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} in;
-	struct {
-		struct ib_uverbs_alloc_pd_resp r;
-		uint8_t drv[UVIO_MAX_DRV_DATA];
-	} out;
-	int ret;
+	struct ib_uverbs_alloc_pd c = { 0 };
+	struct ib_uverbs_alloc_pd_resp r;
+	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_ALLOC_PD, &c, sizeof(c), &r,
+				  sizeof(r), &a->b);
 
-	in.c.response = (uintptr_t)&out;
-	drv_put_in(in.drv, &a->b);
-	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_ALLOC_PD, &in,
-			     sizeof(in.hdr) + sizeof(in.c) + words4(a->b.in_len),
-			     sizeof(out.r) + words4(a->b.out_len));
-	if (ret)
-		return ret;
-	memcpy(a->b.out, out.drv, a->b.out_len);
-	*a->handle = out.r.pd_handle;
-	return 0;
+	if (!ret)
+		*a->handle = r.pd_handle;
+	return ret;
 }
 
 UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
@@ -55,13 +42,9 @@ static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 
 static int dealloc_pd_write(struct uvio_device *dev, void *args)
 {
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_dealloc_pd c;
-	} in;
+	struct ib_uverbs_dealloc_pd c = { .pd_handle = *(uint32_t *)args };
 
-	in.c.pd_handle = *(uint32_t *)args;
-	return uvio_dev_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &in, sizeof(in), 0);
+	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &c, sizeof(c), NULL, 0, NULL);
 }
 
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,

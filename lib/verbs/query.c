@@ -7,14 +7,10 @@
 
 static int query_device_write(struct uvio_device *dev, void *resp)
 {
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_query_device c;
-	} in;
+	struct ib_uverbs_query_device c = { 0 };
 
-	in.c.response = (uintptr_t)resp;
-	return uvio_dev_write(dev, IB_USER_VERBS_CMD_QUERY_DEVICE, &in, sizeof(in),
-			      sizeof(struct ib_uverbs_query_device_resp));
+	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_QUERY_DEVICE, &c, sizeof(c), resp,
+			       sizeof(struct ib_uverbs_query_device_resp), NULL);
 }
 
 UVIO_API int uvio_query_device(struct uvio_device *dev,
@@ -51,16 +47,10 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 static int query_port_write(struct uvio_device *dev, void *args)
 {
 	struct port_args *a = args;
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_query_port c;
-	} in;
+	struct ib_uverbs_query_port c = { .port_num = a->port };
 
-	memset(&in.c, 0, sizeof(in.c));
-	in.c.response = (uintptr_t)a->resp;
-	in.c.port_num = a->port;
-	return uvio_dev_write(dev, IB_USER_VERBS_CMD_QUERY_PORT, &in, sizeof(in),
-			      sizeof(*a->resp));
+	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), a->resp,
+			       sizeof(*a->resp), NULL);
 }
 
 UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
@@ -77,18 +67,13 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 
 static int comp_channel_write(struct uvio_device *dev, void *fd)
 {
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_create_comp_channel c;
-	} in;
-	struct ib_uverbs_create_comp_channel_resp out;
-	int ret;
+	struct ib_uverbs_create_comp_channel c = { 0 };
+	struct ib_uverbs_create_comp_channel_resp r;
+	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &c, sizeof(c),
+				  &r, sizeof(r), NULL);
 
-	in.c.response = (uintptr_t)&out;
-	ret = uvio_dev_write(dev, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &in, sizeof(in),
-			     sizeof(out));
 	if (!ret)
-		*(int *)fd = (int)out.fd;
+		*(int *)fd = (int)r.fd;
 	return ret;
 }
 
