@@ -4,9 +4,11 @@
  * <uvio/cmd.h> stay inline and branch here only for what goes wrong.
  */
 #include <errno.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
 #include <uvio/cmd.h>
+#include <uvio/decode.h>
 #include "private.h"
 
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
@@ -114,6 +116,21 @@ UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
 	return (int)len;
 }
 
+/* A command refused before sending: say which, with the builder's reason. */
+static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
+{
+	const char *obj = cmd->hdr ? uvio_object_name(cmd->hdr->object_id) : NULL;
+	const char *meth = cmd->hdr ? uvio_method_name(cmd->hdr->object_id,
+						       cmd->hdr->method_id) : NULL;
+	const char *attr = cmd->hdr ? uvio_attr_name(cmd->hdr->object_id, cmd->hdr->method_id,
+						     cmd->error_attr) : NULL;
+
+	uvio_set_last_error("%s.%s: not sent: attribute 0x%04x%s%s%s: %s (%s)",
+			    obj ? obj : "?", meth ? meth : "?", cmd->error_attr,
+			    attr ? " (" : "", attr ? attr : "", attr ? ")" : "",
+			    cmd->error_msg, strerrorname_np(-cmd->error));
+}
+
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 {
 	int ret = uvio_cmd_finish(cmd);
@@ -121,6 +138,7 @@ UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 	if (ret < 0) {
 		cmd->executed = 2;
 		cmd->result = ret;
+		uvio_cmd_note_error(cmd);
 		return ret;
 	}
 	ret = uvio_sys_ioctl(fd, uvio_layout_request((enum uvio_layout)cmd->layout), cmd->hdr);

@@ -79,6 +79,7 @@ static int device_new(int fd, bool owned, const char *name, struct uvio_device *
 	dev->owned = owned;
 	dev->pinned = pinned;
 	dev->may_2017 = kernel_may_have_2017_layout();
+	dev->trace = uvio_trace_requested();
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	atomic_init(&dev->path, UVIO_PATH_AUTO);
 	*out = dev;

@@ -181,8 +181,8 @@ static int list_sysfs(struct collect *c)
 	DIR *dir = opendir("/sys/class/infiniband_verbs");
 	struct dirent *e;
 
-	if (!dir)
-		return -errno;
+	if (!dir)	/* no class directory: no uverbs module, no devices */
+		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(dir))) {
 		struct uvio_device_info *d;
 		char p[512], v[64];

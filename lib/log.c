@@ -27,3 +27,8 @@ void uvio_log(int level, const char *fmt, ...)
 	va_end(ap);
 	fn(level, msg, atomic_load(&log_ctx));
 }
+
+bool uvio_log_enabled(void)
+{
+	return atomic_load(&log_fn) != NULL;
+}

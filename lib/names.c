@@ -4,9 +4,12 @@
  * and error messages. Ids come from the system's UAPI headers; the kind says
  * how the kernel treats each attribute, which the bytes alone do not tell.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <rdma/ib_user_verbs.h>
 
 #include <uvio/decode.h>
+#include <uvio/diag.h>
 #include "private.h"
 
 struct attr_desc {
@@ -253,5 +256,76 @@ UVIO_API const char *uvio_kind_name(enum uvio_attr_kind kind)
 	case UVIO_KIND_ENUM_IN: return "enum-in";
 	case UVIO_KIND_IDRS: return "idrs";
 	}
+	return NULL;
+}
+
+UVIO_API int uvio_known_method(unsigned int index, uint16_t *object_id, uint16_t *method_id)
+{
+	if (index >= sizeof(methods) / sizeof(methods[0]))
+		return -ENOENT;
+	*object_id = methods[index].object;
+	*method_id = methods[index].method;
+	return 0;
+}
+
+UVIO_API int uvio_known_attr(uint16_t object_id, uint16_t method_id, unsigned int index,
+			     uint16_t *attr_id)
+{
+	const struct method_desc *m = find_method(object_id, method_id);
+
+	if (!m || index >= m->nattrs)
+		return -ENOENT;
+	*attr_id = m->attrs[index].id;
+	return 0;
+}
+
+UVIO_API const char *uvio_write_cmd_name(uint32_t command)
+{
+	static const char *const names[] = {
+		[IB_USER_VERBS_CMD_GET_CONTEXT] = "GET_CONTEXT",
+		[IB_USER_VERBS_CMD_QUERY_DEVICE] = "QUERY_DEVICE",
+		[IB_USER_VERBS_CMD_QUERY_PORT] = "QUERY_PORT",
+		[IB_USER_VERBS_CMD_ALLOC_PD] = "ALLOC_PD",
+		[IB_USER_VERBS_CMD_DEALLOC_PD] = "DEALLOC_PD",
+		[IB_USER_VERBS_CMD_CREATE_AH] = "CREATE_AH",
+		[IB_USER_VERBS_CMD_MODIFY_AH] = "MODIFY_AH",
+		[IB_USER_VERBS_CMD_QUERY_AH] = "QUERY_AH",
+		[IB_USER_VERBS_CMD_DESTROY_AH] = "DESTROY_AH",
+		[IB_USER_VERBS_CMD_REG_MR] = "REG_MR",
+		[IB_USER_VERBS_CMD_REG_SMR] = "REG_SMR",
+		[IB_USER_VERBS_CMD_REREG_MR] = "REREG_MR",
+		[IB_USER_VERBS_CMD_QUERY_MR] = "QUERY_MR",
+		[IB_USER_VERBS_CMD_DEREG_MR] = "DEREG_MR",
+		[IB_USER_VERBS_CMD_ALLOC_MW] = "ALLOC_MW",
+		[IB_USER_VERBS_CMD_BIND_MW] = "BIND_MW",
+		[IB_USER_VERBS_CMD_DEALLOC_MW] = "DEALLOC_MW",
+		[IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL] = "CREATE_COMP_CHANNEL",
+		[IB_USER_VERBS_CMD_CREATE_CQ] = "CREATE_CQ",
+		[IB_USER_VERBS_CMD_RESIZE_CQ] = "RESIZE_CQ",
+		[IB_USER_VERBS_CMD_DESTROY_CQ] = "DESTROY_CQ",
+		[IB_USER_VERBS_CMD_POLL_CQ] = "POLL_CQ",
+		[IB_USER_VERBS_CMD_PEEK_CQ] = "PEEK_CQ",
+		[IB_USER_VERBS_CMD_REQ_NOTIFY_CQ] = "REQ_NOTIFY_CQ",
+		[IB_USER_VERBS_CMD_CREATE_QP] = "CREATE_QP",
+		[IB_USER_VERBS_CMD_QUERY_QP] = "QUERY_QP",
+		[IB_USER_VERBS_CMD_MODIFY_QP] = "MODIFY_QP",
+		[IB_USER_VERBS_CMD_DESTROY_QP] = "DESTROY_QP",
+		[IB_USER_VERBS_CMD_POST_SEND] = "POST_SEND",
+		[IB_USER_VERBS_CMD_POST_RECV] = "POST_RECV",
+		[IB_USER_VERBS_CMD_ATTACH_MCAST] = "ATTACH_MCAST",
+		[IB_USER_VERBS_CMD_DETACH_MCAST] = "DETACH_MCAST",
+		[IB_USER_VERBS_CMD_CREATE_SRQ] = "CREATE_SRQ",
+		[IB_USER_VERBS_CMD_MODIFY_SRQ] = "MODIFY_SRQ",
+		[IB_USER_VERBS_CMD_QUERY_SRQ] = "QUERY_SRQ",
+		[IB_USER_VERBS_CMD_DESTROY_SRQ] = "DESTROY_SRQ",
+		[IB_USER_VERBS_CMD_POST_SRQ_RECV] = "POST_SRQ_RECV",
+		[IB_USER_VERBS_CMD_OPEN_XRCD] = "OPEN_XRCD",
+		[IB_USER_VERBS_CMD_CLOSE_XRCD] = "CLOSE_XRCD",
+		[IB_USER_VERBS_CMD_CREATE_XSRQ] = "CREATE_XSRQ",
+		[IB_USER_VERBS_CMD_OPEN_QP] = "OPEN_QP",
+	};
+
+	if (command < sizeof(names) / sizeof(names[0]))
+		return names[command];
 	return NULL;
 }

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
+#include <uvio/diag.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "private.h"
@@ -81,11 +83,27 @@ void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
 		uvio_cmd_set_driver_id(cmd, dev->driver_id);
 }
 
+uint64_t uvio_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
 {
+	uint64_t t0;
+	int ret;
+
 	if (!cmd->error)
 		atomic_fetch_add_explicit(&dev->n_ioctl, 1, memory_order_relaxed);
-	return uvio_cmd_exec(dev->fd, cmd);
+	if (__builtin_expect(!dev->trace, 1))
+		return uvio_cmd_exec(dev->fd, cmd);
+	t0 = uvio_now_ns();
+	ret = uvio_cmd_exec(dev->fd, cmd);
+	uvio_trace_ioctl(dev, cmd, ret, uvio_now_ns() - t0);
+	return ret;
 }
 
 int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
@@ -101,7 +119,14 @@ int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
 	hdr->in_words = (__u16)(in_len / 4);
 	hdr->out_words = (__u16)(resp_len / 4);
 	atomic_fetch_add_explicit(&dev->n_write, 1, memory_order_relaxed);
-	n = uvio_sys_write(dev->fd, buf, in_len);
+	if (__builtin_expect(dev->trace, 0)) {
+		uint64_t t0 = uvio_now_ns();
+
+		n = uvio_sys_write(dev->fd, buf, in_len);
+		uvio_trace_write(dev, buf, in_len, (int)n, uvio_now_ns() - t0);
+	} else {
+		n = uvio_sys_write(dev->fd, buf, in_len);
+	}
 	if (n < 0)
 		return (int)n;
 	/* The kernel answers with the bytes it consumed: all of them. */
@@ -113,9 +138,12 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
 {
 	if (out)
 		*out = path;
-	if (ret)
-		uvio_log(LOG_ERR, "%s: %s over %s: %s (%s)", dev->name, verb,
-			 uvio_path_name(path), strerror(-ret), strerrorname_np(-ret));
+	if (ret) {
+		uvio_set_last_error("%s: %s over %s: %s: %s", dev->name, verb,
+				    uvio_path_name(path), strerrorname_np(-ret),
+				    uvio_errno_meaning(ret, path));
+		uvio_log(LOG_ERR, "%s", uvio_last_error());
+	}
 	return ret;
 }
 

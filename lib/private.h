@@ -41,6 +41,7 @@ struct uvio_device {
 	bool may_2017;			/* the running kernel could have it */
 	uint32_t driver_id;
 	char name[64];
+	bool trace;			/* UVERBS_IOCTL_TRACE at open */
 	enum uvio_path pinned;		/* AUTO: decide by answers */
 	_Atomic int path;		/* decided path, AUTO before */
 	_Atomic uint32_t ioctl_missing;	/* verbs answered EPROTONOSUPPORT */
@@ -88,6 +89,15 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
 		  int ret, enum uvio_path *out);
 
 void uvio_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool uvio_log_enabled(void);
+void uvio_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+bool uvio_trace_requested(void);
+void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd, int ret,
+		      uint64_t ns);
+void uvio_trace_write(const struct uvio_device *dev, const void *buf, size_t len, int ret,
+		      uint64_t ns);
+uint64_t uvio_now_ns(void);
 
 int uvio_probe_driver_id(int fd, uint32_t *driver_id);
 

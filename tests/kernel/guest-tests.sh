@@ -27,5 +27,26 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 	run "create_cq $dev (write)" env UVERBS_IOCTL_PATH=write create_cq "$dev" 100
 	[ -x /opt/uvio/bin/ibverbs_interop ] && run "ibverbs_interop $dev" ibverbs_interop "$dev"
 done
+# Tracing, and the decoder on the traced bytes: both must name the command
+# the same way.
+check_trace() {	# check_trace DEV PATH
+	UVERBS_IOCTL_TRACE=1 UVERBS_IOCTL_PATH=$2 create_cq "$1" 32 > /tmp/out 2> /tmp/trace || return 1
+	cat /tmp/trace
+	if [ "$2" = write ]; then
+		grep -q "write: CREATE_CQ (command 18)" /tmp/trace &&
+		grep -q "write: DESTROY_CQ (command 20)" /tmp/trace || return 1
+		return 0
+	fi
+	grep -q "ioctl: CQ.CREATE (object 3, method 0)" /tmp/trace || return 1
+	hex=$(grep -A20 "ioctl: CQ.CREATE" /tmp/trace | sed -n 's/.* hex //p' | head -n1)
+	echo "\$ uverbs-decode $hex"
+	uverbs-decode "$hex" | tee /tmp/decoded
+	grep -q "^CQ.CREATE (object 3, method 0) layout current driver_id" /tmp/decoded &&
+	grep -q "RESP_CQE" /tmp/decoded
+}
+for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
+	run "trace $dev (ioctl)" check_trace "$dev" ioctl
+	run "trace $dev (write)" check_trace "$dev" write
+done
 echo "kernel $(uname -r): $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libuverbs-ioctl: diagnostics. Error text, and probes that tell what a
+ * kernel supports without changing anything.
+ *
+ * Tracing: with UVERBS_IOCTL_TRACE=1 in the environment when a device is
+ * opened or adopted, every command on it is logged decoded (object.method,
+ * attributes, path, result, time taken) at LOG_DEBUG through the log
+ * callback, or to stderr when no callback is set: the variable is the user
+ * asking for output.
+ */
+#ifndef UVIO_DIAG_H
+#define UVIO_DIAG_H
+
+#include <stdint.h>
+#include <uvio/api.h>
+#include <uvio/device.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The last failure of a verb or command in this thread, in words: the verb,
+ * the path, the attribute where one is to blame, and what the errno means for
+ * this ABI. Empty when nothing failed yet. Thread-local; valid until the
+ * thread's next failure.
+ */
+UVIO_API const char *uvio_last_error(void);
+
+/* What an errno from the uverbs ABI means, on this path. Never NULL. */
+UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path);
+
+/* Name of a legacy write() command (IB_USER_VERBS_CMD_*), or NULL. */
+UVIO_API const char *uvio_write_cmd_name(uint32_t command);
+
+/*
+ * Probes, on an fd of the caller's that has no context yet (open one for
+ * the purpose): a command that names the method, or the attribute as
+ * mandatory, with a reserved field set so that a kernel that knows it
+ * refuses it before doing anything. 1: the kernel has it; 0: it answers
+ * EPROTONOSUPPORT; negative errno: the probe could not tell (-ENOTTY: no
+ * verbs ioctl at all).
+ */
+UVIO_API int uvio_probe_method(int fd, uint32_t driver_id, uint16_t object_id,
+			       uint16_t method_id);
+UVIO_API int uvio_probe_attr(int fd, uint32_t driver_id, uint16_t object_id,
+			     uint16_t method_id, uint16_t attr_id);
+
+/*
+ * The methods and attributes this library has names for, to iterate:
+ * index 0, 1, ... until -ENOENT.
+ */
+UVIO_API int uvio_known_method(unsigned int index, uint16_t *object_id,
+			       uint16_t *method_id);
+UVIO_API int uvio_known_attr(uint16_t object_id, uint16_t method_id, unsigned int index,
+			     uint16_t *attr_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
