@@ -1,0 +1,24 @@
+#!/bin/sh
+# Build the consumer against an installed libuverbs-ioctl: with pkg-config
+# and with CMake's find_package, as C and as C++.
+#   build.sh PREFIX OUTDIR    (PREFIX: where it is installed, e.g. /usr)
+set -eu
+prefix=$1 out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+libdir=$(dirname "$(find "$prefix" -path '*pkgconfig/libuverbs-ioctl.pc' | head -n1)")
+export PKG_CONFIG_PATH="$libdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+# A staged install carries the prefix it was configured for: tell pkg-config
+# where it is now (the .pc paths follow ${prefix}).
+pc="pkg-config --define-variable=prefix=$prefix"
+flags="$($pc --cflags --libs libuverbs-ioctl)"
+rpath="-Wl,-rpath,$($pc --variable=libdir libuverbs-ioctl)"
+cc -Wall -Werror -DCONSUMER_KIND='"pkg-config C"' "$here/consumer.c" $flags $rpath \
+	-o "$out/consumer-pc-c"
+c++ -Wall -Werror -DCONSUMER_KIND='"pkg-config C++"' "$here/consumer.cpp" $flags $rpath \
+	-o "$out/consumer-pc-cxx"
+cmake -S "$here" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+	-DCMAKE_BUILD_RPATH_USE_ORIGIN=OFF -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON >/dev/null
+cmake --build "$out/cmake" >/dev/null
+cp "$out/cmake/consumer-cmake-c" "$out/cmake/consumer-cmake-cxx" "$out/"
+ls "$out"/consumer-*
