@@ -17,7 +17,10 @@ cc -Wall -Werror -DCONSUMER_KIND='"pkg-config C"' "$here/consumer.c" $flags $rpa
 	-o "$out/consumer-pc-c"
 c++ -Wall -Werror -DCONSUMER_KIND='"pkg-config C++"' "$here/consumer.cpp" $flags $rpath \
 	-o "$out/consumer-pc-cxx"
-cmake -S "$here" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+# lib, lib64 or lib/<multiarch>: name the config's folder rather than rely on
+# the search rules of this CMake.
+cfg=$(dirname "$(find "$prefix" -path '*cmake/uverbs_ioctl/uverbs_ioctlConfig.cmake' | head -n1)")
+cmake -S "$here" -B "$out/cmake" -Duverbs_ioctl_DIR="$cfg" \
 	-DCMAKE_BUILD_RPATH_USE_ORIGIN=OFF -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON >/dev/null
 cmake --build "$out/cmake" >/dev/null
 cp "$out/cmake/consumer-cmake-c" "$out/cmake/consumer-cmake-cxx" "$out/"
