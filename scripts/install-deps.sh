@@ -8,6 +8,7 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential cmake pkg-config ca-certificates \
 	libcmocka-dev libnl-3-dev libibverbs-dev ibverbs-providers libseccomp-dev \
-	valgrind gcovr \
+	valgrind gcovr g++ pandoc abigail-tools \
+	debhelper dpkg-dev lintian rpm rpmlint git \
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd bc flex bison \
 	libelf-dev libssl-dev

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Build the consumer against an installed libuverbs-ioctl: with pkg-config
 # and with CMake's find_package, as C and as C++.
-#   build.sh PREFIX OUTDIR    (PREFIX: where it is installed, e.g. /usr)
+#   build.sh PREFIX OUTDIR [TAG]   (PREFIX: where it is installed, e.g. /usr;
+#                                   TAG is appended to the program names)
 set -eu
-prefix=$1 out=$2
+prefix=$1 out=$2 tag=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 libdir=$(dirname "$(find "$prefix" -path '*pkgconfig/libuverbs-ioctl.pc' | head -n1)")
@@ -24,4 +25,10 @@ cmake -S "$here" -B "$out/cmake" -Duverbs_ioctl_DIR="$cfg" \
 	-DCMAKE_BUILD_RPATH_USE_ORIGIN=OFF -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON >/dev/null
 cmake --build "$out/cmake" >/dev/null
 cp "$out/cmake/consumer-cmake-c" "$out/cmake/consumer-cmake-cxx" "$out/"
+if [ -n "$tag" ]; then
+	for f in "$out"/consumer-pc-c "$out"/consumer-pc-cxx "$out"/consumer-cmake-c \
+		 "$out"/consumer-cmake-cxx; do
+		mv "$f" "$f-$tag"
+	done
+fi
 ls "$out"/consumer-*

@@ -28,8 +28,9 @@ t0=$SECONDS
 kdir=$("$here/fetch.sh" "$cache" "$meta" $siw) || skip "could not fetch $meta"
 userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
 initrd=$cache/initramfs-$(basename "$kdir").cpio.gz
-# The consumer programs, when the package tests built them.
-consumers=$(ls "$build"/consumer-bin/consumer-* 2>/dev/null || true)
+# The consumer programs, when the package tests (consumer-bin) or CI against
+# the installed packages (consumer-bin-system) built them.
+consumers=$(ls "$build"/consumer-bin*/consumer-* 2>/dev/null | grep -v /cmake/ || true)
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh"
 echo "vm: prepared $(cat "$kdir/version") in $((SECONDS - t0)) s"
