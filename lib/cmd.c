@@ -31,6 +31,8 @@ UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
 		cmd->error_attr = attr_id;
 		cmd->error_msg = msg;
 	}
+	/* Every later put then takes the slow path, which ignores it. */
+	cmd->capacity = 0;
 	return &cmd->scratch;
 }
 
@@ -103,7 +105,7 @@ UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
 	return 0;
 }
 
-UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
+static inline int finish(const struct uvio_cmd *cmd)
 {
 	size_t hdr_len = cmd->layout == UVIO_LAYOUT_2017 ?
 		sizeof(struct uvio_ioctl_hdr_2017) : sizeof(struct ib_uverbs_ioctl_hdr);
@@ -114,6 +116,11 @@ UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
 	cmd->hdr->length = (__u16)len;
 	cmd->hdr->num_attrs = cmd->num_attrs;
 	return (int)len;
+}
+
+UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
+{
+	return finish(cmd);
 }
 
 /* A command refused before sending: say which, with the builder's reason. */
@@ -133,9 +140,9 @@ static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
 
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 {
-	int ret = uvio_cmd_finish(cmd);
+	int ret = finish(cmd);
 
-	if (ret < 0) {
+	if (__builtin_expect(ret < 0, 0)) {
 		cmd->executed = 2;
 		cmd->result = ret;
 		uvio_cmd_note_error(cmd);

@@ -197,7 +197,5 @@ UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
 UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
 				    struct uvio_device_stats *s)
 {
-	s->ioctls = atomic_load(&dev->n_ioctl);
-	s->writes = atomic_load(&dev->n_write);
 	s->fallbacks = atomic_load(&dev->n_fallback);
 }

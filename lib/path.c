@@ -74,15 +74,6 @@ bool uvio_path_retry(struct uvio_device *dev, enum uvio_verb verb,
 	return false;
 }
 
-void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
-			enum uvio_path path)
-{
-	if (path == UVIO_PATH_IOCTL_2017)
-		uvio_cmd_set_layout(cmd, UVIO_LAYOUT_2017);
-	else
-		uvio_cmd_set_driver_id(cmd, dev->driver_id);
-}
-
 uint64_t uvio_now_ns(void)
 {
 	struct timespec t;
@@ -91,17 +82,11 @@ uint64_t uvio_now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
+int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd)
 {
-	uint64_t t0;
-	int ret;
+	uint64_t t0 = uvio_now_ns();
+	int ret = uvio_cmd_exec(dev->fd, cmd);
 
-	if (!cmd->error)
-		atomic_fetch_add_explicit(&dev->n_ioctl, 1, memory_order_relaxed);
-	if (__builtin_expect(!dev->trace, 1))
-		return uvio_cmd_exec(dev->fd, cmd);
-	t0 = uvio_now_ns();
-	ret = uvio_cmd_exec(dev->fd, cmd);
 	uvio_trace_ioctl(dev, cmd, ret, uvio_now_ns() - t0);
 	return ret;
 }
@@ -118,7 +103,6 @@ int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
 	hdr->command = command;
 	hdr->in_words = (__u16)(in_len / 4);
 	hdr->out_words = (__u16)(resp_len / 4);
-	atomic_fetch_add_explicit(&dev->n_write, 1, memory_order_relaxed);
 	if (__builtin_expect(dev->trace, 0)) {
 		uint64_t t0 = uvio_now_ns();
 
@@ -162,6 +146,11 @@ int uvio_run_verb(struct uvio_device *dev, enum uvio_verb verb, const char *name
 			break;
 		}
 		ret = on_ioctl(dev, p, args);
+		/* The common case: an answer that says nothing about paths,
+		 * on a device whose path is decided. */
+		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
+				     atomic_load_explicit(&dev->path, memory_order_relaxed) != UVIO_PATH_AUTO, 1))
+			break;
 		if (!uvio_path_retry(dev, verb, p, ret))
 			break;
 	}

@@ -45,7 +45,7 @@ struct uvio_device {
 	enum uvio_path pinned;		/* AUTO: decide by answers */
 	_Atomic int path;		/* decided path, AUTO before */
 	_Atomic uint32_t ioctl_missing;	/* verbs answered EPROTONOSUPPORT */
-	_Atomic uint64_t n_ioctl, n_write, n_fallback;
+	_Atomic uint64_t n_fallback;
 };
 
 /* The path a verb takes now. */
@@ -59,9 +59,22 @@ bool uvio_path_retry(struct uvio_device *dev, enum uvio_verb verb,
 #define UVIO_DEV_CMD(dev, name, n, path, object, method)                       \
 	UVIO_CMD_DEFINE(name, n, object, method);                              \
 	uvio_dev_cmd_setup(dev, &name, path)
-void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
-			enum uvio_path path);
-int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd);
+static inline void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
+				      enum uvio_path path)
+{
+	if (path == UVIO_PATH_IOCTL_2017)
+		uvio_cmd_set_layout(cmd, UVIO_LAYOUT_2017);
+	else
+		uvio_cmd_set_driver_id(cmd, dev->driver_id);
+}
+
+int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd);
+static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
+{
+	if (__builtin_expect(dev->trace, 0))
+		return uvio_dev_exec_traced(dev, cmd);
+	return uvio_cmd_exec(dev->fd, cmd);
+}
 
 /* A legacy write() command: buf starts with struct ib_uverbs_cmd_hdr and
  * holds in_len bytes (hdr included); resp_len bytes of response. */

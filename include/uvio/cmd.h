@@ -85,7 +85,8 @@ struct uvio_cmd {
 	struct ib_uverbs_ioctl_hdr *hdr;	/* start of the caller's buffer */
 	struct ib_uverbs_attr *attrs;		/* hdr + 24, or + 16 in 2017 layout */
 	uint16_t num_attrs;
-	uint16_t capacity;			/* slots that fit buffer and page */
+	uint16_t capacity;			/* slots that fit buffer and page;
+						 * 0 once an error is recorded */
 	uint8_t layout;				/* enum uvio_layout */
 	uint8_t executed;			/* 0 not run, 1 succeeded, 2 failed */
 	int error;				/* sticky builder error, negative */
@@ -186,7 +187,8 @@ static inline struct ib_uverbs_attr *uvio_cmd_slot(struct uvio_cmd *cmd,
 	struct ib_uverbs_attr *a;
 	uint64_t bit;
 
-	if (__builtin_expect(cmd->num_attrs >= cmd->capacity || cmd->error, 0))
+	/* A recorded error zeroes the capacity: one test covers both. */
+	if (__builtin_expect(cmd->num_attrs >= cmd->capacity, 0))
 		return uvio_cmd_slot_slow(cmd, attr_id);
 	if (__builtin_expect(attr_id < 64, 1)) {
 		bit = 1ULL << attr_id;

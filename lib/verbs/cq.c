@@ -12,11 +12,12 @@ struct create_args {
 static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct create_args *a = args;
+	struct ib_uverbs_attr *handle;
 	uint32_t cqe = 0;
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-	uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->attr->cqe);
 	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a->attr->user_handle);
 	if (a->attr->channel_fd >= 0)
@@ -31,8 +32,12 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	ret = uvio_dev_exec(dev, &cmd);
 	if (ret)
 		return ret;
+	/* The attribute the put returned holds the handle: no lookup. */
+	if (handle->data > UINT32_MAX)
+		return -ERANGE;
+	a->cq->handle = (uint32_t)handle->data;
 	a->cq->cqe = cqe;
-	return uvio_cmd_read_handle(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE, &a->cq->handle);
+	return 0;
 }
 
 static int create_cq_write(struct uvio_device *dev, void *args)

@@ -2,17 +2,18 @@
 # Boot Debian's kernel under qemu with rxe (and siw) and run the kernel
 # tests inside; the exit status is theirs.
 #
-#   run.sh BUILD_DIR IMAGE_META [siw] [shell|example]
+#   run.sh BUILD_DIR IMAGE_META [siw] [shell|example|bench]
 #
 # IMAGE_META: linux-image-amd64 (6.1) or linux-image-6.12-amd64.
 # "shell" boots the same guest with a shell on the console instead;
-# "example" runs examples/create_cq on every device instead of the tests.
+# "example" runs examples/create_cq on every device instead of the tests;
+# "bench" runs bench/vm_bench on every device (UVIO_BENCH_ARGS="ROUNDS,PAIRS").
 # Exits 77 (skip) with the reason when qemu or apt-get is not there, unless
 # UVIO_REQUIRE_VM=1, as in CI.
 set -euo pipefail
 build=$(cd "$1" && pwd) meta=$2; shift 2
 siw= mode=tests
-for a in "$@"; do case $a in siw) siw=siw ;; shell|example) mode=$a ;; esac; done
+for a in "$@"; do case $a in siw) siw=siw ;; shell|example|bench) mode=$a ;; esac; done
 here=$(cd "$(dirname "$0")" && pwd)
 
 skip() {
@@ -42,6 +43,7 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -append "$append uvio.cmd=shell"
 fi
 [ "$mode" = example ] && append="$append uvio.cmd=example"
+[ "$mode" = bench ] && append="$append uvio.cmd=bench uvio.args=${UVIO_BENCH_ARGS:-7,2000}"
 log=$cache/console-$(basename "$kdir").log
 t1=$SECONDS
 timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" -append "$append" \
