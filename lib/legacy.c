@@ -53,7 +53,8 @@ int uvio_legacy_cmd(struct uvio_device *dev, uint32_t command, const void *core,
 			     resp_len ? resp_len + out_drv : 0);
 	if (ret)
 		return ret;
-	memcpy(resp, out, resp_len);
+	if (resp_len)
+		memcpy(resp, out, resp_len);
 	if (drv && drv->out_len)
 		memcpy(drv->out, (uint8_t *)out + resp_len, drv->out_len);
 	return 0;

@@ -42,6 +42,10 @@ struct uvio_device {
 	uint32_t driver_id;
 	char name[64];
 	bool trace;			/* UVERBS_IOCTL_TRACE at open */
+	/* ioctl GET_CONTEXT succeeded but its async fd could not be made
+	 * (EMFILE, say): the next uvio_get_context() only retries the fd. */
+	bool ctx_without_async_fd;
+	uint32_t num_comp_vectors;
 	enum uvio_path pinned;		/* AUTO: decide by answers */
 	_Atomic int path;		/* decided path, AUTO before */
 	_Atomic uint32_t ioctl_missing;	/* verbs answered EPROTONOSUPPORT */

@@ -16,7 +16,9 @@
  *  - QUERY_DEVICE, ALLOC_PD, REG_MR and CREATE_COMP_CHANNEL exist only as
  *    write() commands: they always report UVIO_PATH_WRITE.
  *  - ioctl GET_CONTEXT hands out no async event fd; the ioctl path then
- *    issues ASYNC_EVENT/ALLOC as a second command.
+ *    issues ASYNC_EVENT/ALLOC as a second command. If that one fails (EMFILE
+ *    when fds are exhausted) the context exists already: the verb returns
+ *    the error, and calling it again retries only the async fd.
  */
 #ifndef UVIO_VERBS_H
 #define UVIO_VERBS_H

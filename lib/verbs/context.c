@@ -16,7 +16,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	uint32_t ncv = 0;
 	int ret;
 
-	{
+	if (!dev->ctx_without_async_fd) {
 		UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
@@ -26,9 +26,10 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		ret = uvio_dev_exec(dev, &cmd);
 		if (ret)
 			return ret;
-		ctx->num_comp_vectors =
+		dev->num_comp_vectors =
 			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0;
 	}
+	ctx->num_comp_vectors = dev->num_comp_vectors;
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
 		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
 			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
@@ -41,6 +42,9 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		/* Kernels before the ASYNC_EVENT object have none to give. */
 		if (ret == -EPROTONOSUPPORT)
 			ret = 0;
+		/* The context exists now either way; on failure, a later
+		 * call retries only the async fd instead of meeting EINVAL. */
+		dev->ctx_without_async_fd = ret != 0;
 	}
 	return ret;
 }

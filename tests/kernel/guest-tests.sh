@@ -6,6 +6,7 @@ echo "guest: kernel $(uname -r)"
 rdma link show
 for t in /opt/uvio/bin/kt_*; do
 	name=$(basename "$t")
+	[ "$name" = kt_faults ] && continue	# last: it removes devices
 	echo "=== $name"
 	"$t"
 	rc=$?
@@ -51,5 +52,9 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 	run "trace $dev (ioctl)" check_trace "$dev" ioctl
 	run "trace $dev (write)" check_trace "$dev" write
 done
+# Faults last: kt_faults deletes and re-adds the devices.
+echo "=== kt_faults"
+if kt_faults; then pass=$((pass + 1)); echo "--- PASS kt_faults"
+else fail=$((fail + 1)); echo "--- FAIL kt_faults"; fi
 echo "kernel $(uname -r): $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -200,6 +200,48 @@ static void bad_driver_data(void **state)
 	assert_null(dev);
 }
 
+static int async_fails;
+static int get_context_calls, async_calls;
+
+static int kernel_context(unsigned long request, void *arg)
+{
+	struct ib_uverbs_ioctl_hdr *hdr = arg;
+
+	(void)request;
+	if (hdr->object_id == UVERBS_OBJECT_DEVICE) {
+		get_context_calls++;
+		return 0;
+	}
+	if (hdr->object_id == UVERBS_OBJECT_ASYNC_EVENT) {
+		async_calls++;
+		if (async_fails)
+			return EMFILE;
+		hdr->attrs[0].data = 7;	/* the new fd */
+	}
+	return 0;
+}
+
+static void get_context_recovers_from_emfile(void **state)
+{
+	struct uvio_device *dev = fresh();
+	struct uvio_context ctx;
+	(void)state;
+
+	fake.on_ioctl = kernel_context;
+	get_context_calls = async_calls = 0;
+	async_fails = 1;
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), -EMFILE);
+	assert_int_equal(get_context_calls, 1);
+	assert_int_equal(async_calls, 1);
+	async_fails = 0;
+	/* the context exists: only the async fd is asked for again */
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(get_context_calls, 1);
+	assert_int_equal(async_calls, 2);
+	assert_int_equal(ctx.async_fd, 7);
+	uvio_device_close(dev);
+}
+
 static struct uvio_device *shared;
 static _Atomic int wrong_path;
 
@@ -243,6 +285,7 @@ int main(void)
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),
+		cmocka_unit_test(get_context_recovers_from_emfile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

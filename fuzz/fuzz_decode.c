@@ -1,0 +1,101 @@
+/*
+ * The decoder on any bytes, both layouts, into roomy and tiny buffers; and
+ * the builder driven by a fuzzed sequence of puts, whose command must then
+ * be either refused with a reason or well formed.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uvio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* No kernel here: the decoder and builder issue nothing. */
+int uvio_sys_ioctl(int fd, unsigned long req, void *arg);
+int uvio_sys_ioctl(int fd, unsigned long req, void *arg)
+{
+	(void)fd; (void)req; (void)arg;
+	return -ENOTTY;
+}
+ssize_t uvio_sys_write(int fd, const void *buf, size_t len);
+ssize_t uvio_sys_write(int fd, const void *buf, size_t len)
+{
+	(void)fd; (void)buf; (void)len;
+	return -EBADF;
+}
+
+static void build(const uint8_t *d, size_t n)
+{
+	static uint8_t payload[70000];
+	uint64_t buf[UVIO_CMD_BUF_SIZE(40) / 8];
+	size_t cap = n ? (d[0] % 40) : 0, len;
+	struct uvio_cmd cmd;
+	char text[16384];
+	uint16_t id;
+
+	uvio_cmd_init(&cmd, buf, UVIO_CMD_BUF_SIZE(cap), 3, 0);
+	if (n && (d[0] & 0x80))
+		uvio_cmd_set_layout(&cmd, UVIO_LAYOUT_2017);
+	/* each put: op, id (2 bytes), length (2 bytes), flags */
+	for (size_t i = 1; i + 6 <= n; i += 6) {
+		struct ib_uverbs_attr *a;
+
+		id = (uint16_t)(d[i + 1] | d[i + 2] << 8);
+		len = (size_t)(d[i + 3] | d[i + 4] << 8) * (d[i + 5] & 1 ? 2 : 1);
+		switch (d[i] % 12) {
+		case 0: a = uvio_put_ptr_in(&cmd, id, payload, len); break;
+		case 1: a = uvio_put_ptr_out(&cmd, id, payload + (d[i + 5] >> 1) * 64, len); break;
+		case 2: a = uvio_put_u32(&cmd, id, (uint32_t)len); break;
+		case 3: a = uvio_put_u64(&cmd, id, len); break;
+		case 4: a = uvio_put_idr(&cmd, id, (uint32_t)len); break;
+		case 5: a = uvio_put_idr_new(&cmd, id); break;
+		case 6: a = uvio_put_fd(&cmd, id, (int)len); break;
+		case 7: a = uvio_put_fd_new(&cmd, id); break;
+		case 8: a = uvio_put_enum(&cmd, id, d[i + 5], payload, len % 20); break;
+		case 9: a = uvio_put_idrs(&cmd, id, (const uint32_t *)payload, len); break;
+		case 10: a = uvio_put_ptr_in(&cmd, id, NULL, len); break;
+		default: a = uvio_put_flags(&cmd, id, len); break;
+		}
+		if (d[i + 5] & 0x40)
+			uvio_attr_optional(a);
+	}
+	uvio_cmd_format(&cmd, text, sizeof(text));
+	int r = uvio_cmd_finish(&cmd);
+	if (uvio_cmd_error(&cmd)) {
+		if (r != uvio_cmd_error(&cmd) || !uvio_cmd_error_msg(&cmd, &id))
+			abort();
+		return;
+	}
+	/* A built command fits the buffer and a page, and says so. */
+	if (r != (int)(((cmd.layout == UVIO_LAYOUT_2017) ? 16 : 24) + 16 * cmd.num_attrs) ||
+	    r > (int)UVIO_CMD_MAX_BYTES || cmd.num_attrs > cap ||
+	    cmd.hdr->num_attrs != cmd.num_attrs)
+		abort();
+	for (unsigned int i = 0; i < cmd.num_attrs; i++)
+		for (unsigned int j = i + 1; j < cmd.num_attrs; j++)
+			if (cmd.attrs[i].attr_id == cmd.attrs[j].attr_id)
+				abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char big[1 << 16];
+	char tiny[7];
+
+	if (size && data[0] == 'B') {
+		build(data + 1, size - 1);
+		return 0;
+	}
+	for (int layout = 0; layout < 2; layout++) {
+		int n = uvio_decode(data, size, (enum uvio_layout)layout, big, sizeof(big));
+		int m = uvio_decode(data, size, (enum uvio_layout)layout, tiny, sizeof(tiny));
+
+		if (n != m || (n >= 0 && strlen(big) != (size_t)n && (size_t)n < sizeof(big)) ||
+		    strlen(tiny) >= sizeof(tiny))
+			abort();
+	}
+	return 0;
+}
