@@ -135,8 +135,6 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 	struct ib_uverbs_ioctl_hdr *hdr = (struct ib_uverbs_ioctl_hdr *)buf;
 	size_t slots;
 
-	cmd->hdr = hdr;
-	cmd->attrs = hdr->attrs;
 	cmd->num_attrs = 0;
 	cmd->layout = UVIO_LAYOUT_CURRENT;
 	cmd->executed = 0;
@@ -152,6 +150,9 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 		uvio_cmd_fail(cmd, -ENOSPC, 0, "command buffer missing, misaligned or smaller than the header");
 		return;
 	}
+	/* Only now is hdr known to point at a usable header. */
+	cmd->hdr = hdr;
+	cmd->attrs = hdr->attrs;
 	if (size > UVIO_CMD_MAX_BYTES)
 		size = UVIO_CMD_MAX_BYTES;
 	slots = (size - sizeof(*hdr)) / sizeof(struct ib_uverbs_attr);

@@ -18,7 +18,7 @@
 #include "kt.h"
 
 #define THREADS 8
-#define PAIRS 5000
+#define PAIRS (getenv("KT_QUICK") ? 200 : 5000)	/* KT_QUICK: under valgrind */
 
 struct worker {
 	struct uvio_device *dev;
@@ -90,8 +90,8 @@ static void shared_fd_both_paths(const char *name)
 			 w[i].first_err);
 		KT_EQ(w[i].path, i % 2 ? UVIO_PATH_WRITE : UVIO_PATH_IOCTL);
 	}
-	printf("  %s: %d threads x %d CQ create+destroy on one fd (half write()): %d errors, "
-	       "%.1f s, %.0f pairs/s\n", name, THREADS, PAIRS, errors, secs,
+	printf("  %s: %d threads x %ld CQ create+destroy on one fd (half write()): %d errors, "
+	       "%.1f s, %.0f pairs/s\n", name, THREADS, (long)PAIRS, errors, secs,
 	       THREADS * PAIRS / secs);
 	KT_EQ(kt_rdma_res_count("cq", name, getpid()), 0);
 	uvio_device_close(b);

@@ -446,7 +446,7 @@ static int kernel_cq_create(unsigned long request, void *arg)
 
 static void exec_success_rules(void **state)
 {
-	struct cq_bufs b;
+	struct cq_bufs b = { 0 };
 	uint32_t h = 0, opt_out = 0;
 	int fd = -5;
 	(void)state;
@@ -492,7 +492,7 @@ static void exec_success_rules(void **state)
 static void exec_failure_rules(void **state)
 {
 	static const int errs[] = { EINVAL, EPROTONOSUPPORT, ENOENT, EFAULT, ENOTTY, EIO, EOPNOTSUPP };
-	struct cq_bufs b;
+	struct cq_bufs b = { 0 };
 	uint32_t h = 12345;
 	(void)state;
 

@@ -30,6 +30,7 @@ copy_libs() {	# copy_libs FILE: every library FILE needs, into the guest
 		*) cp -Ln "$lib" "$root/$libdir/" 2>/dev/null || true ;;
 		esac
 	done
+	return 0	# a static program has no libraries to copy
 }
 add_bin() {	# add_bin FILE DESTDIR
 	cp -L "$1" "$root/$2/"
@@ -80,6 +81,27 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 done
 [ "${1:-}" = -- ] && shift
 for f in "$@"; do cp -L "$f" "$root/opt/uvio/"; done
+
+# valgrind (memcheck) from the host's Debian package, for the valgrind mode.
+if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
+	vg=/usr/libexec/valgrind
+	[ -x /usr/bin/valgrind.bin ] || { echo "mkinitramfs: valgrind not installed" >&2; exit 1; }
+	mkdir -p "$root$vg"
+	# Debian's /usr/bin/valgrind is a script that runs valgrind.bin.
+	add_bin /usr/bin/valgrind.bin bin
+	ln -s valgrind.bin "$root/bin/valgrind"
+	# memcheck must redirect functions of ld.so, which needs its symbols:
+	# the detached debug files of libc6-dbg, found by build id.
+	for f in "$root"/lib64/ld-linux-x86-64.so.2 "$root/$libdir"/libc.so.6; do
+		id=$(readelf -n "$f" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+		dbg=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+		[ -f "$dbg" ] || { echo "mkinitramfs: no $dbg (apt-get install libc6-dbg)" >&2; exit 1; }
+		mkdir -p "$root$(dirname "$dbg")"
+		cp "$dbg" "$root$dbg"
+	done
+	cp "$vg/memcheck-amd64-linux" "$vg/vgpreload_core-amd64-linux.so" \
+		"$vg/vgpreload_memcheck-amd64-linux.so" "$vg/default.supp" "$root$vg/"
+fi
 
 cp "$here/init" "$root/init"
 chmod +x "$root/init"

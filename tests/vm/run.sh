@@ -2,18 +2,19 @@
 # Boot Debian's kernel under qemu with rxe (and siw) and run the kernel
 # tests inside; the exit status is theirs.
 #
-#   run.sh BUILD_DIR IMAGE_META [siw] [shell|example|bench]
+#   run.sh BUILD_DIR IMAGE_META [siw] [shell|example|bench|valgrind]
 #
 # IMAGE_META: linux-image-amd64 (6.1) or linux-image-6.12-amd64.
 # "shell" boots the same guest with a shell on the console instead;
 # "example" runs examples/create_cq on every device instead of the tests;
-# "bench" runs bench/vm_bench on every device (UVIO_BENCH_ARGS="ROUNDS,PAIRS").
+# "bench" runs bench/vm_bench on every device (UVIO_BENCH_ARGS="ROUNDS,PAIRS");
+# "valgrind" runs the kernel tests and examples under memcheck.
 # Exits 77 (skip) with the reason when qemu or apt-get is not there, unless
 # UVIO_REQUIRE_VM=1, as in CI.
 set -euo pipefail
 build=$(cd "$1" && pwd) meta=$2; shift 2
 siw= mode=tests
-for a in "$@"; do case $a in siw) siw=siw ;; shell|example|bench) mode=$a ;; esac; done
+for a in "$@"; do case $a in siw) siw=siw ;; shell|example|bench|valgrind) mode=$a ;; esac; done
 here=$(cd "$(dirname "$0")" && pwd)
 
 skip() {
@@ -28,12 +29,15 @@ cache=$build/vm-cache
 t0=$SECONDS
 kdir=$("$here/fetch.sh" "$cache" "$meta" $siw) || skip "could not fetch $meta"
 userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
-initrd=$cache/initramfs-$(basename "$kdir").cpio.gz
+initrd=$cache/initramfs-$(basename "$kdir")-$mode.cpio.gz
+[ "$mode" = valgrind ] && export UVIO_VM_VALGRIND=1
 # The consumer programs, when the package tests (consumer-bin) or CI against
 # the installed packages (consumer-bin-system) built them.
 consumers=$(ls "$build"/consumer-bin*/consumer-* 2>/dev/null | grep -v /cmake/ || true)
+[ "$mode" = bench ] && consumers="$consumers $build/bench/vm_bench"
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
-	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh"
+	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
+	"$build/tests/kernel/guest-valgrind.sh" || { echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $(cat "$kdir/version") in $((SECONDS - t0)) s"
 
 append="console=ttyS0 panic=-1 quiet loglevel=3"
@@ -43,6 +47,7 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -append "$append uvio.cmd=shell"
 fi
 [ "$mode" = example ] && append="$append uvio.cmd=example"
+[ "$mode" = valgrind ] && append="$append uvio.cmd=valgrind"
 [ "$mode" = bench ] && append="$append uvio.cmd=bench uvio.args=${UVIO_BENCH_ARGS:-7,2000}"
 log=$cache/console-$(basename "$kdir").log
 t1=$SECONDS
