@@ -16,28 +16,22 @@
  *
  * Prints "RESULT <key> <value>" lines for bench/run.sh.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <infiniband/verbs.h>
 
 #include <uvio.h>
+#include "../tests/kernel/kt.h"
+#include "../tests/kernel/syscount.h"
 
 /* libibverbs' command layer: exported by libibverbs.so.1 under
  * IBVERBS_PRIVATE_34; Debian ships no header for it. */
@@ -50,39 +44,8 @@ int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_chan
 		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size);
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
-/* ---- counting, in front of libc ---- */
-static _Atomic long n_ioctl, n_write, n_malloc;
-static int counted_fd = -1;
-
-int ioctl(int fd, unsigned long req, ...);
-int ioctl(int fd, unsigned long req, ...)
-{
-	static int (*real)(int, unsigned long, ...);
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (!real)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	if (fd == counted_fd)
-		n_ioctl++;
-	return real(fd, req, arg);
-}
-
-ssize_t write(int fd, const void *buf, size_t len);
-ssize_t write(int fd, const void *buf, size_t len)
-{
-	static ssize_t (*real)(int, const void *, size_t);
-
-	if (!real)
-		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-	if (fd == counted_fd)
-		n_write++;
-	return real(fd, buf, len);
-}
-
+/* ---- counting: syscalls by tests/kernel/syscount.c, heap here ---- */
+static _Atomic long n_malloc;
 void *__libc_malloc(size_t);
 void *__libc_calloc(size_t, size_t);
 void *__libc_realloc(void *, size_t);
@@ -266,33 +229,23 @@ static void discovery_cost(const char *name)
 		die("pipe", errno);
 	pid = fork();
 	if (pid == 0) {
-		struct sock_filter f[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 3),
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc0181b01, 0, 1),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOTTY),
-			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		};
-		struct sock_fprog prog = { .len = 6, .filter = f };
 		struct uvio_device *dev;
 		struct uvio_context ctx;
 		long counts[2];
 
-		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		if (kt_filter_verbs_ioctl())
 			_exit(1);
 		if (uvio_device_open(name, &dev))
 			_exit(2);
 		/* From the first command of a fresh device: GET_CONTEXT meets
 		 * the refused ioctl, falls back, and the path is decided. */
-		counted_fd = uvio_device_fd(dev);
-		n_ioctl = n_write = 0;
+		syscount_fd = uvio_device_fd(dev);
+		syscount_ioctls = syscount_writes = 0;
 		if (uvio_get_context(dev, NULL, &ctx, NULL))
 			_exit(3);
 		pairs_lib(dev, 100);
-		counts[0] = n_ioctl;
-		counts[1] = n_write;
+		counts[0] = syscount_ioctls;
+		counts[1] = syscount_writes;
 		if (write(pfd[1], counts, sizeof(counts)) != sizeof(counts))
 			_exit(3);
 		_exit(0);
@@ -384,23 +337,23 @@ int main(int argc, char **argv)
 	for (int w = IOCTL; w <= WRITE; w++) {
 		struct uvio_device *dev = w == IOCTL ? dev_ioctl : dev_write;
 
-		counted_fd = uvio_device_fd(dev);
-		n_ioctl = n_write = n_malloc = 0;
+		syscount_fd = uvio_device_fd(dev);
+		syscount_ioctls = syscount_writes = n_malloc = 0;
 		pairs_lib(dev, 1000);
 		printf("RESULT syscalls_per_verb_%s %.3f\n", way_name[w],
-		       (double)(n_ioctl + n_write) / 2000);
+		       (double)(syscount_ioctls + syscount_writes) / 2000);
 		printf("RESULT heap_allocs_per_verb_%s %.3f\n", way_name[w], (double)n_malloc / 2000);
 	}
-	counted_fd = ibctx->cmd_fd;
-	n_ioctl = n_write = n_malloc = 0;
+	syscount_fd = ibctx->cmd_fd;
+	syscount_ioctls = syscount_writes = n_malloc = 0;
 	pairs_ibvcmd(1000);
-	printf("RESULT syscalls_per_verb_ibvcmd %.3f\n", (double)(n_ioctl + n_write) / 2000);
+	printf("RESULT syscalls_per_verb_ibvcmd %.3f\n", (double)(syscount_ioctls + syscount_writes) / 2000);
 	printf("RESULT heap_allocs_per_verb_ibvcmd %.3f\n", (double)n_malloc / 2000);
-	n_ioctl = n_write = n_malloc = 0;
+	syscount_ioctls = syscount_writes = n_malloc = 0;
 	pairs_ibv(1000);
-	printf("RESULT syscalls_per_verb_ibv %.3f\n", (double)(n_ioctl + n_write) / 2000);
+	printf("RESULT syscalls_per_verb_ibv %.3f\n", (double)(syscount_ioctls + syscount_writes) / 2000);
 	printf("RESULT heap_allocs_per_verb_ibv %.3f\n", (double)n_malloc / 2000);
-	counted_fd = -1;
+	syscount_fd = -1;
 	discovery_cost(name);
 
 	/* Threads sharing one device handle. */

@@ -4,11 +4,9 @@
  *   write  - pinned with UVERBS_IOCTL_PATH=write;
  *   filter - a seccomp filter makes the verbs ioctl answer ENOTTY, and the
  *            library must fall back to write() on its own, once.
- * Each way runs in a child process. Syscalls are counted here, by
- * interposing ioctl() and write() in front of libc, not by the library's own
- * counters; `rdma resource show` is the witness of what the kernel holds.
+ * Each way runs in a child process. Syscalls are counted by syscount.c,
+ * in front of libc, not by the library; `rdma resource show` is the witness of what the kernel holds.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,43 +18,7 @@
 #include <uvio.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "kt.h"
-
-static int counted_fd = -1;
-static int n_ioctl, n_write;
-
-int ioctl(int fd, unsigned long req, ...);
-int ioctl(int fd, unsigned long req, ...)
-{
-	static int (*real)(int, unsigned long, ...);
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (!real)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	if (fd == counted_fd) {
-		const uint16_t *h = arg;
-
-		n_ioctl++;
-		if (getenv("KT_TRACE"))
-			printf("  ioctl 0x%lx object %u method %u\n", req, h[1], h[2]);
-	}
-	return real(fd, req, arg);
-}
-
-ssize_t write(int fd, const void *buf, size_t len);
-ssize_t write(int fd, const void *buf, size_t len)
-{
-	static ssize_t (*real)(int, const void *, size_t);
-
-	if (!real)
-		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-	if (fd == counted_fd)
-		n_write++;
-	return real(fd, buf, len);
-}
+#include "syscount.h"
 
 enum mode { M_IOCTL, M_WRITE, M_FILTER };
 static const char *const mode_name[] = { "ioctl", "write", "filter" };
@@ -97,8 +59,8 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	if (!dev)
 		return;
 	KT_EQ(uvio_device_driver_id(dev), info->driver_id);
-	counted_fd = uvio_device_fd(dev);
-	n_ioctl = n_write = 0;
+	syscount_fd = uvio_device_fd(dev);
+	syscount_ioctls = syscount_writes = 0;
 
 	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
 	check_path(m, "GET_CONTEXT", p, true);
@@ -147,9 +109,9 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	 * async fd is a second command), 5 more verbs by ioctl, 4 write-only.
 	 * write: 10 writes. filter: 10 writes and the one refused ioctl. */
 	printf("  %s on %s: %d ioctl + %d write syscalls for 10 verbs\n", mode_name[m],
-	       info->name, n_ioctl, n_write);
-	KT_EQ(n_ioctl, m == M_IOCTL ? 7 : m == M_FILTER ? 1 : 0);
-	KT_EQ(n_write, m == M_IOCTL ? 4 : 10);
+	       info->name, (int)syscount_ioctls, (int)syscount_writes);
+	KT_EQ(syscount_ioctls, m == M_IOCTL ? 7 : m == M_FILTER ? 1 : 0);
+	KT_EQ(syscount_writes, m == M_IOCTL ? 4 : 10);
 	KT_EQ(uvio_device_path(dev), m == M_IOCTL ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE);
 
 	KT_EQ(kt_rdma_res_count("cq", info->name, pid), 0);
