@@ -12,6 +12,11 @@
  * on the stack is offered, which is enough for the drivers we know (rxe and
  * siw need 8 to 16 bytes), and discarded.
  *
+ * The structs below are fixed for the ABI they were released in: a release
+ * that grows one adds a new version of the functions that take it to the
+ * symbol map (LIBUVERBS_IOCTL_x.y), and binaries linked against the old one
+ * keep the old layout. No struct carries a size field for that reason.
+ *
  * Encodings the kernel does not have (Linux 6.1 and 6.12):
  *  - QUERY_DEVICE, ALLOC_PD, REG_MR and CREATE_COMP_CHANNEL exist only as
  *    write() commands: they always report UVIO_PATH_WRITE.
