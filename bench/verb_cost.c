@@ -39,8 +39,8 @@ int ioctl(int fd, unsigned long req, ...)
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n)
 {
-	struct uvio_cq_attr attr = { .cqe = 16, .channel_fd = -1 };
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
 
 	for (long i = 0; i < n; i++) {
 		if (uvio_create_cq(dev, &attr, NULL, &cq, NULL) ||

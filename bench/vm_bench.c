@@ -133,8 +133,8 @@ static void pairs_floor(long n)
 
 static void pairs_lib(struct uvio_device *dev, long n)
 {
-	struct uvio_cq_attr attr = { .cqe = 16, .channel_fd = -1 };
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
 	int err;
 
 	for (long i = 0; i < n; i++) {
@@ -230,7 +230,7 @@ static void discovery_cost(const char *name)
 	pid = fork();
 	if (pid == 0) {
 		struct uvio_device *dev;
-		struct uvio_context ctx;
+		UVIO_OPTS(uvio_context, ctx);
 		long counts[2];
 
 		if (kt_filter_verbs_ioctl())
@@ -270,7 +270,8 @@ int main(int argc, char **argv)
 	const char *name = argc > 1 ? argv[1] : "rxe0";
 	int rounds = argc > 2 ? atoi(argv[2]) : 7;
 	long pairs = argc > 3 ? atol(argv[3]) : 2000;
-	struct uvio_context c1, c2;
+	UVIO_OPTS(uvio_context, c1);
+	UVIO_OPTS(uvio_context, c2);
 	struct ibv_device **list;
 	double t[WAYS][64], ratio_floor[64], ratio_ibvcmd[64];
 	double user_s[WAYS] = { 0 }, sys_s[WAYS] = { 0 };	/* where the time goes */

@@ -31,11 +31,12 @@ int main(int argc, char **argv)
 	const char *name = argc > 1 ? argv[1] : NULL;
 	uint32_t cqe = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 0) : 16;
 	struct uvio_device *dev;
-	struct uvio_context ctx;
-	struct uvio_cq cq;
-	struct uvio_cq_events ev;
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq, cq);
+	struct uvio_events_reported ev;
 	enum uvio_path p_ctx, p_ch, p_cq, p_destroy;
-	int channel, err;
+	struct uvio_comp_channel channel;
+	int err;
 
 	uvio_set_log(log_to_stderr, NULL);
 	err = uvio_device_open(name, &dev);
@@ -51,13 +52,13 @@ int main(int argc, char **argv)
 	if (err)
 		goto out_ctx;
 
-	struct uvio_cq_attr attr = { .cqe = cqe, .user_handle = 1, .channel_fd = channel };
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = cqe, .user_handle = 1, .channel = &channel);
 	err = uvio_create_cq(dev, &attr, NULL, &cq, &p_cq);
 	if (err)
 		goto out_channel;
 	printf("device %s driver_id %u: context via %s (%u completion vectors), "
 	       "channel fd %d via %s\n", uvio_device_name(dev), uvio_device_driver_id(dev),
-	       uvio_path_name(p_ctx), ctx.num_comp_vectors, channel, uvio_path_name(p_ch));
+	       uvio_path_name(p_ctx), ctx.num_comp_vectors, channel.fd, uvio_path_name(p_ch));
 	printf("CQ created via %s: handle %u, cqe %u (asked %u)\n", uvio_path_name(p_cq),
 	       cq.handle, cq.cqe, cqe);
 
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 		printf("CQ destroyed via %s: %u completion and %u async events reported\n",
 		       uvio_path_name(p_destroy), ev.comp_events_reported, ev.async_events_reported);
 out_channel:
-	close(channel);
+	close(channel.fd);
 out_ctx:
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);

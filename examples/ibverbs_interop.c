@@ -16,7 +16,7 @@ int main(int argc, char **argv)
 	struct ibv_context *ibctx = NULL;
 	struct uvio_device *dev = NULL;
 	struct ibv_cq *ibcq = NULL;
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	enum uvio_path path;
 	int err = 1;
 
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ibverbs_interop: adopt: %s\n", strerror(-err));
 		goto out;
 	}
-	struct uvio_cq_attr attr = { .cqe = 32, .user_handle = 7, .channel_fd = -1 };
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 32, .user_handle = 7);
 	err = uvio_create_cq(dev, &attr, NULL, &cq, &path);
 	if (err) {
 		fprintf(stderr, "ibverbs_interop: create CQ: %s\n", strerror(-err));

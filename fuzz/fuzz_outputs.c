@@ -102,20 +102,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ib_uverbs_query_device_resp qd;
 	struct ib_uverbs_query_port_resp qp;
 	struct uvio_device *dev;
-	struct uvio_context ctx;
-	struct uvio_cq_attr attr = { .cqe = 16, .channel_fd = -1 };
-	struct uvio_cq cq;
-	struct uvio_mr mr;
-	struct uvio_cq_events ev;
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_mr, mr);
+	struct uvio_events_reported ev;
 	uint8_t drv_out[24];
-	struct uvio_drv drv = { NULL, 0, drv_out, sizeof(drv_out) };
-	static const char *const paths[] = { "auto", "ioctl", "ioctl2017", "write" };
+	UVIO_OPTS(uvio_drv, drv, .out = drv_out, .out_len = sizeof(drv_out));
+	static const char *const paths[] = { "auto", "ioctl", "ioctl2017", "write",
+					      "invoke-write" };
+	struct uvio_comp_channel ch;
 	uint32_t h;
-	int fd;
 
 	in = data;
 	in_left = size;
-	setenv("UVERBS_IOCTL_PATH", paths[take8() % 4], 1);
+	setenv("UVERBS_IOCTL_PATH", paths[take8() % 5], 1);
 	/* stdin: a real fd for the adopt check, never closed by the library */
 	if (uvio_device_adopt(0, 14, &dev))
 		return 0;
@@ -123,11 +124,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uvio_get_context(dev, take8() & 1 ? &drv : NULL, &ctx, NULL);
 		uvio_query_device(dev, &qd, NULL);
 		uvio_query_port(dev, 1, &qp, NULL);
-		uvio_create_comp_channel(dev, &fd, NULL);
+		uvio_create_comp_channel(dev, &ch, NULL);
 		if (!uvio_create_cq(dev, &attr, take8() & 1 ? &drv : NULL, &cq, NULL))
 			uvio_destroy_cq(dev, cq.handle, &ev, NULL);
 		if (!uvio_alloc_pd(dev, NULL, &h, NULL)) {
-			if (!uvio_reg_mr(dev, h, drv_out, sizeof(drv_out), 0, 1, &drv, &mr, NULL))
+			UVIO_OPTS(uvio_mr_attr, mr_attr, .pd_handle = h, .addr = drv_out,
+				  .length = sizeof(drv_out), .access = 1);
+
+			if (!uvio_reg_mr(dev, &mr_attr, &drv, &mr, NULL))
 				uvio_dereg_mr(dev, mr.handle, NULL);
 			uvio_dealloc_pd(dev, h, NULL);
 		}

@@ -6,6 +6,7 @@
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
 #include <uvio/device.h>
+#include <uvio/provider.h>
 #include <uvio/diag.h>
 #include <uvio/verbs.h>
 

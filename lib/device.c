@@ -56,8 +56,11 @@ static int path_from_env(enum uvio_path *path)
 		*path = UVIO_PATH_IOCTL_2017;
 	else if (!strcmp(v, "write"))
 		*path = UVIO_PATH_WRITE;
+	else if (!strcmp(v, "invoke-write"))
+		*path = UVIO_PATH_INVOKE_WRITE;
 	else {
-		uvio_log(LOG_ERR, "UVERBS_IOCTL_PATH=%s: expected auto, ioctl, ioctl2017 or write", v);
+		uvio_log(LOG_ERR, "UVERBS_IOCTL_PATH=%s: expected auto, ioctl, ioctl2017, "
+			 "invoke-write or write", v);
 		return -EINVAL;
 	}
 	return 0;
@@ -181,7 +184,7 @@ UVIO_API const char *uvio_device_name(const struct uvio_device *dev)
 
 UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 {
-	if (path > UVIO_PATH_WRITE)
+	if (path > UVIO_PATH_INVOKE_WRITE)
 		return -EINVAL;
 	dev->pinned = path;
 	return 0;
@@ -191,7 +194,7 @@ UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
 {
 	if (dev->pinned != UVIO_PATH_AUTO)
 		return dev->pinned;
-	return (enum uvio_path)atomic_load(&dev->path);
+	return (enum uvio_path)(atomic_load(&dev->path) & ~UVIO_PATH_DECIDED);
 }
 
 UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,

@@ -1,61 +1,156 @@
 // SPDX-License-Identifier: MIT
 /*
- * The legacy write() encoding, for every verb: struct ib_uverbs_cmd_hdr, the
- * verb's core struct, the driver's input; answered in one buffer by the core
- * response and the driver's output. Both buffers live on this stack frame.
+ * The write() commands of every verb, sent either as write() or through the
+ * ioctl method DEVICE/INVOKE_WRITE, which carries the same core struct and
+ * response as attributes. Both buffers live on this stack frame.
+ *
+ * write() layouts (struct ib_uverbs_cmd_hdr first):
+ *  - plain: hdr, core struct (its first field the response address), driver
+ *    input; in_words counts 4-byte words of the whole buffer, out_words of
+ *    the response (core response, then driver output);
+ *  - extended: hdr with IB_USER_VERBS_CMD_FLAG_EXTENDED, struct
+ *    ib_uverbs_ex_cmd_hdr, core struct, driver input; all counts are 8-byte
+ *    words and exclude the headers, driver parts counted apart.
  */
 #include <errno.h>
 #include <string.h>
+#include <uvio/cmd.h>
 #include <uvio/verbs.h>
 
 #include "private.h"
 
-/* The largest core struct (REG_MR, 40 bytes) and core response
- * (QUERY_DEVICE, 176 bytes) of a verb this library encodes. */
-#define MAX_CORE 64u
-#define MAX_RESP 256u
+/* The largest core struct and core response of any write() command
+ * (EX_CREATE_QP's request, 64 bytes; QUERY_QP's response, 128; EX
+ * QUERY_DEVICE's, 232 today) with room for kernels to grow. */
+#define MAX_CORE 128u
+#define MAX_RESP 512u
 
-static size_t words4(size_t n)
+static size_t round_up(size_t n, size_t to)
 {
-	return (n + 3) & ~(size_t)3;
+	return (n + to - 1) & ~(to - 1);
 }
 
-int uvio_legacy_cmd(struct uvio_device *dev, uint32_t command, const void *core,
-		    size_t core_len, void *resp, size_t resp_len,
+static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
+			size_t core_len, void *resp, size_t resp_len,
+			const struct drv_bufs *drv)
+{
+	UVIO_DEV_CMD(dev, cmd, 5, UVIO_PATH_IOCTL, UVERBS_OBJECT_DEVICE,
+		     UVERBS_METHOD_INVOKE_WRITE);
+	uvio_put_u64(&cmd, UVERBS_ATTR_WRITE_CMD, command);
+	if (core_len)
+		uvio_put_ptr_in(&cmd, UVERBS_ATTR_CORE_IN, core, core_len);
+	if (resp_len)
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CORE_OUT, resp, resp_len);
+	if (drv && drv->in_len)
+		uvio_put_uhw_in(&cmd, drv->in, drv->in_len);
+	/* The driver answers only where the command has a response. */
+	if (drv && drv->out_len && resp_len)
+		uvio_put_uhw_out(&cmd, drv->out, drv->out_len);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv)
 {
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
-	uint8_t *p = (uint8_t *)in + sizeof(struct ib_uverbs_cmd_hdr);
-	size_t in_drv = drv ? words4(drv->in_len) : 0;
-	size_t out_drv = drv ? words4(drv->out_len) : 0;
+	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
+	uint8_t *q = (uint8_t *)(hdr + 1);
+	size_t in_drv = drv ? round_up(drv->in_len, 4) : 0;
+	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
+	size_t in_len, out_len;
+	__u64 at = 0;
 	int ret;
 
-	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8))
+	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
+	    (core_len | resp_len) & 3)
 		return -EINVAL;
-	/* The kernel may write less than asked (an older, shorter struct):
-	 * what it leaves reads as zero, and tools like valgrind, which do not
-	 * know that this write() writes back, see defined bytes. */
-	memset(out, 0, resp_len + out_drv);
-	memcpy(p, core, core_len);
+	if (drv && drv->attrs && drv->attrs->num_attrs)
+		return -EOPNOTSUPP;
+	if (p == UVIO_PATH_INVOKE_WRITE) {
+		/* The response address inside the core struct means nothing
+		 * to INVOKE_WRITE (CORE_OUT says where): send zero there. */
+		if (!resp_len)
+			return invoke_write(dev, command, core, core_len, NULL, 0, drv);
+		memcpy(in, core, core_len);
+		memcpy(in, &at, sizeof(at));
+		return invoke_write(dev, command, in, core_len, resp, resp_len, drv);
+	}
+	in_len = sizeof(*hdr) + core_len + in_drv;
+	out_len = resp_len + out_drv;
+	/* The ABI counts 4-byte words in 16 bits. */
+	if (in_len / 4 > UINT16_MAX || out_len / 4 > UINT16_MAX)
+		return -EINVAL;
+	hdr->command = command;
+	hdr->in_words = (__u16)(in_len / 4);
+	hdr->out_words = (__u16)(out_len / 4);
+	memcpy(q, core, core_len);
 	/* Every command that answers names its response buffer first. */
 	if (resp_len) {
-		__u64 at = (uintptr_t)out;
-
-		memcpy(p, &at, sizeof(at));
+		/* The kernel may write less than asked (an older, shorter
+		 * struct): what it leaves reads as zero, and memcheck, which
+		 * does not know this write() writes back, sees defined bytes. */
+		memset(out, 0, out_len);
+		at = (uintptr_t)out;
+		memcpy(q, &at, sizeof(at));
 	}
 	if (in_drv) {
-		memcpy(p + core_len, drv->in, drv->in_len);
-		memset(p + core_len + drv->in_len, 0, in_drv - drv->in_len);
+		memcpy(q + core_len, drv->in, drv->in_len);
+		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	}
-	ret = uvio_dev_write(dev, command, in,
-			     sizeof(struct ib_uverbs_cmd_hdr) + core_len + in_drv,
-			     resp_len ? resp_len + out_drv : 0);
+	ret = uvio_dev_write(dev, in, in_len);
 	if (ret)
 		return ret;
 	if (resp_len)
 		memcpy(resp, out, resp_len);
-	if (drv && drv->out_len)
+	if (out_drv)
 		memcpy(drv->out, (uint8_t *)out + resp_len, drv->out_len);
+	return 0;
+}
+
+int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		       const void *core, size_t core_len, void *resp, size_t resp_len,
+		       const struct drv_bufs *drv)
+{
+	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr) +
+		     MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
+	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
+	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
+	struct ib_uverbs_ex_cmd_hdr *ex = (struct ib_uverbs_ex_cmd_hdr *)(hdr + 1);
+	uint8_t *q = (uint8_t *)(ex + 1);
+	size_t core8 = round_up(core_len, 8), resp8 = round_up(resp_len, 8);
+	size_t in_drv = drv ? round_up(drv->in_len, 8) : 0;
+	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 8) : 0;
+	size_t in_len;
+	int ret;
+
+	if (core_len > MAX_CORE || resp_len > MAX_RESP)
+		return -EINVAL;
+	if (drv && drv->attrs && drv->attrs->num_attrs)
+		return -EOPNOTSUPP;
+	if (p == UVIO_PATH_INVOKE_WRITE)
+		return invoke_write(dev, command, core, core_len, resp, resp_len, drv);
+	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
+	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
+	hdr->in_words = (__u16)(core8 / 8);
+	hdr->out_words = (__u16)(resp8 / 8);
+	ex->response = resp_len ? (uintptr_t)out : 0;
+	ex->provider_in_words = (__u16)(in_drv / 8);
+	ex->provider_out_words = (__u16)(out_drv / 8);
+	ex->cmd_hdr_reserved = 0;
+	memset(q, 0, core8 + in_drv);
+	memcpy(q, core, core_len);
+	if (in_drv)
+		memcpy(q + core8, drv->in, drv->in_len);
+	if (resp_len)
+		memset(out, 0, resp8 + out_drv);
+	ret = uvio_dev_write(dev, in, in_len);
+	if (ret)
+		return ret;
+	if (resp_len)
+		memcpy(resp, out, resp_len);
+	if (out_drv)
+		memcpy(drv->out, (uint8_t *)out + resp8, drv->out_len);
 	return 0;
 }

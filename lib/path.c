@@ -26,52 +26,93 @@ UVIO_API const char *uvio_path_name(enum uvio_path path)
 	case UVIO_PATH_IOCTL: return "ioctl";
 	case UVIO_PATH_IOCTL_2017: return "ioctl-2017";
 	case UVIO_PATH_WRITE: return "write";
+	case UVIO_PATH_INVOKE_WRITE: return "invoke-write";
 	}
 	return "?";
 }
 
-enum uvio_path uvio_path_pick(struct uvio_device *dev, enum uvio_verb verb)
+static bool native_missing(struct uvio_device *dev, unsigned int verb)
 {
-	int p;
-
-	if (dev->pinned != UVIO_PATH_AUTO)
-		return dev->pinned;
-	if (atomic_load_explicit(&dev->ioctl_missing, memory_order_relaxed) & (1u << verb))
-		return UVIO_PATH_WRITE;
-	p = atomic_load_explicit(&dev->path, memory_order_relaxed);
-	return p == UVIO_PATH_AUTO ? UVIO_PATH_IOCTL : (enum uvio_path)p;
+	return atomic_load_explicit(&dev->native_missing[verb / 64], memory_order_relaxed) &
+	       (1ull << (verb % 64));
 }
 
-bool uvio_path_retry(struct uvio_device *dev, enum uvio_verb verb,
+enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has)
+{
+	bool native = has & UVIO_HAS_NATIVE, write = has & UVIO_HAS_WRITE;
+	enum uvio_path p = dev->pinned;
+
+	if (p == UVIO_PATH_AUTO) {
+		p = (enum uvio_path)(atomic_load_explicit(&dev->path, memory_order_relaxed) &
+				     ~UVIO_PATH_DECIDED);
+		if (p == UVIO_PATH_AUTO)
+			p = UVIO_PATH_IOCTL;
+		if (p == UVIO_PATH_IOCTL && native && native_missing(dev, verb))
+			native = false;
+		if (p == UVIO_PATH_IOCTL && !native &&
+		    atomic_load_explicit(&dev->invoke_write, memory_order_relaxed) ==
+		    UVIO_INVOKE_WRITE_MISSING)
+			p = UVIO_PATH_WRITE;
+		if (p == UVIO_PATH_IOCTL_2017 && native && native_missing(dev, verb))
+			p = UVIO_PATH_WRITE;
+	}
+	switch (p) {
+	case UVIO_PATH_IOCTL:		/* the native method, else INVOKE_WRITE */
+		return native ? p : write ? UVIO_PATH_INVOKE_WRITE : UVIO_PATH_AUTO;
+	case UVIO_PATH_INVOKE_WRITE:	/* pinned: write() commands over the ioctl */
+		return write ? p : native ? UVIO_PATH_IOCTL : UVIO_PATH_AUTO;
+	case UVIO_PATH_IOCTL_2017:	/* no INVOKE_WRITE in the 2017 series */
+		return native ? p : write ? UVIO_PATH_WRITE : UVIO_PATH_AUTO;
+	case UVIO_PATH_WRITE:
+		return write ? p : UVIO_PATH_AUTO;
+	case UVIO_PATH_AUTO:
+		break;
+	}
+	return UVIO_PATH_AUTO;
+}
+
+bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
 		     enum uvio_path tried, int ret)
 {
-	int expected = UVIO_PATH_AUTO;
+	int cur = atomic_load(&dev->path);
 
 	if (dev->pinned != UVIO_PATH_AUTO || tried == UVIO_PATH_WRITE)
 		return false;
 	if (ret == -ENOTTY) {
-		int next = tried == UVIO_PATH_IOCTL && dev->may_2017 ?
+		int next = tried != UVIO_PATH_IOCTL_2017 && dev->may_2017 ?
 			UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
 
-		/* From undecided or from the path that just failed; a
-		 * racing thread may have moved it already, to the same. */
-		if (!atomic_compare_exchange_strong(&dev->path, &expected, next)) {
-			expected = tried;
-			atomic_compare_exchange_strong(&dev->path, &expected, next);
-		}
+		/* A path that answered before does not vanish: this ENOTTY
+		 * belongs to the command (an fd number reused for something
+		 * else, a filter installed since), and is reported as such. */
+		if (cur & UVIO_PATH_DECIDED)
+			return false;
+		/* Racing threads move it the same way; only one counts. */
+		if (!atomic_compare_exchange_strong(&dev->path, &cur, next))
+			return (cur & ~UVIO_PATH_DECIDED) != (int)tried;
 		atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
 		uvio_log(LOG_INFO, "%s: verbs ioctl answered ENOTTY, using %s from now on",
 			 dev->name, uvio_path_name((enum uvio_path)next));
 		return true;
 	}
-	/* Any other answer proves the ioctl exists. */
-	atomic_compare_exchange_strong(&dev->path, &expected, (int)tried);
-	if (ret == -EPROTONOSUPPORT) {
-		atomic_fetch_or(&dev->ioctl_missing, 1u << verb);
-		atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
-		return true;
+	/* Any other answer proves the path exists. */
+	if (!(cur & UVIO_PATH_DECIDED)) {
+		int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
+
+		atomic_compare_exchange_strong(&dev->path, &cur, p | UVIO_PATH_DECIDED);
 	}
-	return false;
+	if (ret != -EPROTONOSUPPORT)
+		return false;
+	if (tried == UVIO_PATH_INVOKE_WRITE) {
+		atomic_store(&dev->invoke_write, UVIO_INVOKE_WRITE_MISSING);
+		uvio_log(LOG_INFO, "%s: no INVOKE_WRITE method, write() commands from now on",
+			 dev->name);
+	} else {
+		atomic_fetch_or(&dev->native_missing[verb / 64], 1ull << (verb % 64));
+	}
+	atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
+	/* Again only when another path is left to try. */
+	return uvio_path_pick(dev, verb, has) != tried;
 }
 
 uint64_t uvio_now_ns(void)
@@ -91,30 +132,22 @@ int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd)
 	return ret;
 }
 
-int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
-		   size_t in_len, size_t resp_len)
+int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
 {
-	struct ib_uverbs_cmd_hdr *hdr = buf;
 	ssize_t n;
 
-	/* The ABI counts 4-byte words in 16 bits. */
-	if ((in_len | resp_len) & 3 || in_len / 4 > UINT16_MAX || resp_len / 4 > UINT16_MAX)
-		return -EINVAL;
-	hdr->command = command;
-	hdr->in_words = (__u16)(in_len / 4);
-	hdr->out_words = (__u16)(resp_len / 4);
 	if (__builtin_expect(dev->trace, 0)) {
 		uint64_t t0 = uvio_now_ns();
 
-		n = uvio_sys_write(dev->fd, buf, in_len);
-		uvio_trace_write(dev, buf, in_len, (int)n, uvio_now_ns() - t0);
+		n = uvio_sys_write(dev->fd, buf, len);
+		uvio_trace_write(dev, buf, len, (int)n, uvio_now_ns() - t0);
 	} else {
-		n = uvio_sys_write(dev->fd, buf, in_len);
+		n = uvio_sys_write(dev->fd, buf, len);
 	}
 	if (n < 0)
 		return (int)n;
 	/* The kernel answers with the bytes it consumed: all of them. */
-	return (size_t)n == in_len ? 0 : -EIO;
+	return (size_t)n == len ? 0 : -EIO;
 }
 
 int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
@@ -131,27 +164,33 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
 	return ret;
 }
 
-int uvio_run_verb(struct uvio_device *dev, enum uvio_verb verb, const char *name,
+int uvio_run_verb(struct uvio_device *dev, unsigned int verb, const char *name,
 		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
 		  enum uvio_path *path)
 {
-	enum uvio_path p = UVIO_PATH_WRITE;
+	unsigned int has = (on_ioctl ? UVIO_HAS_NATIVE : 0) | (on_write ? UVIO_HAS_WRITE : 0);
+	enum uvio_path p;
 	int ret;
 
 	for (;;) {
-		if (on_ioctl)
-			p = uvio_path_pick(dev, verb);
-		if (p == UVIO_PATH_WRITE) {
-			ret = on_write(dev, args);
+		p = uvio_path_pick(dev, verb, has);
+		if (p == UVIO_PATH_AUTO) {
+			/* Pinned to, or left with, a path this verb lacks. */
+			ret = -EOPNOTSUPP;
+			p = uvio_device_path(dev);
 			break;
 		}
-		ret = on_ioctl(dev, p, args);
+		if (p == UVIO_PATH_IOCTL || p == UVIO_PATH_IOCTL_2017)
+			ret = on_ioctl(dev, p, args);
+		else
+			ret = on_write(dev, p, args);
 		/* The common case: an answer that says nothing about paths,
 		 * on a device whose path is decided. */
 		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
-				     atomic_load_explicit(&dev->path, memory_order_relaxed) != UVIO_PATH_AUTO, 1))
+				     (atomic_load_explicit(&dev->path, memory_order_relaxed) &
+				      UVIO_PATH_DECIDED), 1))
 			break;
-		if (!uvio_path_retry(dev, verb, p, ret))
+		if (!uvio_path_retry(dev, verb, has, p, ret))
 			break;
 	}
 	return uvio_verb_end(dev, name, p, ret, path);

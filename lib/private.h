@@ -23,16 +23,18 @@ int uvio_attr_known_kind(uint16_t object_id, uint16_t method_id, uint16_t attr_i
 #include <stdbool.h>
 #include <uvio/cmd.h>
 #include <uvio/device.h>
+#include <uvio/verbs.h>
 
-/* Verbs that have an ioctl encoding; a bit each in ioctl_missing. */
-enum uvio_verb {
-	UVIO_VERB_GET_CONTEXT,
-	UVIO_VERB_QUERY_PORT,
-	UVIO_VERB_CREATE_CQ,
-	UVIO_VERB_DESTROY_CQ,
-	UVIO_VERB_DEALLOC_PD,
-	UVIO_VERB_DEREG_MR,
-	UVIO_VERB_WRITE_ONLY,	/* no ioctl encoding: never picks a path */
+/* Room for the per-verb "native method missing" bits; lib/verbs/verb.h
+ * numbers the verbs and checks they fit. */
+#define UVIO_VERB_SLOTS 256
+/* Set in dev->path once a path has answered something other than ENOTTY:
+ * from then on ENOTTY is an error of that command, not a path fact. */
+#define UVIO_PATH_DECIDED 0x100
+
+enum uvio_invoke_write {
+	UVIO_INVOKE_WRITE_UNKNOWN = 0,
+	UVIO_INVOKE_WRITE_MISSING,	/* answered EPROTONOSUPPORT */
 };
 
 struct uvio_device {
@@ -47,21 +49,30 @@ struct uvio_device {
 	bool ctx_without_async_fd;
 	uint32_t num_comp_vectors;
 	enum uvio_path pinned;		/* AUTO: decide by answers */
-	_Atomic int path;		/* decided path, AUTO before */
-	_Atomic uint32_t ioctl_missing;	/* verbs answered EPROTONOSUPPORT */
+	/* The device's path (AUTO: nothing answered yet), with
+	 * UVIO_PATH_DECIDED once it answered anything but ENOTTY. */
+	_Atomic int path;
+	_Atomic int invoke_write;	/* enum uvio_invoke_write */
+	/* Verbs whose native ioctl method answered EPROTONOSUPPORT. */
+	_Atomic uint64_t native_missing[UVIO_VERB_SLOTS / 64];
 	_Atomic uint64_t n_fallback;
 };
 
-/* The path a verb takes now. */
-enum uvio_path uvio_path_pick(struct uvio_device *dev, enum uvio_verb verb);
-/* After an ioctl attempt: record what the answer says about the path and
- * return true when the verb should run again on the path picked next. */
-bool uvio_path_retry(struct uvio_device *dev, enum uvio_verb verb,
+/* What a verb can be sent as: a bit per encoding it has. */
+enum uvio_verb_has {
+	UVIO_HAS_NATIVE = 1,	/* an ioctl method of its own */
+	UVIO_HAS_WRITE = 2,	/* a write() command (also carried by INVOKE_WRITE) */
+};
+/* The path a verb takes now, UVIO_PATH_AUTO when none can carry it. */
+enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has);
+/* After an attempt on path tried: record what the answer says about the
+ * device's paths and return true when the verb should run again. */
+bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
 		     enum uvio_path tried, int ret);
 
 /* A command for this device on an ioctl path. */
 #define UVIO_DEV_CMD(dev, name, n, path, object, method)                       \
-	UVIO_CMD_DEFINE(name, n, object, method);                              \
+	UVIO_CMD_DEFINE(name, (n) + UVIO_MAX_DRV_ATTRS, object, method);       \
 	uvio_dev_cmd_setup(dev, &name, path)
 static inline void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
 				      enum uvio_path path)
@@ -80,10 +91,8 @@ static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
 	return uvio_cmd_exec(dev->fd, cmd);
 }
 
-/* A legacy write() command: buf starts with struct ib_uverbs_cmd_hdr and
- * holds in_len bytes (hdr included); resp_len bytes of response. */
-int uvio_dev_write(struct uvio_device *dev, uint32_t command, void *buf,
-		   size_t in_len, size_t resp_len);
+/* A write() command as laid out by lib/legacy.c: all len bytes must go. */
+int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len);
 
 /* A verb's driver data, checked, with the default response space. */
 struct drv_bufs {
@@ -91,15 +100,24 @@ struct drv_bufs {
 	size_t in_len;
 	void *out;
 	size_t out_len;
+	struct uvio_cmd *attrs;		/* driver attributes to join, or NULL */
 	uint64_t dflt[64 / sizeof(uint64_t)];	/* UVIO_DEFAULT_DRV_OUT */
 };
 
-/* A verb's legacy write() command: core is its struct without the header
- * (response pointer first when resp_len > 0, filled in here), resp receives
- * the core response; drv (may be NULL) travels after both. */
-int uvio_legacy_cmd(struct uvio_device *dev, uint32_t command, const void *core,
-		    size_t core_len, void *resp, size_t resp_len,
+/*
+ * A verb's write() command, sent as write() or carried by INVOKE_WRITE as p
+ * says. core is the kernel's struct for the command: for plain commands it
+ * starts with the response pointer, filled in here for write(); for extended
+ * ones (command is an IB_USER_VERBS_EX_CMD_*) it is the struct after
+ * struct ib_uverbs_ex_cmd_hdr. resp receives the core response; drv (may be
+ * NULL) travels after both.
+ */
+int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv);
+int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		       const void *core, size_t core_len, void *resp, size_t resp_len,
+		       const struct drv_bufs *drv);
 
 /* Finish a verb: log a failure naming verb and path, report the path. */
 int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
@@ -123,13 +141,15 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id);
 #ifndef UVIO_PRIVATE_RUN_H
 #define UVIO_PRIVATE_RUN_H
 /*
- * Run one verb on the device's path: its ioctl encoding (NULL when the
- * kernel has none), and on ENOTTY or EPROTONOSUPPORT its write() encoding.
+ * Run one verb on the device's path: its native ioctl encoding (NULL when
+ * the kernel has none) or its write() command (NULL when none), which goes
+ * over INVOKE_WRITE or write(). An answer that says a path is missing
+ * (ENOTTY while undecided, EPROTONOSUPPORT) runs it again on the next path.
  * Logs a failure and reports the path that ran.
  */
 typedef int (*uvio_ioctl_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
-typedef int (*uvio_write_enc)(struct uvio_device *dev, void *args);
-int uvio_run_verb(struct uvio_device *dev, enum uvio_verb verb, const char *name,
+typedef int (*uvio_write_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
+int uvio_run_verb(struct uvio_device *dev, unsigned int verb, const char *name,
 		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
 		  enum uvio_path *path);
 #endif

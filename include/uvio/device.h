@@ -27,6 +27,8 @@ enum uvio_path {
 	UVIO_PATH_IOCTL,	/* RDMA_VERBS_IOCTL, today's 24-byte header */
 	UVIO_PATH_IOCTL_2017,	/* the 16-byte header of kernels 4.14-4.16 */
 	UVIO_PATH_WRITE,	/* legacy write() commands */
+	UVIO_PATH_INVOKE_WRITE,	/* a write() command carried by the ioctl
+				 * method DEVICE/INVOKE_WRITE (Linux 5.0+) */
 };
 
 UVIO_API const char *uvio_path_name(enum uvio_path path);

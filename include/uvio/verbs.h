@@ -1,29 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libuverbs-ioctl: verbs. Each verb has its ioctl and its write() encoding
- * side by side; the device's path decides which runs, and the verb stores the
- * one that ran in *path (when path is not NULL). All return 0 or a negative
- * errno; on failure a message naming the verb and path goes to the log
- * callback.
+ * libuverbs-ioctl: verbs. Each verb knows every encoding the kernel has for
+ * it: its own ioctl method, its write() command, and that write() command
+ * carried over the ioctl by DEVICE/INVOKE_WRITE (Linux 5.0+). The device
+ * picks, per verb: the native method where the kernel has it, else
+ * INVOKE_WRITE, else write() (old kernels, or a filter that refuses the
+ * ioctl). The verb stores the path that ran in *path when path is not NULL.
+ * All return 0 or a negative errno; on failure a message naming the verb and
+ * path goes to the log callback and to uvio_last_error().
  *
- * Driver data: drv_in/drv_out pass through to the driver (UHW_IN/UHW_OUT,
- * or the bytes after the core command and response on write()). When a verb
- * is called with no drv_out, a response space of UVIO_DEFAULT_DRV_OUT bytes
- * on the stack is offered, which is enough for the drivers we know (rxe and
- * siw need 8 to 16 bytes), and discarded.
+ * Growth: the structs here begin with `size_t sz` (see UVIO_OPTS in
+ * <uvio/api.h>); fields outside the caller's sz are neither read nor
+ * written, so new fields land without new symbol versions.
  *
- * The structs below are fixed for the ABI they were released in: a release
- * that grows one adds a new version of the functions that take it to the
- * symbol map (LIBUVERBS_IOCTL_x.y), and binaries linked against the old one
- * keep the old layout. No struct carries a size field for that reason.
+ * Driver data (struct uvio_drv): in/out pass through to the driver
+ * (UHW_IN/UHW_OUT on ioctl, the bytes after the core command and response on
+ * write()). Without out, a response space of UVIO_DEFAULT_DRV_OUT bytes on
+ * the stack is offered, which is enough for the drivers we know (rxe and siw
+ * need 8 to 16 bytes), and discarded. attrs joins driver-namespace
+ * attributes that the caller built in a command of its own to the verb's
+ * ioctl command; outputs among them (handles, fds, VALID_OUTPUT) are copied
+ * back into that command. write() cannot carry them: -EOPNOTSUPP.
  *
- * Encodings the kernel does not have (Linux 6.1 and 6.12):
- *  - QUERY_DEVICE, ALLOC_PD, REG_MR and CREATE_COMP_CHANNEL exist only as
- *    write() commands: they always report UVIO_PATH_WRITE.
- *  - ioctl GET_CONTEXT hands out no async event fd; the ioctl path then
- *    issues ASYNC_EVENT/ALLOC as a second command. If that one fails (EMFILE
- *    when fds are exhausted) the context exists already: the verb returns
- *    the error, and calling it again retries only the async fd.
+ * ioctl GET_CONTEXT hands out no async event fd; the ioctl path then issues
+ * ASYNC_EVENT/ALLOC as a second command. If that one fails (EMFILE when fds
+ * are exhausted) the context exists already: the verb returns the error, and
+ * calling it again retries only the async fd.
  */
 #ifndef UVIO_VERBS_H
 #define UVIO_VERBS_H
@@ -38,20 +40,30 @@
 extern "C" {
 #endif
 
+struct uvio_cmd;
+
 #define UVIO_DEFAULT_DRV_OUT 64u
 /* Driver data larger than this is refused with -E2BIG (write() needs it
  * next to the core struct on the stack). */
 #define UVIO_MAX_DRV_DATA 1024u
+/* At most this many driver attributes can be joined to a verb. */
+#define UVIO_MAX_DRV_ATTRS 8u
 
 struct uvio_drv {
+	size_t sz;
 	const void *in;
 	size_t in_len;
 	void *out;
 	size_t out_len;
+	/* Driver-namespace attributes (ids from UVIO_DRIVER_ATTR(2)) to join
+	 * to the verb's ioctl command, built with the uvio_put_*() functions
+	 * in a command of the caller's; NULL for none. */
+	struct uvio_cmd *attrs;
 };
 
 struct uvio_context {
-	int async_fd;			/* owned by the caller */
+	size_t sz;
+	int async_fd;			/* owned by the caller; -1 when none */
 	uint32_t num_comp_vectors;
 };
 
@@ -66,19 +78,27 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 			     struct ib_uverbs_query_port_resp *resp,
 			     enum uvio_path *path);
 
-/* A completion channel fd, owned by the caller (close it after its CQs). */
-UVIO_API int uvio_create_comp_channel(struct uvio_device *dev, int *fd,
+/* A completion channel: its fd is the caller's (close it after its CQs). */
+struct uvio_comp_channel {
+	int fd;
+};
+
+UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
+				      struct uvio_comp_channel *channel,
 				      enum uvio_path *path);
 
 struct uvio_cq_attr {
+	size_t sz;
 	uint32_t cqe;
 	uint64_t user_handle;
-	int channel_fd;			/* -1 for none */
+	/* NULL: completions are not reported on a channel. */
+	const struct uvio_comp_channel *channel;
 	uint32_t comp_vector;
-	uint32_t flags;			/* enum ib_uverbs_ex_create_cq_flags; ioctl only */
+	uint32_t flags;			/* enum ib_uverbs_ex_create_cq_flags */
 };
 
 struct uvio_cq {
+	size_t sz;
 	uint32_t handle;
 	uint32_t cqe;			/* what the kernel granted */
 };
@@ -87,25 +107,36 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			    const struct uvio_drv *drv, struct uvio_cq *cq,
 			    enum uvio_path *path);
 
-struct uvio_cq_events {
+/* What destroy reports: events the kernel delivered for the object, which
+ * the caller must have read before the destroy returns (kernel rule). */
+struct uvio_events_reported {
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
 };
 
 UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
-			     struct uvio_cq_events *events, enum uvio_path *path);
+			     struct uvio_events_reported *events, enum uvio_path *path);
 
 UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 			   uint32_t *pd_handle, enum uvio_path *path);
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,
 			     enum uvio_path *path);
 
+struct uvio_mr_attr {
+	size_t sz;
+	uint32_t pd_handle;
+	void *addr;
+	size_t length;
+	uint64_t iova;
+	uint32_t access;		/* enum ib_uverbs_access_flags */
+};
+
 struct uvio_mr {
+	size_t sz;
 	uint32_t handle, lkey, rkey;
 };
 
-UVIO_API int uvio_reg_mr(struct uvio_device *dev, uint32_t pd_handle, void *addr,
-			 size_t length, uint64_t iova, uint32_t access,
+UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *attr,
 			 const struct uvio_drv *drv, struct uvio_mr *mr,
 			 enum uvio_path *path);
 UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
@@ -114,4 +145,5 @@ UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 #ifdef __cplusplus
 }
 #endif
+
 #endif

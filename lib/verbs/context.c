@@ -2,7 +2,7 @@
 /* GET_CONTEXT: the ucontext of this fd, its async event fd and vector count. */
 #include <unistd.h>
 #include <uvio/verbs.h>
-#include "drv.h"
+#include "verb.h"
 
 struct args {
 	struct drv_bufs b;
@@ -20,25 +20,29 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
-		if (b->in_len)
-			uvio_put_uhw_in(&cmd, b->in, b->in_len);
-		uvio_put_uhw_out(&cmd, b->out, b->out_len);
+		uvio_put_drv(&cmd, b);
 		ret = uvio_dev_exec(dev, &cmd);
+		uvio_drv_copy_back(&cmd, b);
 		if (ret)
 			return ret;
 		dev->num_comp_vectors =
 			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0;
 	}
-	ctx->num_comp_vectors = dev->num_comp_vectors;
+	UVIO_OUT_SET(ctx, num_comp_vectors, dev->num_comp_vectors);
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
 		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
 			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 		uvio_put_fd_new(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		int fd = -1;
+
 		ret = uvio_dev_exec(dev, &cmd);
-		ctx->async_fd = -1;
 		if (!ret)
-			ret = uvio_cmd_read_fd(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE,
-					       &ctx->async_fd);
+			ret = uvio_cmd_read_fd(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, &fd);
+		if (!ret && !UVIO_OPT_HAS(ctx, async_fd)) {
+			close(fd);	/* the caller has no field for it */
+			fd = -1;
+		}
+		UVIO_OUT_SET(ctx, async_fd, fd);
 		/* Kernels before the ASYNC_EVENT object have none to give. */
 		if (ret == -EPROTONOSUPPORT)
 			ret = 0;
@@ -49,21 +53,26 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	return ret;
 }
 
-static int get_context_write(struct uvio_device *dev, void *args)
+static int get_context_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct drv_bufs *b = &((struct args *)args)->b;
 	struct uvio_context *ctx = ((struct args *)args)->ctx;
 	struct ib_uverbs_get_context c = { 0 };
 	struct ib_uverbs_get_context_resp r;
-	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_GET_CONTEXT, &c, sizeof(c),
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_GET_CONTEXT, &c, sizeof(c),
 				  &r, sizeof(r), b);
 
 	/* On failure the kernel may have written a response, but an fd it
 	 * names was never installed: nothing to close, nothing to trust. */
 	if (ret)
 		return ret;
-	ctx->async_fd = (int)r.async_fd;
-	ctx->num_comp_vectors = r.num_comp_vectors;
+	if (!UVIO_OPT_HAS(ctx, async_fd)) {
+		/* An fd the caller has no field for would leak. */
+		close((int)r.async_fd);
+		r.async_fd = (__u32)-1;
+	}
+	UVIO_OUT_SET(ctx, async_fd, (int)r.async_fd);
+	UVIO_OUT_SET(ctx, num_comp_vectors, r.num_comp_vectors);
 	return 0;
 }
 
@@ -71,8 +80,10 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 			      struct uvio_context *ctx, enum uvio_path *path)
 {
 	struct args a = { .ctx = ctx };
-	int ret = ctx ? drv_prepare(dev, "GET_CONTEXT", drv, &a.b) : -EINVAL;
+	int ret = uvio_out_check(ctx);
 
+	if (!ret)
+		ret = drv_prepare(dev, "DEVICE.GET_CONTEXT", drv, &a.b);
 	if (ret)
 		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
 	return uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",

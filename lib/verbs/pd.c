@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: MIT
-/* PD: allocation exists only as a write() command; destruction has both. */
-#include <uvio/verbs.h>
-#include "drv.h"
+/* PD: allocation is a write() command; destruction has a method too. */
+#include "verb.h"
 
 struct alloc_args {
 	struct drv_bufs b;
 	uint32_t *handle;
 };
 
-static int alloc_pd_write(struct uvio_device *dev, void *args)
+static int alloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct alloc_args *a = args;
 	struct ib_uverbs_alloc_pd c = { 0 };
 	struct ib_uverbs_alloc_pd_resp r;
-	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_ALLOC_PD, &c, sizeof(c), &r,
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_ALLOC_PD, &c, sizeof(c), &r,
 				  sizeof(r), &a->b);
 
 	if (!ret)
@@ -28,8 +27,8 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 	int ret = pd_handle ? drv_prepare(dev, "PD.ALLOC", drv, &a.b) : -EINVAL;
 
 	if (ret)
-		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_WRITE, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "PD.ALLOC", NULL, alloc_pd_write,
+		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write,
 			     &a, path);
 }
 
@@ -40,11 +39,11 @@ static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	return uvio_dev_exec(dev, &cmd);
 }
 
-static int dealloc_pd_write(struct uvio_device *dev, void *args)
+static int dealloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct ib_uverbs_dealloc_pd c = { .pd_handle = *(uint32_t *)args };
 
-	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &c, sizeof(c), NULL, 0, NULL);
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DEALLOC_PD, &c, sizeof(c), NULL, 0, NULL);
 }
 
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,

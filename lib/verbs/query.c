@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* QUERY_DEVICE (write() only) and QUERY_PORT (both), and the completion
- * channel (write() only). */
-#include <uvio/verbs.h>
+/* QUERY_DEVICE (a write() command), QUERY_PORT (both), and the completion
+ * channel (a write() command). */
 #include <rdma/ib_user_ioctl_verbs.h>
-#include "drv.h"
+#include "verb.h"
 
-static int query_device_write(struct uvio_device *dev, void *resp)
+static int query_device_write(struct uvio_device *dev, enum uvio_path p, void *resp)
 {
 	struct ib_uverbs_query_device c = { 0 };
 
-	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_QUERY_DEVICE, &c, sizeof(c), resp,
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_DEVICE, &c, sizeof(c), resp,
 			       sizeof(struct ib_uverbs_query_device_resp), NULL);
 }
 
@@ -18,8 +17,8 @@ UVIO_API int uvio_query_device(struct uvio_device *dev,
 			       enum uvio_path *path)
 {
 	if (!resp)
-		return uvio_verb_end(dev, "DEVICE.QUERY", UVIO_PATH_WRITE, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "DEVICE.QUERY", NULL,
+		return uvio_verb_end(dev, "DEVICE.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_DEVICE, "DEVICE.QUERY", NULL,
 			     query_device_write, resp, path);
 }
 
@@ -44,12 +43,12 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	return ret;
 }
 
-static int query_port_write(struct uvio_device *dev, void *args)
+static int query_port_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct port_args *a = args;
 	struct ib_uverbs_query_port c = { .port_num = a->port };
 
-	return uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), a->resp,
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), a->resp,
 			       sizeof(*a->resp), NULL);
 }
 
@@ -65,23 +64,25 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 			     query_port_write, &a, path);
 }
 
-static int comp_channel_write(struct uvio_device *dev, void *fd)
+static int comp_channel_write(struct uvio_device *dev, enum uvio_path p, void *ch)
 {
 	struct ib_uverbs_create_comp_channel c = { 0 };
 	struct ib_uverbs_create_comp_channel_resp r;
-	int ret = uvio_legacy_cmd(dev, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &c, sizeof(c),
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &c, sizeof(c),
 				  &r, sizeof(r), NULL);
 
 	if (!ret)
-		*(int *)fd = (int)r.fd;
+		((struct uvio_comp_channel *)ch)->fd = (int)r.fd;
 	return ret;
 }
 
-UVIO_API int uvio_create_comp_channel(struct uvio_device *dev, int *fd,
+UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
+				      struct uvio_comp_channel *channel,
 				      enum uvio_path *path)
 {
-	if (!fd)
-		return uvio_verb_end(dev, "COMP_CHANNEL.CREATE", UVIO_PATH_WRITE, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_WRITE_ONLY, "COMP_CHANNEL.CREATE", NULL,
-			     comp_channel_write, fd, path);
+	if (!channel)
+		return uvio_verb_end(dev, "COMP_CHANNEL.CREATE", UVIO_PATH_AUTO, -EINVAL, path);
+	channel->fd = -1;
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_COMP_CHANNEL, "COMP_CHANNEL.CREATE", NULL,
+			     comp_channel_write, channel, path);
 }

@@ -14,9 +14,15 @@ int main(int argc, char **argv)
 	enum uvio_path path;
 	int err;
 
+	/* Sized structs without the UVIO_OPTS macro (C++ before C++20 has no
+	 * designated initializers): zero, then the size. */
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.sz = sizeof(ctx);
+	memset(&cq, 0, sizeof(cq));
+	cq.sz = sizeof(cq);
 	memset(&attr, 0, sizeof(attr));
+	attr.sz = sizeof(attr);
 	attr.cqe = 8;
-	attr.channel_fd = -1;
 	err = uvio_device_open(argc > 1 ? argv[1] : NULL, &dev);
 	if (err) {
 		fprintf(stderr, "consumer: open: %s\n", strerror(-err));

@@ -296,7 +296,7 @@ static void write_rows(void)
 static void one_device(const struct uvio_device_info *info)
 {
 	struct uvio_device *probed;
-	struct uvio_context ctx;
+	UVIO_OPTS(uvio_context, ctx);
 	struct uvio_device *dev;
 	struct cq_cmd c;
 

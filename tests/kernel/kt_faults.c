@@ -54,9 +54,10 @@ static void no_fds(int above, struct rlimit *old)
 static void fd_exhaustion(const char *name, enum uvio_path path)
 {
 	struct uvio_device *dev;
-	struct uvio_context ctx = { .async_fd = -1 };
+	UVIO_OPTS(uvio_context, ctx, .async_fd = -1);
 	struct rlimit old;
-	int fds0, ch = -1, e_ctx, e_ctx2, e_ch;
+	struct uvio_comp_channel ch = { -1 };
+	int fds0, e_ctx, e_ctx2, e_ch;
 
 	KT_EQ(uvio_device_open(name, &dev), 0);
 	uvio_device_set_path(dev, path);
@@ -95,9 +96,9 @@ static void killed_between_create_and_destroy(const char *name)
 	pid = fork();
 	if (pid == 0) {
 		struct uvio_device *dev;
-		struct uvio_context ctx;
-		struct uvio_cq cq;
-		struct uvio_cq_attr attr = { .cqe = 8, .channel_fd = -1 };
+		UVIO_OPTS(uvio_context, ctx);
+		UVIO_OPTS(uvio_cq, cq);
+		UVIO_OPTS(uvio_cq_attr, attr, .cqe = 8);
 
 		if (uvio_device_open(name, &dev) || uvio_get_context(dev, NULL, &ctx, NULL) ||
 		    uvio_create_cq(dev, &attr, NULL, &cq, NULL))
@@ -123,11 +124,12 @@ static void killed_between_create_and_destroy(const char *name)
 static void device_removed(const char *name)
 {
 	struct uvio_device *dev;
-	struct uvio_context ctx;
-	struct uvio_cq cq;
-	struct uvio_cq_attr attr = { .cqe = 8, .channel_fd = -1 };
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 8);
 	char cmd[128], out[4096];
-	int ch, fds0 = count_fds(), e_destroy, e_create, e_query, status;
+	struct uvio_comp_channel ch;
+	int fds0 = count_fds(), e_destroy, e_create, e_query, status;
 	struct ib_uverbs_query_port_resp port;
 	bool blocked;
 	pid_t del;
@@ -150,7 +152,7 @@ static void device_removed(const char *name)
 	e_query = uvio_query_port(dev, 1, &port, NULL);
 	if (!e_create)
 		uvio_destroy_cq(dev, cq.handle, NULL, NULL);
-	close(ch);
+	close(ch.fd);
 	close(ctx.async_fd);
 	uvio_device_close(dev);
 	if (blocked)

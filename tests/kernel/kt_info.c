@@ -161,14 +161,14 @@ static int issue_real(struct real *r, uint16_t obj, uint16_t meth)
 static void compare_caps(const struct uvio_device_info *info)
 {
 	struct uvio_device *dev;
-	struct uvio_context ctx;
-	struct uvio_mr mr;
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_mr, mr);
 	struct real r;
 	uint16_t obj, meth;
 	int probe_fd, compared = 0;
 	void *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t siw_req = 0, siw_resp = 0;
-	struct uvio_drv siw_drv = { &siw_req, 8, &siw_resp, 8 };
+	UVIO_OPTS(uvio_drv, siw_drv, .in = &siw_req, .in_len = 8, .out = &siw_resp, .out_len = 8);
 
 	probe_fd = open(info->path, O_RDWR | O_CLOEXEC);
 	KT_EQ(uvio_device_open(info->name, &dev), 0);
@@ -177,8 +177,10 @@ static void compare_caps(const struct uvio_device_info *info)
 	r.driver_id = info->driver_id;
 	r.async_fd = ctx.async_fd;
 	KT_EQ(uvio_alloc_pd(dev, NULL, &r.pd, NULL), 0);
-	KT_EQ(uvio_reg_mr(dev, r.pd, buf, 4096, (uintptr_t)buf, 1,
-			  strncmp(info->name, "siw", 3) ? NULL : &siw_drv, &mr, NULL), 0);
+	UVIO_OPTS(uvio_mr_attr, mr_attr, .pd_handle = r.pd, .addr = buf, .length = 4096,
+		  .iova = (uintptr_t)buf, .access = 1);
+	KT_EQ(uvio_reg_mr(dev, &mr_attr, strncmp(info->name, "siw", 3) ? NULL : &siw_drv, &mr,
+			  NULL), 0);
 	r.mr = mr.handle;
 
 	/* CQ CREATE first, so that DESTROY has a CQ; plus one unknown method

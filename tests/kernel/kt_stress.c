@@ -33,8 +33,8 @@ static pthread_barrier_t start;
 static void *work(void *arg)
 {
 	struct worker *w = arg;
-	struct uvio_cq_attr attr = { .cqe = 8, .channel_fd = -1 };
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 8);
+	UVIO_OPTS(uvio_cq, cq);
 	enum uvio_path p;
 
 	pthread_barrier_wait(&start);
@@ -72,7 +72,7 @@ static double run_threads(struct worker *w, int n)
 static void shared_fd_both_paths(const char *name)
 {
 	struct uvio_device *a, *b;
-	struct uvio_context ctx;
+	UVIO_OPTS(uvio_context, ctx);
 	struct worker w[THREADS];
 	int errors = 0;
 	double secs;
@@ -106,7 +106,7 @@ static void race_first_command(const char *name, bool filtered)
 
 	if (pid == 0) {
 		struct uvio_device *ctx_dev, *fresh;
-		struct uvio_context ctx;
+		UVIO_OPTS(uvio_context, ctx);
 		struct uvio_device_stats st;
 		struct worker w[THREADS];
 		int agree = 1;

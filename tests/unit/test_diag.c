@@ -158,6 +158,7 @@ static void trace_by_environment(void **state)
 	assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
 	unsetenv("UVERBS_IOCTL_TRACE");
 	assert_int_equal(uvio_dealloc_pd(dev, 5, NULL), 0);
+	uvio_device_set_path(dev, UVIO_PATH_WRITE);
 	assert_int_equal(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
 	uvio_set_log(NULL, NULL);
 	assert_non_null(strstr(logged, " ioctl: PD.DESTROY (object 1, method 0) layout current "

@@ -18,6 +18,33 @@
 
 static int answer;			/* errno the stand-in's ioctl gives */
 static int cq_enoproto;		/* CQ methods unknown on ioctl */
+static int no_invoke_write;		/* DEVICE/INVOKE_WRITE unknown */
+static uint32_t last_write_cmd;		/* command of the last write() */
+static uint64_t last_invoked;		/* WRITE_CMD of the last INVOKE_WRITE */
+
+/* INVOKE_WRITE of CREATE_CQ: answer through CORE_OUT, as the kernel does. */
+static int invoke_write(struct ib_uverbs_ioctl_hdr *hdr)
+{
+	struct ib_uverbs_create_cq_resp *r = NULL;
+	uint64_t cmd = UINT64_MAX;
+
+	if (no_invoke_write)
+		return EPROTONOSUPPORT;
+	for (unsigned int i = 0; i < hdr->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &hdr->attrs[i];
+
+		if (a->attr_id == UVERBS_ATTR_WRITE_CMD)
+			cmd = a->data;
+		if (a->attr_id == UVERBS_ATTR_CORE_OUT)
+			r = (void *)(uintptr_t)a->data;
+	}
+	last_invoked = cmd;
+	if (cmd == IB_USER_VERBS_CMD_CREATE_CQ && r) {
+		r->cq_handle = 5;
+		r->cqe = 32;
+	}
+	return 0;
+}
 
 static int kernel_ioctl(unsigned long request, void *arg)
 {
@@ -28,6 +55,9 @@ static int kernel_ioctl(unsigned long request, void *arg)
 		return answer;
 	if (cq_enoproto && hdr->object_id == UVERBS_OBJECT_CQ)
 		return EPROTONOSUPPORT;
+	if (hdr->object_id == UVERBS_OBJECT_DEVICE &&
+	    hdr->method_id == UVERBS_METHOD_INVOKE_WRITE)
+		return invoke_write(hdr);
 	if (hdr->object_id == UVERBS_OBJECT_CQ && hdr->method_id == UVERBS_METHOD_CQ_CREATE) {
 		for (unsigned int i = 0; i < hdr->num_attrs; i++) {
 			struct ib_uverbs_attr *a = &hdr->attrs[i];
@@ -45,6 +75,7 @@ static ssize_t kernel_write(const void *buf, size_t len)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
 
+	last_write_cmd = h->command;
 	if (h->command == IB_USER_VERBS_CMD_CREATE_CQ) {
 		const struct ib_uverbs_create_cq *c = (const void *)(h + 1);
 		struct ib_uverbs_create_cq_resp *r = (void *)(uintptr_t)c->response;
@@ -69,17 +100,20 @@ static struct uvio_device *fresh(void)
 	fake.on_write = kernel_write;
 	answer = 0;
 	cq_enoproto = 0;
+	no_invoke_write = 0;
+	last_write_cmd = 0;
+	last_invoked = UINT64_MAX;
 	unsetenv("UVERBS_IOCTL_PATH");
 	assert_int_equal(uvio_device_adopt(pipefd[0], 14, &dev), 0);
 	return dev;
 }
 
-static const struct uvio_cq_attr attr = { .cqe = 16, .channel_fd = -1 };
+static const struct uvio_cq_attr attr = { .sz = sizeof(struct uvio_cq_attr), .cqe = 16 };
 
 static void ioctl_when_present(void **state)
 {
 	struct uvio_device *dev = fresh();
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	enum uvio_path p;
 	(void)state;
 
@@ -100,7 +134,7 @@ static void enotty_once_per_device(void **state)
 {
 	struct uvio_device *dev = fresh();
 	struct uvio_device_stats st;
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	enum uvio_path p;
 	(void)state;
 
@@ -125,26 +159,93 @@ static void enoprotoopt_per_verb(void **state)
 {
 	struct uvio_device *dev = fresh();
 	enum uvio_path p;
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	(void)state;
 
+	/* The method is missing: its write() command, over the ioctl. */
 	cq_enoproto = 1;
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
-	assert_int_equal(p, UVIO_PATH_WRITE);
+	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+	assert_int_equal(cq.handle, 5);
+	assert_int_equal(cq.cqe, 32);
+	assert_int_equal(last_invoked, IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(fake.ioctl_calls, 2);
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
-	assert_int_equal(p, UVIO_PATH_WRITE);
-	assert_int_equal(fake.ioctl_calls, 1);	/* remembered for CQ CREATE */
-	/* other verbs keep the ioctl */
+	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+	assert_int_equal(fake.ioctl_calls, 3);	/* remembered for CQ CREATE */
+	/* other verbs keep their methods */
 	assert_int_equal(uvio_dealloc_pd(dev, 1, &p), 0);
 	assert_int_equal(p, UVIO_PATH_IOCTL);
 	assert_int_equal(uvio_device_path(dev), UVIO_PATH_IOCTL);
+	assert_int_equal(fake.write_calls, 0);
+	uvio_device_close(dev);
+
+	/* Neither the method nor INVOKE_WRITE (kernels 4.16-4.20): write(). */
+	dev = fresh();
+	cq_enoproto = 1;
+	no_invoke_write = 1;
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_WRITE);
+	assert_int_equal(cq.handle, 9);
+	assert_int_equal(fake.ioctl_calls, 2);
+	assert_int_equal(fake.write_calls, 1);
+	/* Both facts are kept: a verb without a method goes to write() at
+	 * once, a verb with one keeps it. */
+	assert_int_equal(uvio_alloc_pd(dev, NULL, &(uint32_t){0}, &p), 0);
+	assert_int_equal(p, UVIO_PATH_WRITE);
+	assert_int_equal(uvio_dealloc_pd(dev, 1, &p), 0);
+	assert_int_equal(p, UVIO_PATH_IOCTL);
+	assert_int_equal(fake.ioctl_calls, 3);
+	assert_int_equal(fake.write_calls, 2);
+	uvio_device_close(dev);
+}
+
+/* Verbs without a method of their own go over INVOKE_WRITE, one ioctl each. */
+static void invoke_write_for_write_commands(void **state)
+{
+	struct uvio_device *dev = fresh();
+	uint32_t pd;
+	enum uvio_path p;
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(uvio_alloc_pd(dev, NULL, &pd, &p), 0);
+		assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+		assert_int_equal(last_invoked, IB_USER_VERBS_CMD_ALLOC_PD);
+	}
+	assert_int_equal(fake.ioctl_calls, 3);
+	assert_int_equal(fake.write_calls, 0);
+	uvio_device_close(dev);
+}
+
+/* One decision per device: once the ioctl answered, a later ENOTTY is the
+ * command's error, not a reason to start writing to the fd. */
+static void enotty_after_decided_is_an_error(void **state)
+{
+	struct uvio_device *dev = fresh();
+	struct uvio_device_stats st;
+	UVIO_OPTS(uvio_cq, cq);
+	enum uvio_path p;
+	(void)state;
+
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_IOCTL);
+	answer = ENOTTY;
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), -ENOTTY);
+	assert_int_equal(p, UVIO_PATH_IOCTL);
+	assert_int_equal(uvio_alloc_pd(dev, NULL, &(uint32_t){0}, &p), -ENOTTY);
+	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+	assert_int_equal(fake.write_calls, 0);
+	assert_int_equal(uvio_device_path(dev), UVIO_PATH_IOCTL);
+	uvio_device_get_stats(dev, &st);
+	assert_int_equal(st.fallbacks, 0);
 	uvio_device_close(dev);
 }
 
 static void pinned_paths(void **state)
 {
 	struct uvio_device *dev = fresh();
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	struct uvio_cq_attr flagged = attr;
 	enum uvio_path p;
 	(void)state;
@@ -170,10 +271,18 @@ static void pinned_paths(void **state)
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
 	assert_int_equal(p, UVIO_PATH_WRITE);
 	assert_int_equal(fake.ioctl_calls, 0);
-	/* flags cannot travel by write(): refused, nothing sent */
+	/* flags travel in the extended command */
 	flagged.flags = 1;
-	assert_int_equal(uvio_create_cq(dev, &flagged, NULL, &cq, &p), -EOPNOTSUPP);
-	assert_int_equal(fake.write_calls, 1);
+	assert_int_equal(uvio_create_cq(dev, &flagged, NULL, &cq, &p), 0);
+	assert_int_equal(fake.write_calls, 2);
+	assert_int_equal(last_write_cmd,
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ);
+	/* a verb with no write() command cannot run pinned to write() */
+	{
+		UVIO_CMD_DEFINE(c, 1, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
+		assert_int_equal(uvio_device_exec(dev, &c, &p), -EOPNOTSUPP);
+		assert_int_equal(fake.ioctl_calls, 0);
+	}
 	uvio_device_close(dev);
 	setenv("UVERBS_IOCTL_PATH", "bogus", 1);
 	assert_int_equal(uvio_device_adopt(3, 14, &dev), -EINVAL);
@@ -184,9 +293,9 @@ static void bad_driver_data(void **state)
 {
 	struct uvio_device *dev = fresh();
 	static uint8_t big[UVIO_MAX_DRV_DATA + 1];
-	struct uvio_drv too_big = { .out = big, .out_len = sizeof(big) };
-	struct uvio_drv null_in = { .in = NULL, .in_len = 4 };
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_drv, too_big, .out = big, .out_len = sizeof(big));
+	UVIO_OPTS(uvio_drv, null_in, .in = NULL, .in_len = 4);
+	UVIO_OPTS(uvio_cq, cq);
 	(void)state;
 
 	assert_int_equal(uvio_create_cq(dev, &attr, &too_big, &cq, NULL), -E2BIG);
@@ -224,7 +333,7 @@ static int kernel_context(unsigned long request, void *arg)
 static void get_context_recovers_from_emfile(void **state)
 {
 	struct uvio_device *dev = fresh();
-	struct uvio_context ctx;
+	UVIO_OPTS(uvio_context, ctx);
 	(void)state;
 
 	fake.on_ioctl = kernel_context;
@@ -247,7 +356,7 @@ static _Atomic int wrong_path;
 
 static void *racer(void *arg)
 {
-	struct uvio_cq cq;
+	UVIO_OPTS(uvio_cq, cq);
 	enum uvio_path p;
 	(void)arg;
 
@@ -282,6 +391,8 @@ int main(void)
 		cmocka_unit_test(ioctl_when_present),
 		cmocka_unit_test(enotty_once_per_device),
 		cmocka_unit_test(enoprotoopt_per_verb),
+		cmocka_unit_test(invoke_write_for_write_commands),
+		cmocka_unit_test(enotty_after_decided_is_an_error),
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* Driver data of a verb: checked, given response space, joined and copied
+ * back. */
+#include <uvio/cmd.h>
+#include "verb.h"
+
+int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
+		struct drv_bufs *b)
+{
+	int ret = uvio_opts_check(drv, uvio_offsetofend(struct uvio_drv, attrs), 0);
+	uint16_t i;
+
+	if (ret) {
+		uvio_log(LOG_ERR, "%s: %s: struct uvio_drv: %s", dev->name, verb,
+			 ret == -E2BIG ? "fields unknown to this library are set" : "bad sz");
+		return ret;
+	}
+	b->in = UVIO_OPT(drv, in);
+	b->in_len = UVIO_OPT(drv, in_len);
+	b->out = UVIO_OPT(drv, out);
+	b->out_len = UVIO_OPT(drv, out_len);
+	b->attrs = UVIO_OPT(drv, attrs);
+	if (b->in_len > UVIO_MAX_DRV_DATA || b->out_len > UVIO_MAX_DRV_DATA) {
+		uvio_log(LOG_ERR, "%s: %s: driver data over %u bytes", dev->name, verb,
+			 UVIO_MAX_DRV_DATA);
+		return -E2BIG;
+	}
+	if ((!b->in && b->in_len) || (!b->out && b->out_len))
+		return -EFAULT;
+	if (b->attrs) {
+		if (b->attrs->error)
+			return b->attrs->error;
+		if (b->attrs->num_attrs > UVIO_MAX_DRV_ATTRS) {
+			uvio_log(LOG_ERR, "%s: %s: over %u driver attributes", dev->name, verb,
+				 UVIO_MAX_DRV_ATTRS);
+			return -E2BIG;
+		}
+		for (i = 0; i < b->attrs->num_attrs; i++) {
+			uint16_t id = b->attrs->attrs[i].attr_id;
+
+			/* Core ids would collide with the verb's own;
+			 * UHW_IN/UHW_OUT are what in/out are for. */
+			if (!(id & UVERBS_UDATA_DRIVER_DATA_FLAG) ||
+			    id == UVERBS_ATTR_UHW_IN || id == UVERBS_ATTR_UHW_OUT) {
+				uvio_log(LOG_ERR, "%s: %s: attribute 0x%04x is not a driver attribute",
+					 dev->name, verb, id);
+				return -EINVAL;
+			}
+		}
+	}
+	if (!b->out) {
+		b->out = b->dflt;
+		b->out_len = sizeof(b->dflt);
+	}
+	return 0;
+}
+
+void uvio_put_drv(struct uvio_cmd *cmd, const struct drv_bufs *b)
+{
+	uint16_t i;
+
+	if (b->in_len)
+		uvio_put_uhw_in(cmd, b->in, b->in_len);
+	if (b->out_len)
+		uvio_put_uhw_out(cmd, b->out, b->out_len);
+	if (!b->attrs)
+		return;
+	for (i = 0; i < b->attrs->num_attrs; i++) {
+		const struct ib_uverbs_attr *src = &b->attrs->attrs[i];
+		struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, src->attr_id,
+							 (enum uvio_attr_kind)b->attrs->kind[i]);
+
+		if (a != &cmd->scratch)
+			*a = *src;
+	}
+}
+
+void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b)
+{
+	struct uvio_cmd *own = b->attrs;
+	uint16_t i, j;
+
+	if (!own || cmd->error || cmd->num_attrs < own->num_attrs)
+		return;
+	/* The joined records are the last ones, in the caller's order. */
+	j = (uint16_t)(cmd->num_attrs - own->num_attrs);
+	for (i = 0; i < own->num_attrs; i++, j++) {
+		own->attrs[i].flags = cmd->attrs[j].flags;
+		own->attrs[i].data = cmd->attrs[j].data;
+	}
+	own->executed = cmd->executed;
+	own->result = cmd->result;
+}

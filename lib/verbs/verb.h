@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a verb file needs: the verb numbers, driver data, sized structs, the
+ * path loop (uvio_run_verb) and the write() encoders (uvio_legacy_cmd*).
+ */
+#ifndef UVIO_VERBS_VERB_H
+#define UVIO_VERBS_VERB_H
+
+#include <errno.h>
+#include <string.h>
+#include <syslog.h>
+#include <uvio/verbs.h>
+#include "../opts.h"
+#include "../private.h"
+
+/* One number per verb, for the per-verb "native method missing" bit. Add
+ * new verbs anywhere before UVIO_VERB__COUNT, grouped by object. */
+enum uvio_verb {
+	/* device */
+	UVIO_VERB_GET_CONTEXT,
+	UVIO_VERB_QUERY_DEVICE,
+	UVIO_VERB_QUERY_PORT,
+	UVIO_VERB_CREATE_COMP_CHANNEL,
+	/* caller-built commands (uvio_device_exec, uvio_device_write) */
+	UVIO_VERB_RAW_IOCTL,
+	UVIO_VERB_RAW_WRITE,
+	/* CQ */
+	UVIO_VERB_CREATE_CQ,
+	UVIO_VERB_DESTROY_CQ,
+	/* PD */
+	UVIO_VERB_ALLOC_PD,
+	UVIO_VERB_DEALLOC_PD,
+	/* MR */
+	UVIO_VERB_REG_MR,
+	UVIO_VERB_DEREG_MR,
+	UVIO_VERB__COUNT
+};
+_Static_assert(UVIO_VERB__COUNT <= UVIO_VERB_SLOTS, "more verbs than path bits");
+
+_Static_assert(sizeof(((struct drv_bufs *)0)->dflt) == UVIO_DEFAULT_DRV_OUT,
+	       "default driver response space");
+
+/* Check the caller's driver data and give it the default response space. */
+int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
+		struct drv_bufs *b);
+
+/* The driver data of a verb's ioctl command: UHW_IN, UHW_OUT and the
+ * joined driver attributes. */
+void uvio_put_drv(struct uvio_cmd *cmd, const struct drv_bufs *b);
+/* After the command ran: outputs of joined attributes back to their owner. */
+void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b);
+
+/* The write() encoders cannot carry joined driver attributes. */
+static inline int drv_write_ok(const struct drv_bufs *b)
+{
+	return b && b->attrs && b->attrs->num_attrs ? -EOPNOTSUPP : 0;
+}
+
+#endif
