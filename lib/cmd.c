@@ -9,7 +9,9 @@
 
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
-#include "private.h"
+#include <uvio/diag.h>
+#include "report.h"
+#include "sys.h"
 
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
 _Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");
@@ -135,7 +137,7 @@ static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
 	uvio_set_last_error("%s.%s: not sent: attribute 0x%04x%s%s%s: %s (%s)",
 			    obj ? obj : "?", meth ? meth : "?", cmd->error_attr,
 			    attr ? " (" : "", attr ? attr : "", attr ? ")" : "",
-			    cmd->error_msg, strerrorname_np(-cmd->error));
+			    cmd->error_msg, uvio_errno_name(cmd->error));
 }
 
 #ifdef UVIO_HAVE_VALGRIND

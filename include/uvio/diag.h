@@ -28,6 +28,11 @@ extern "C" {
  */
 UVIO_API const char *uvio_last_error(void);
 
+/* The symbolic name of an errno ("EPROTONOSUPPORT"; either sign), from the
+ * library's own table. Never NULL: a number the table lacks reads
+ * "errno N", in a buffer of the calling thread valid until its next call. */
+UVIO_API const char *uvio_errno_name(int err);
+
 /* What an errno from the uverbs ABI means, on this path. Never NULL. */
 UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path);
 

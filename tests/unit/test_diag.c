@@ -95,6 +95,32 @@ static void meanings(void **state)
 	assert_non_null(strstr(uvio_errno_meaning(EPROTONOSUPPORT, UVIO_PATH_IOCTL), "lacks"));
 }
 
+/* The library's own errno names: right for every number, never NULL, and the
+ * same as the C library's where it has strerrorname_np (glibc 2.32). */
+static void errno_names(void **state)
+{
+	(void)state;
+	assert_string_equal(uvio_errno_name(EPROTONOSUPPORT), "EPROTONOSUPPORT");
+	assert_string_equal(uvio_errno_name(-ENOTTY), "ENOTTY");
+	assert_string_equal(uvio_errno_name(EWOULDBLOCK), "EAGAIN");
+	assert_string_equal(uvio_errno_name(EHWPOISON), "EHWPOISON");
+	assert_string_equal(uvio_errno_name(0), "0");
+	assert_string_equal(uvio_errno_name(4242), "errno 4242");
+	assert_string_equal(uvio_errno_name(-4243), "errno 4243");
+	assert_string_equal(uvio_errno_name(INT32_MIN), "errno 2147483648");
+	assert_string_equal(uvio_errno_name(41), "errno 41");	/* no errno has 41 */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	for (int e = 1; e < 200; e++) {
+		const char *libc = strerrorname_np(e);
+
+		if (libc)
+			assert_string_equal(uvio_errno_name(e), libc);
+		else
+			assert_non_null(strstr(uvio_errno_name(e), "errno "));
+	}
+#endif
+}
+
 static void last_error_names_verb_path_attr(void **state)
 {
 	struct uvio_device *dev;
@@ -186,6 +212,7 @@ int main(void)
 		cmocka_unit_test(probe_encoding_and_verdicts),
 		cmocka_unit_test(known_tables),
 		cmocka_unit_test(meanings),
+		cmocka_unit_test(errno_names),
 		cmocka_unit_test(last_error_names_verb_path_attr),
 		cmocka_unit_test(trace_by_environment),
 	};
