@@ -15,7 +15,7 @@
 #define MAX_CORE 64u
 #define MAX_RESP 256u
 
-static size_t words4(size_t n)
+static size_t round_up4(size_t n)
 {
 	return (n + 3) & ~(size_t)3;
 }
@@ -27,8 +27,8 @@ int uvio_legacy_cmd(struct uvio_device *dev, uint32_t command, const void *core,
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
 	uint8_t *p = (uint8_t *)in + sizeof(struct ib_uverbs_cmd_hdr);
-	size_t in_drv = drv ? words4(drv->in_len) : 0;
-	size_t out_drv = drv ? words4(drv->out_len) : 0;
+	size_t in_drv = drv ? round_up4(drv->in_len) : 0;
+	size_t out_drv = drv ? round_up4(drv->out_len) : 0;
 	int ret;
 
 	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8))
