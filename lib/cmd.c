@@ -216,6 +216,27 @@ static inline void valgrind_after(bool mc, const struct uvio_cmd *cmd, int len)
 }
 #endif
 
+/* Before a run: the outputs as they were put, so that what the kernel
+ * returns is this run's alone (a command may be issued more than once). */
+static inline void reset_outputs(struct uvio_cmd *cmd)
+{
+	for (unsigned int i = 0; i < cmd->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &cmd->attrs[i];
+
+		switch (cmd->kind[i]) {
+		case UVIO_KIND_PTR_OUT:
+			a->flags &= (__u16)~UVERBS_ATTR_F_VALID_OUTPUT;
+			break;
+		case UVIO_KIND_IDR_NEW:
+			a->data = 0;
+			break;
+		case UVIO_KIND_FD_NEW:
+			a->data_s64 = -1;
+			break;
+		}
+	}
+}
+
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 {
 	int ret = finish(cmd);
@@ -226,6 +247,8 @@ UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 		uvio_cmd_note_error(cmd);
 		return ret;
 	}
+	if (cmd->state != UVIO_CMD_NOT_RUN)
+		reset_outputs(cmd);
 	{
 		int len = ret;
 		bool mc = valgrind_before(cmd, len);

@@ -179,10 +179,11 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 }
 
 /* driver_id of the device the command is for: the kernel refuses any other
- * value with EINVAL. Meaningless (and ignored) in the 2017 layout. */
+ * value with EINVAL. Ignored in the 2017 layout, whose 16-byte header has no
+ * such field (its bytes hold the first attribute there). */
 static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
 {
-	if (cmd->hdr)
+	if (cmd->hdr && cmd->layout == UVIO_LAYOUT_CURRENT)
 		cmd->hdr->driver_id = id;
 }
 
@@ -397,7 +398,10 @@ static inline struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
 /*
  * Issue the command on a uverbs fd: one ioctl. Returns 0, the sticky builder
  * error (nothing is sent then), or the kernel's answer as a negative errno.
- * The request number follows the command's layout.
+ * The request number follows the command's layout. A command may be issued
+ * again: each run first clears the VALID_OUTPUT bits of its outputs and
+ * resets its new handles and fds, so that what it reports afterwards comes
+ * from that run alone.
  */
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd);
 
