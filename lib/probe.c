@@ -5,6 +5,40 @@
 
 #include <uvio/cmd.h>
 #include <uvio/diag.h>
+#include "report.h"
+
+/* An object id no kernel has. */
+#define UNKNOWN_OBJECT 0x3ff
+
+/* The probes read EPROTONOSUPPORT as "missing" and most other answers as
+ * "present", which holds only where the kernel answers EPROTONOSUPPORT for
+ * what it lacks. A wrong driver id makes it answer EINVAL to everything,
+ * and a file that is not a uverbs device may answer anything: first ask
+ * for an object no kernel has, which must answer EPROTONOSUPPORT. */
+static int control(int fd, uint32_t driver_id)
+{
+	int ret;
+
+	UVIO_CMD_DEFINE(cmd, 0, UNKNOWN_OBJECT, 0);
+	uvio_cmd_set_driver_id(&cmd, driver_id);
+	ret = uvio_cmd_exec(fd, &cmd);
+	switch (ret) {
+	case -EPROTONOSUPPORT:
+		return 0;
+	case -ENOTTY:	/* no verbs ioctl: nothing to probe */
+	case -EBADF:
+	case -EFAULT:
+		return ret;
+	case -EINVAL:
+		uvio_set_last_error("probe on fd %d: unreliable: the kernel refuses even an "
+				    "unknown object with EINVAL: a wrong driver id (%u)?",
+				    fd, driver_id);
+		return -EINVAL;
+	}
+	uvio_set_last_error("probe on fd %d: unreliable: an unknown object answered %s, "
+			    "not EPROTONOSUPPORT", fd, uvio_errno_name(ret));
+	return -EPROTO;
+}
 
 /* One attribute, mandatory, with attr_data.reserved set: a kernel that knows
  * the attribute refuses it (EINVAL) before any handler runs; one that does
@@ -12,8 +46,10 @@
 static int probe(int fd, uint32_t driver_id, uint16_t object_id, uint16_t method_id,
 		 uint16_t attr_id)
 {
-	int ret;
+	int ret = control(fd, driver_id);
 
+	if (ret)
+		return ret;
 	UVIO_CMD_DEFINE(cmd, 1, object_id, method_id);
 	uvio_cmd_set_driver_id(&cmd, driver_id);
 	uvio_put_ptr_in(&cmd, attr_id, NULL, 0)->attr_data.reserved = 0x0101;
