@@ -149,11 +149,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, 2, &out32, sizeof(out32)));
 		uvio_put_ptr_out(&cmd, 3, drv_out, sizeof(drv_out));
 		uvio_cmd_exec(0, &cmd);
-		if (!uvio_cmd_read_handle(&cmd, 0, &h) && cmd.executed != 1)
+		if (!uvio_cmd_read_handle(&cmd, 0, &h) && cmd.state != UVIO_CMD_SUCCEEDED)
 			abort();
 		if (!uvio_cmd_read_fd(&cmd, 1, &rfd) && rfd < 0)
 			abort();
-		if (uvio_cmd_output_valid(&cmd, 2) && cmd.executed != 1)
+		if (uvio_cmd_output_valid(&cmd, 2) && cmd.state != UVIO_CMD_SUCCEEDED)
 			abort();
 	}
 	return 0;

@@ -9,7 +9,9 @@
 
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
-#include "private.h"
+#include <uvio/diag.h>
+#include "report.h"
+#include "sys.h"
 
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
 _Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");
@@ -23,7 +25,7 @@ _Static_assert(UVIO_IOCTL_REQ_2017 == _IOWR(RDMA_IOCTL_MAGIC, 1, struct uvio_ioc
 	       "request number of the 2017 layout");
 _Static_assert(UVIO_MAX_ATTRS == 254, "a page holds 254 attributes");
 
-UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
 					       uint16_t attr_id, const char *msg)
 {
 	if (!cmd->error) {
@@ -36,7 +38,7 @@ UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
 	return &cmd->scratch;
 }
 
-UVIO_API struct ib_uverbs_attr *uvio_cmd_slot_slow(struct uvio_cmd *cmd,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
 						   uint16_t attr_id)
 {
 	unsigned int i;
@@ -45,19 +47,19 @@ UVIO_API struct ib_uverbs_attr *uvio_cmd_slot_slow(struct uvio_cmd *cmd,
 		return &cmd->scratch;
 	if (cmd->num_attrs >= cmd->capacity) {
 		if (cmd->num_attrs >= UVIO_MAX_ATTRS)
-			return uvio_cmd_fail(cmd, -E2BIG, attr_id,
+			return uvio__cmd_fail(cmd, -E2BIG, attr_id,
 					     "command longer than one page");
-		return uvio_cmd_fail(cmd, -ENOSPC, attr_id,
+		return uvio__cmd_fail(cmd, -ENOSPC, attr_id,
 				     "more attributes than the command buffer holds");
 	}
 	for (i = 0; i < cmd->num_attrs; i++)
 		if (cmd->attrs[i].attr_id == attr_id)
-			return uvio_cmd_fail(cmd, -EEXIST, attr_id,
+			return uvio__cmd_fail(cmd, -EEXIST, attr_id,
 					     "attribute id given twice");
 	return NULL;
 }
 
-UVIO_API struct ib_uverbs_attr *uvio_cmd_check_output(struct uvio_cmd *cmd,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_check_output(struct uvio_cmd *cmd,
 						      struct ib_uverbs_attr *a,
 						      uintptr_t lo, size_t len)
 {
@@ -70,7 +72,7 @@ UVIO_API struct ib_uverbs_attr *uvio_cmd_check_output(struct uvio_cmd *cmd,
 		if (cmd->kind[i] != UVIO_KIND_PTR_OUT || !o->len)
 			continue;
 		if (lo < o->data + o->len && o->data < hi)
-			return uvio_cmd_fail(cmd, -EINVAL, a->attr_id,
+			return uvio__cmd_fail(cmd, -EINVAL, a->attr_id,
 					     "output buffer overlaps another output");
 	}
 	if (lo < cmd->out_lo)
@@ -85,11 +87,11 @@ UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
 	if (cmd->error)
 		return cmd->error;
 	if (layout != UVIO_LAYOUT_CURRENT && layout != UVIO_LAYOUT_2017) {
-		uvio_cmd_fail(cmd, -EINVAL, 0, "unknown header layout");
+		uvio__cmd_fail(cmd, -EINVAL, 0, "unknown header layout");
 		return cmd->error;
 	}
 	if (cmd->num_attrs) {
-		uvio_cmd_fail(cmd, -EINVAL, 0, "header layout changed after attributes were added");
+		uvio__cmd_fail(cmd, -EINVAL, 0, "header layout changed after attributes were added");
 		return cmd->error;
 	}
 	cmd->layout = (uint8_t)layout;
@@ -135,7 +137,7 @@ static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
 	uvio_set_last_error("%s.%s: not sent: attribute 0x%04x%s%s%s: %s (%s)",
 			    obj ? obj : "?", meth ? meth : "?", cmd->error_attr,
 			    attr ? " (" : "", attr ? attr : "", attr ? ")" : "",
-			    cmd->error_msg, strerrorname_np(-cmd->error));
+			    cmd->error_msg, uvio_errno_name(cmd->error));
 }
 
 #ifdef UVIO_HAVE_VALGRIND
@@ -214,16 +216,39 @@ static inline void valgrind_after(bool mc, const struct uvio_cmd *cmd, int len)
 }
 #endif
 
+/* Before a run: the outputs as they were put, so that what the kernel
+ * returns is this run's alone (a command may be issued more than once). */
+static inline void reset_outputs(struct uvio_cmd *cmd)
+{
+	for (unsigned int i = 0; i < cmd->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &cmd->attrs[i];
+
+		switch (cmd->kind[i]) {
+		case UVIO_KIND_PTR_OUT:
+			a->flags &= (__u16)~UVERBS_ATTR_F_VALID_OUTPUT;
+			break;
+		case UVIO_KIND_IDR_NEW:
+			a->data = 0;
+			break;
+		case UVIO_KIND_FD_NEW:
+			a->data_s64 = -1;
+			break;
+		}
+	}
+}
+
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 {
 	int ret = finish(cmd);
 
 	if (__builtin_expect(ret < 0, 0)) {
-		cmd->executed = 2;
+		cmd->state = UVIO_CMD_FAILED;
 		cmd->result = ret;
 		uvio_cmd_note_error(cmd);
 		return ret;
 	}
+	if (cmd->state != UVIO_CMD_NOT_RUN)
+		reset_outputs(cmd);
 	{
 		int len = ret;
 		bool mc = valgrind_before(cmd, len);
@@ -233,7 +258,7 @@ UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 		if (!ret)
 			valgrind_after(mc, cmd, len);
 	}
-	cmd->executed = ret ? 2 : 1;
+	cmd->state = ret ? UVIO_CMD_FAILED : UVIO_CMD_SUCCEEDED;
 	cmd->result = ret;
 	return ret;
 }
@@ -254,7 +279,7 @@ UVIO_API bool uvio_cmd_output_valid(const struct uvio_cmd *cmd, uint16_t attr_id
 {
 	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, 0);
 
-	if (!a || cmd->executed != 1)
+	if (!a || cmd->state != UVIO_CMD_SUCCEEDED)
 		return false;
 	return (a->flags & (UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT)) != 0;
 }
@@ -266,7 +291,7 @@ UVIO_API int uvio_cmd_read_handle(const struct uvio_cmd *cmd, uint16_t attr_id,
 
 	if (!a)
 		return -ENOENT;
-	if (cmd->executed != 1)
+	if (cmd->state != UVIO_CMD_SUCCEEDED)
 		return -ENODATA;
 	/* Handles are u32 in the ABI; anything above is not one. */
 	if (a->data > UINT32_MAX)
@@ -281,7 +306,7 @@ UVIO_API int uvio_cmd_read_fd(const struct uvio_cmd *cmd, uint16_t attr_id, int 
 
 	if (!a)
 		return -ENOENT;
-	if (cmd->executed != 1)
+	if (cmd->state != UVIO_CMD_SUCCEEDED)
 		return -ENODATA;
 	if (a->data_s64 < 0 || a->data_s64 > INT32_MAX)
 		return -ERANGE;

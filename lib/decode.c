@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <uvio/decode.h>
-#include "private.h"
+#include "names.h"
 
 struct text {
 	char *buf;

@@ -9,7 +9,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "dev.h"
+#include "report.h"
+#include "trace.h"
 
 /* The kernel checks driver_id before it looks up the object, so an empty
  * command for an object no kernel has answers EINVAL for a wrong id and

@@ -16,7 +16,8 @@
 #include <netlink/attr.h>
 #include <rdma/rdma_netlink.h>
 
-#include "private.h"
+#include <uvio/device.h>
+#include "report.h"
 
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 

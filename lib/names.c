@@ -10,7 +10,7 @@
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "private.h"
+#include "names.h"
 
 struct attr_desc {
 	uint16_t id;

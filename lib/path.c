@@ -157,7 +157,7 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
 		*out = path;
 	if (ret) {
 		uvio_set_last_error("%s: %s over %s: %s: %s", dev->name, verb,
-				    uvio_path_name(path), strerrorname_np(-ret),
+				    uvio_path_name(path), uvio_errno_name(ret),
 				    uvio_errno_meaning(ret, path));
 		uvio_log(LOG_ERR, "%s", uvio_last_error());
 	}

@@ -4,7 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "sys.h"
 
 int uvio_sys_ioctl(int fd, unsigned long request, void *arg)
 {

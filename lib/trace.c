@@ -10,7 +10,9 @@
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "private.h"
+#include "dev.h"
+#include "report.h"
+#include "trace.h"
 
 bool uvio_trace_requested(void)
 {
@@ -30,7 +32,7 @@ static void emit(const char *line)
 static void result(char *buf, size_t size, int ret, uint64_t ns)
 {
 	if (ret < 0)
-		snprintf(buf, size, "-> %s (%s) in %llu.%03llu us", strerrorname_np(-ret),
+		snprintf(buf, size, "-> %s (%s) in %llu.%03llu us", uvio_errno_name(ret),
 			 strerror(-ret), (unsigned long long)(ns / 1000),
 			 (unsigned long long)(ns % 1000));
 	else

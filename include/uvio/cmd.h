@@ -81,6 +81,13 @@ enum uvio_attr_kind {
 	UVIO_KIND_IDRS,		/* an array of u32 handles */
 };
 
+/* Where a command is in its life; uvio_cmd_exec() sets it on every run. */
+enum uvio_cmd_state {
+	UVIO_CMD_NOT_RUN = 0,
+	UVIO_CMD_SUCCEEDED,	/* the kernel answered 0: outputs may be read */
+	UVIO_CMD_FAILED,	/* refused by the builder or by the kernel */
+};
+
 struct uvio_cmd {
 	struct ib_uverbs_ioctl_hdr *hdr;	/* start of the caller's buffer */
 	struct ib_uverbs_attr *attrs;		/* hdr + 24, or + 16 in 2017 layout */
@@ -88,7 +95,7 @@ struct uvio_cmd {
 	uint16_t capacity;			/* slots that fit buffer and page;
 						 * 0 once an error is recorded */
 	uint8_t layout;				/* enum uvio_layout */
-	uint8_t executed;			/* 0 not run, 1 succeeded, 2 failed */
+	uint8_t state;				/* enum uvio_cmd_state */
 	int error;				/* sticky builder error, negative */
 	uint16_t error_attr;
 	const char *error_msg;
@@ -109,17 +116,24 @@ struct uvio_cmd {
 	struct uvio_cmd name;                                                  \
 	uvio_cmd_init(&name, name##_buf, sizeof(name##_buf), (object), (method))
 
+/*
+ * Internals of the inline puts below, named uvio__ (two underscores): they
+ * are exported only because inline code in the caller's program calls them.
+ * Do not call them, nor uvio__cmd_slot and uvio__put_ptr_kind: their
+ * behaviour may change in any release; use the uvio_put_* functions.
+ */
+
 /* Out of line: records the first misuse, returns the scratch attribute. */
-UVIO_API struct ib_uverbs_attr *uvio_cmd_fail(struct uvio_cmd *cmd, int err,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
 					       uint16_t attr_id, const char *msg);
 /* Out of line: the rare cases of the slot checks below (a full buffer, an
  * earlier error, a duplicate, an id outside the bitmaps). Returns the scratch
  * attribute when the put must not proceed, NULL when it may. */
-UVIO_API struct ib_uverbs_attr *uvio_cmd_slot_slow(struct uvio_cmd *cmd,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
 						   uint16_t attr_id);
 /* Out of line: full overlap check of a new output against earlier ones.
  * Takes the address as a number: it is never dereferenced. */
-UVIO_API struct ib_uverbs_attr *uvio_cmd_check_output(struct uvio_cmd *cmd,
+UVIO_API struct ib_uverbs_attr *uvio__cmd_check_output(struct uvio_cmd *cmd,
 						      struct ib_uverbs_attr *a,
 						      uintptr_t addr, size_t len);
 
@@ -137,7 +151,7 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 
 	cmd->num_attrs = 0;
 	cmd->layout = UVIO_LAYOUT_CURRENT;
-	cmd->executed = 0;
+	cmd->state = UVIO_CMD_NOT_RUN;
 	cmd->error = 0;
 	cmd->seen_core = cmd->seen_driver = 0;
 	cmd->out_lo = UINTPTR_MAX;
@@ -147,7 +161,7 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 		cmd->hdr = NULL;
 		cmd->attrs = NULL;
 		cmd->capacity = 0;
-		uvio_cmd_fail(cmd, -ENOSPC, 0, "command buffer missing, misaligned or smaller than the header");
+		uvio__cmd_fail(cmd, -ENOSPC, 0, "command buffer missing, misaligned or smaller than the header");
 		return;
 	}
 	/* Only now is hdr known to point at a usable header. */
@@ -165,10 +179,11 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 }
 
 /* driver_id of the device the command is for: the kernel refuses any other
- * value with EINVAL. Meaningless (and ignored) in the 2017 layout. */
+ * value with EINVAL. Ignored in the 2017 layout, whose 16-byte header has no
+ * such field (its bytes hold the first attribute there). */
 static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
 {
-	if (cmd->hdr)
+	if (cmd->hdr && cmd->layout == UVIO_LAYOUT_CURRENT)
 		cmd->hdr->driver_id = id;
 }
 
@@ -181,7 +196,7 @@ static inline int uvio_cmd_error(const struct uvio_cmd *cmd)
 }
 
 /* Claim the next slot for attr_id, or return the scratch record. */
-static inline struct ib_uverbs_attr *uvio_cmd_slot(struct uvio_cmd *cmd,
+static inline struct ib_uverbs_attr *uvio__cmd_slot(struct uvio_cmd *cmd,
 						   uint16_t attr_id,
 						   enum uvio_attr_kind kind)
 {
@@ -190,18 +205,18 @@ static inline struct ib_uverbs_attr *uvio_cmd_slot(struct uvio_cmd *cmd,
 
 	/* A recorded error zeroes the capacity: one test covers both. */
 	if (__builtin_expect(cmd->num_attrs >= cmd->capacity, 0))
-		return uvio_cmd_slot_slow(cmd, attr_id);
+		return uvio__cmd_slot_slow(cmd, attr_id);
 	if (__builtin_expect(attr_id < 64, 1)) {
 		bit = 1ULL << attr_id;
 		if (__builtin_expect(cmd->seen_core & bit, 0))
-			return uvio_cmd_slot_slow(cmd, attr_id);
+			return uvio__cmd_slot_slow(cmd, attr_id);
 		cmd->seen_core |= bit;
 	} else if ((uint16_t)(attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG) < 64) {
 		bit = 1ULL << (attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG);
 		if (__builtin_expect(cmd->seen_driver & bit, 0))
-			return uvio_cmd_slot_slow(cmd, attr_id);
+			return uvio__cmd_slot_slow(cmd, attr_id);
 		cmd->seen_driver |= bit;
-	} else if (uvio_cmd_slot_slow(cmd, attr_id)) {
+	} else if (uvio__cmd_slot_slow(cmd, attr_id)) {
 		return &cmd->scratch;
 	}
 	cmd->kind[cmd->num_attrs] = (uint8_t)kind;
@@ -222,7 +237,7 @@ static inline struct ib_uverbs_attr *uvio_attr_optional(struct ib_uverbs_attr *a
 	return a;
 }
 
-static inline struct ib_uverbs_attr *uvio_put_ptr_kind(struct uvio_cmd *cmd,
+static inline struct ib_uverbs_attr *uvio__put_ptr_kind(struct uvio_cmd *cmd,
 						       uint16_t attr_id,
 						       enum uvio_attr_kind kind,
 						       const void *ptr, size_t len)
@@ -230,10 +245,10 @@ static inline struct ib_uverbs_attr *uvio_put_ptr_kind(struct uvio_cmd *cmd,
 	struct ib_uverbs_attr *a;
 
 	if (__builtin_expect(len > UINT16_MAX, 0))
-		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+		return uvio__cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
 	if (__builtin_expect(!ptr && len, 0))
-		return uvio_cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
-	a = uvio_cmd_slot(cmd, attr_id, kind);
+		return uvio__cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
+	a = uvio__cmd_slot(cmd, attr_id, kind);
 	if (a == &cmd->scratch)
 		return a;
 	a->len = (__u16)len;
@@ -252,19 +267,19 @@ static inline struct ib_uverbs_attr *uvio_put_ptr_in(struct uvio_cmd *cmd,
 						     uint16_t attr_id,
 						     const void *ptr, size_t len)
 {
-	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, ptr, len);
+	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, ptr, len);
 }
 
 static inline struct ib_uverbs_attr *uvio_put_u32(struct uvio_cmd *cmd,
 						  uint16_t attr_id, uint32_t v)
 {
-	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
 static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
 						  uint16_t attr_id, uint64_t v)
 {
-	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
 /* A FLAGS attribute: a u64 bit mask; the kernel refuses unknown bits with
@@ -272,7 +287,7 @@ static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
 static inline struct ib_uverbs_attr *uvio_put_flags(struct uvio_cmd *cmd,
 						    uint16_t attr_id, uint64_t v)
 {
-	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
+	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
 /* An output buffer the kernel writes. Always passed by pointer; buffers of
@@ -285,17 +300,17 @@ static inline struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
 	uintptr_t lo = (uintptr_t)ptr, hi = lo + len;
 
 	if (__builtin_expect(len > UINT16_MAX, 0))
-		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+		return uvio__cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
 	if (__builtin_expect(!ptr && len, 0))
-		return uvio_cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
-	a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_PTR_OUT);
+		return uvio__cmd_fail(cmd, -EFAULT, attr_id, "NULL pointer with a non-zero length");
+	a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_PTR_OUT);
 	if (a == &cmd->scratch)
 		return a;
 	a->len = (__u16)len;
 	a->data = lo;
 	if (len) {
 		if (__builtin_expect(lo < cmd->out_hi && hi > cmd->out_lo, 0))
-			return uvio_cmd_check_output(cmd, a, lo, len);
+			return uvio__cmd_check_output(cmd, a, lo, len);
 		if (lo < cmd->out_lo)
 			cmd->out_lo = lo;
 		if (hi > cmd->out_hi)
@@ -308,7 +323,7 @@ static inline struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
 static inline struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
 						  uint16_t attr_id, uint32_t handle)
 {
-	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_IDR);
+	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_IDR);
 
 	a->data = handle;
 	return a;
@@ -319,14 +334,14 @@ static inline struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
 static inline struct ib_uverbs_attr *uvio_put_idr_new(struct uvio_cmd *cmd,
 						      uint16_t attr_id)
 {
-	return uvio_cmd_slot(cmd, attr_id, UVIO_KIND_IDR_NEW);
+	return uvio__cmd_slot(cmd, attr_id, UVIO_KIND_IDR_NEW);
 }
 
 /* An fd object (READ, WRITE or DESTROY access) or a raw fd such as a dmabuf. */
 static inline struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
 						 uint16_t attr_id, int fd)
 {
-	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_FD);
+	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_FD);
 
 	a->data_s64 = fd;
 	return a;
@@ -336,7 +351,7 @@ static inline struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
 static inline struct ib_uverbs_attr *uvio_put_fd_new(struct uvio_cmd *cmd,
 						     uint16_t attr_id)
 {
-	struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, attr_id, UVIO_KIND_FD_NEW);
+	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_FD_NEW);
 
 	a->data_s64 = -1;
 	return a;
@@ -349,7 +364,7 @@ static inline struct ib_uverbs_attr *uvio_put_enum(struct uvio_cmd *cmd,
 						   const void *ptr, size_t len)
 {
 	struct ib_uverbs_attr *a =
-		uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_ENUM_IN, ptr, len);
+		uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_ENUM_IN, ptr, len);
 
 	a->attr_data.enum_data.elem_id = elem_id;
 	a->attr_data.enum_data.reserved = 0;
@@ -362,8 +377,8 @@ static inline struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
 						   const uint32_t *handles, size_t n)
 {
 	if (__builtin_expect(n > UINT16_MAX / sizeof(uint32_t), 0))
-		return uvio_cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
-	return uvio_put_ptr_kind(cmd, attr_id, UVIO_KIND_IDRS, handles,
+		return uvio__cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
+	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_IDRS, handles,
 				 n * sizeof(uint32_t));
 }
 
@@ -371,7 +386,7 @@ static inline struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
 static inline struct ib_uverbs_attr *uvio_put_uhw_in(struct uvio_cmd *cmd,
 						     const void *ptr, size_t len)
 {
-	return uvio_put_ptr_kind(cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, ptr, len);
+	return uvio__put_ptr_kind(cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, ptr, len);
 }
 
 static inline struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
@@ -383,7 +398,10 @@ static inline struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
 /*
  * Issue the command on a uverbs fd: one ioctl. Returns 0, the sticky builder
  * error (nothing is sent then), or the kernel's answer as a negative errno.
- * The request number follows the command's layout.
+ * The request number follows the command's layout. A command may be issued
+ * again: each run first clears the VALID_OUTPUT bits of its outputs and
+ * resets its new handles and fds, so that what it reports afterwards comes
+ * from that run alone.
  */
 UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd);
 

@@ -28,6 +28,11 @@ extern "C" {
  */
 UVIO_API const char *uvio_last_error(void);
 
+/* The symbolic name of an errno ("EPROTONOSUPPORT"; either sign), from the
+ * library's own table. Never NULL: a number the table lacks reads
+ * "errno N", in a buffer of the calling thread valid until its next call. */
+UVIO_API const char *uvio_errno_name(int err);
+
 /* What an errno from the uverbs ABI means, on this path. Never NULL. */
 UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path);
 
@@ -38,9 +43,13 @@ UVIO_API const char *uvio_write_cmd_name(uint32_t command);
  * Probes, on an fd of the caller's that has no context yet (open one for
  * the purpose): a command that names the method, or the attribute as
  * mandatory, with a reserved field set so that a kernel that knows it
- * refuses it before doing anything. 1: the kernel has it; 0: it answers
- * EPROTONOSUPPORT; negative errno: the probe could not tell (-ENOTTY: no
- * verbs ioctl at all).
+ * refuses it before doing anything. Each probe first checks that an object
+ * no kernel has answers EPROTONOSUPPORT, without which the answers mean
+ * nothing. 1: the kernel has it; 0: it answers EPROTONOSUPPORT; negative
+ * errno: the probe could not tell: -ENOTTY, no verbs ioctl at all; -EINVAL,
+ * the kernel refuses even the unknown object (a wrong driver_id); -EPROTO,
+ * the unknown object got another answer (not a uverbs fd); -EBADF, -EFAULT.
+ * uvio_last_error() says which.
  */
 UVIO_API int uvio_probe_method(int fd, uint32_t driver_id, uint16_t object_id,
 			       uint16_t method_id);

@@ -67,7 +67,7 @@ void uvio_put_drv(struct uvio_cmd *cmd, const struct drv_bufs *b)
 		return;
 	for (i = 0; i < b->attrs->num_attrs; i++) {
 		const struct ib_uverbs_attr *src = &b->attrs->attrs[i];
-		struct ib_uverbs_attr *a = uvio_cmd_slot(cmd, src->attr_id,
+		struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, src->attr_id,
 							 (enum uvio_attr_kind)b->attrs->kind[i]);
 
 		if (a != &cmd->scratch)
@@ -88,6 +88,6 @@ void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b)
 		own->attrs[i].flags = cmd->attrs[j].flags;
 		own->attrs[i].data = cmd->attrs[j].data;
 	}
-	own->executed = cmd->executed;
+	own->state = cmd->state;
 	own->result = cmd->result;
 }

@@ -23,12 +23,12 @@ static void row(const char *what, int got, int want)
 	char w[16];
 
 	if (want < 0)
-		snprintf(w, sizeof(w), "%s", strerrorname_np(-want));
+		snprintf(w, sizeof(w), "%s", uvio_errno_name(want));
 	else
 		snprintf(w, sizeof(w), "%d", want);
 	printf("  %-58s %-16s %s\n", what, w, got == want ? "ok" : "FAIL");
 	KT_CHECK(got == want, "%s on %s: got %d (%s), want %d", what, devname, got,
-		 got < 0 ? strerrorname_np(-got) : "-", want);
+		 got < 0 ? uvio_errno_name(got) : "-", want);
 }
 
 /* A CQ CREATE with what every driver needs; callers spoil one thing. */

@@ -35,7 +35,7 @@ static int count_fds(void)
 
 static const char *err_name(int err)
 {
-	return err ? strerrorname_np(-err) : "0";
+	return err ? uvio_errno_name(err) : "0";
 }
 
 /* Low RLIMIT_NOFILE: no fd can be handed out from here on. */

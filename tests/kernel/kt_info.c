@@ -203,7 +203,7 @@ static void compare_caps(const struct uvio_device_info *info)
 		p = uvio_probe_method(probe_fd, info->driver_id, obj, meth);
 		printf("  %-6s %-16s probe %-3s real %s\n", uvio_object_name(obj),
 		       uvio_method_name(obj, meth), p == 1 ? "yes" : p == 0 ? "no" : "?",
-		       real ? strerrorname_np(-real) : "0");
+		       real ? uvio_errno_name(real) : "0");
 		KT_CHECK(p == (real != -EPROTONOSUPPORT), "%s.%s: probe %d, real %d",
 			 uvio_object_name(obj), uvio_method_name(obj, meth), p, real);
 		compared++;
@@ -216,7 +216,7 @@ static void compare_caps(const struct uvio_device_info *info)
 
 		printf("  %-6s method %-9u probe %-3s real %s\n", uvio_object_name(extra[i][0]),
 		       extra[i][1], p == 1 ? "yes" : p == 0 ? "no" : "?",
-		       real ? strerrorname_np(-real) : "0");
+		       real ? uvio_errno_name(real) : "0");
 		KT_EQ(p, 0);
 		KT_EQ(real, -EPROTONOSUPPORT);
 		compared++;
@@ -226,6 +226,20 @@ static void compare_caps(const struct uvio_device_info *info)
 			      UVERBS_METHOD_CQ_CREATE, UVERBS_ATTR_CREATE_CQ_EVENT_FD), 1);
 	KT_EQ(uvio_probe_attr(probe_fd, info->driver_id, UVERBS_OBJECT_CQ,
 			      UVERBS_METHOD_CQ_CREATE, 0x3f), 0);
+	/* A wrong driver id makes the kernel answer EINVAL to everything; the
+	 * probes must say they cannot tell, not that every method is there. */
+	{
+		uint32_t wrong = info->driver_id + 1;
+		int bad = uvio_probe_method(probe_fd, wrong, UVERBS_OBJECT_CQ, 9);
+
+		printf("  %s: probe with driver id %u: %d (%s)\n", info->name, wrong, bad,
+		       uvio_last_error());
+		KT_EQ(bad, -EINVAL);
+		KT_EQ(uvio_probe_method(probe_fd, wrong, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE),
+		      -EINVAL);
+		KT_EQ(uvio_probe_attr(probe_fd, wrong, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+				      0x3f), -EINVAL);
+	}
 	printf("  %s: %d methods compared with real commands\n", info->name, compared);
 	KT_CHECK(compared >= 14, "only %d compared", compared);
 

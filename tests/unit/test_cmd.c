@@ -145,6 +145,25 @@ static void cq_create_2017(void **state)
 	assert_cmd_bytes(&cmd, &e);
 }
 
+/* The 2017 header has no driver_id: setting one after the attributes were
+ * added must leave every byte as it was (the first attribute sits where
+ * today's header keeps driver_id). */
+static void driver_id_ignored_in_2017(void **state)
+{
+	static struct bytes e;
+	struct cq_bufs b;
+	(void)state;
+
+	e.n = 0;
+	UVIO_CMD_DEFINE(cmd, 9, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	assert_int_equal(uvio_cmd_set_layout(&cmd, UVIO_LAYOUT_2017), 0);
+	build_cq_create(&cmd, &b);
+	uvio_cmd_set_driver_id(&cmd, 14);
+	hdr_2017(&e, 9, 3, 0);
+	expect_cq_create_attrs(&e, &b);
+	assert_cmd_bytes(&cmd, &e);
+}
+
 static void cq_destroy_both_layouts(void **state)
 {
 	struct ib_uverbs_destroy_cq_resp { uint32_t comp, async; } resp;
@@ -489,6 +508,66 @@ static void exec_success_rules(void **state)
 	}
 }
 
+/* What a second run of the same command sees: the kernel gets outputs
+ * without the last run's VALID_OUTPUT bits and new fds and handles reset,
+ * and validity afterwards is the second run's alone. */
+static struct ib_uverbs_attr rerun_seen[12];
+
+static int kernel_record_then_cq_create(unsigned long request, void *arg)
+{
+	struct ib_uverbs_ioctl_hdr *hdr = arg;
+
+	memcpy(rerun_seen, hdr->attrs, hdr->num_attrs * sizeof(hdr->attrs[0]));
+	return kernel_cq_create(request, arg);
+}
+
+static void exec_rerun_resets_outputs(void **state)
+{
+	struct cq_bufs b = { 0 };
+	uint32_t opt_out = 0;
+	(void)state;
+
+	UVIO_CMD_DEFINE(cmd, 12, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	build_cq_create(&cmd, &b);
+	uvio_put_fd_new(&cmd, 0x20);
+	uvio_attr_optional(uvio_put_ptr_out(&cmd, 0x21, &opt_out, 4));
+	fake_reset();
+	fake.on_ioctl = kernel_record_then_cq_create;
+	memset(&k, 0, sizeof(k));
+	k.new_handle = 77;
+	k.new_fd = 9;
+	k.set_valid_on_optional = true;
+	assert_int_equal(uvio_cmd_exec(3, &cmd), 0);
+	assert_true(uvio_cmd_output_valid(&cmd, 0x21));
+
+	k.set_valid_on_optional = false;	/* this run leaves 0x21 unfilled */
+	assert_int_equal(uvio_cmd_exec(3, &cmd), 0);
+	assert_false(uvio_cmd_output_valid(&cmd, 0x21));
+	for (unsigned int i = 0; i < cmd.num_attrs; i++) {
+		const struct ib_uverbs_attr *a = &rerun_seen[i];
+
+		assert_int_equal(a->flags & UVERBS_ATTR_F_VALID_OUTPUT, 0);
+		if (a->attr_id == 0x20)
+			assert_int_equal(a->data_s64, -1);	/* FD NEW, as put */
+		if (a->attr_id == UVERBS_ATTR_CREATE_CQ_HANDLE)
+			assert_int_equal(a->data, 0);		/* IDR NEW, as put */
+	}
+	/* and in the 2017 layout */
+	{
+		UVIO_CMD_DEFINE(c17, 2, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+		uvio_cmd_set_layout(&c17, UVIO_LAYOUT_2017);
+		uvio_put_idr_new(&c17, UVERBS_ATTR_CREATE_CQ_HANDLE);
+		uvio_attr_optional(uvio_put_ptr_out(&c17, 0x21, &opt_out, 4));
+		fake.on_ioctl = kernel_cq_create;
+		k.set_valid_on_optional = true;
+		assert_int_equal(uvio_cmd_exec(3, &c17), 0);
+		assert_true(uvio_cmd_output_valid(&c17, 0x21));
+		k.set_valid_on_optional = false;
+		assert_int_equal(uvio_cmd_exec(3, &c17), 0);
+		assert_false(uvio_cmd_output_valid(&c17, 0x21));
+	}
+}
+
 static void exec_failure_rules(void **state)
 {
 	static const int errs[] = { EINVAL, EPROTONOSUPPORT, ENOENT, EFAULT, ENOTTY, EIO, EOPNOTSUPP };
@@ -569,6 +648,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cq_create_current),
 		cmocka_unit_test(cq_create_2017),
+		cmocka_unit_test(driver_id_ignored_in_2017),
 		cmocka_unit_test(cq_destroy_both_layouts),
 		cmocka_unit_test(every_kind),
 		cmocka_unit_test(inline_boundary),
@@ -580,6 +660,7 @@ int main(void)
 		cmocka_unit_test(misuse_overlap),
 		cmocka_unit_test(misuse_layout_and_buffer),
 		cmocka_unit_test(exec_success_rules),
+		cmocka_unit_test(exec_rerun_resets_outputs),
 		cmocka_unit_test(exec_failure_rules),
 		cmocka_unit_test(zero_attrs),
 		cmocka_unit_test(exec_not_run),

@@ -15,12 +15,20 @@
 static int answer;
 static struct ib_uverbs_attr seen;
 static struct ib_uverbs_ioctl_hdr seen_hdr;
+static uint32_t right_driver_id = 14;
 
+/* A kernel whose device has driver id right_driver_id: a wrong id answers
+ * EINVAL to everything, before any object is looked up; an object no kernel
+ * has (0x3ff) answers EPROTONOSUPPORT; anything else answers `answer`. */
 static int kernel(unsigned long request, void *arg)
 {
 	struct ib_uverbs_ioctl_hdr *hdr = arg;
 
 	(void)request;
+	if (hdr->driver_id != right_driver_id)
+		return EINVAL;
+	if (hdr->object_id == 0x3ff)
+		return EPROTONOSUPPORT;
 	seen_hdr = *hdr;
 	if (hdr->num_attrs)
 		seen = hdr->attrs[0];
@@ -52,7 +60,35 @@ static void probe_encoding_and_verdicts(void **state)
 	answer = EOPNOTSUPP;	/* the method is there, the driver says no */
 	assert_int_equal(uvio_probe_method(3, 14, UVERBS_OBJECT_DEVICE,
 					   UVERBS_METHOD_QUERY_CONTEXT), 1);
-	assert_int_equal(fake.ioctl_calls, 5);	/* one syscall per probe */
+	/* a control command first, then the probe */
+	assert_int_equal(fake.ioctl_calls, 10);
+}
+
+static int kernel_yes(unsigned long request, void *arg)
+{
+	(void)request; (void)arg;
+	return 0;
+}
+
+/* With a wrong driver id the kernel answers EINVAL to every command, which
+ * the probe's form would read as "present": the probe must say it cannot
+ * tell instead. Likewise when even an unknown object seems to exist. */
+static void probe_unreliable(void **state)
+{
+	(void)state;
+	fake_reset();
+	fake.on_ioctl = kernel;
+	answer = EINVAL;
+	assert_int_equal(uvio_probe_method(3, 99, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE),
+			 -EINVAL);
+	assert_int_equal(uvio_probe_attr(3, 99, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 0),
+			 -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "driver id"));
+	fake.on_ioctl = NULL;	/* no verbs ioctl at all */
+	assert_int_equal(uvio_probe_method(3, 14, UVERBS_OBJECT_CQ, 0), -ENOTTY);
+	fake.on_ioctl = kernel_yes;	/* accepts even an unknown object */
+	assert_int_equal(uvio_probe_method(3, 14, UVERBS_OBJECT_CQ, 0), -EPROTO);
+	assert_non_null(strstr(uvio_last_error(), "unknown object"));
 }
 
 static void known_tables(void **state)
@@ -93,6 +129,32 @@ static void meanings(void **state)
 	assert_non_null(strstr(uvio_errno_meaning(-ENOTTY, UVIO_PATH_IOCTL), "seccomp"));
 	assert_non_null(strstr(uvio_errno_meaning(-ENOSPC, UVIO_PATH_WRITE), "out_words"));
 	assert_non_null(strstr(uvio_errno_meaning(EPROTONOSUPPORT, UVIO_PATH_IOCTL), "lacks"));
+}
+
+/* The library's own errno names: right for every number, never NULL, and the
+ * same as the C library's where it has strerrorname_np (glibc 2.32). */
+static void errno_names(void **state)
+{
+	(void)state;
+	assert_string_equal(uvio_errno_name(EPROTONOSUPPORT), "EPROTONOSUPPORT");
+	assert_string_equal(uvio_errno_name(-ENOTTY), "ENOTTY");
+	assert_string_equal(uvio_errno_name(EWOULDBLOCK), "EAGAIN");
+	assert_string_equal(uvio_errno_name(EHWPOISON), "EHWPOISON");
+	assert_string_equal(uvio_errno_name(0), "0");
+	assert_string_equal(uvio_errno_name(4242), "errno 4242");
+	assert_string_equal(uvio_errno_name(-4243), "errno 4243");
+	assert_string_equal(uvio_errno_name(INT32_MIN), "errno 2147483648");
+	assert_string_equal(uvio_errno_name(41), "errno 41");	/* no errno has 41 */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	for (int e = 1; e < 200; e++) {
+		const char *libc = strerrorname_np(e);
+
+		if (libc)
+			assert_string_equal(uvio_errno_name(e), libc);
+		else
+			assert_non_null(strstr(uvio_errno_name(e), "errno "));
+	}
+#endif
 }
 
 static void last_error_names_verb_path_attr(void **state)
@@ -187,8 +249,10 @@ int main(void)
 		cmocka_unit_test(probe_encoding_and_verdicts),
 		cmocka_unit_test(known_tables),
 		cmocka_unit_test(meanings),
+		cmocka_unit_test(errno_names),
 		cmocka_unit_test(last_error_names_verb_path_attr),
 		cmocka_unit_test(trace_by_environment),
+		cmocka_unit_test(probe_unreliable),	/* last: sets the last error */
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,4 +105,7 @@ fi
 
 cp "$here/init" "$root/init"
 chmod +x "$root/init"
+# A new file, not the old one rewritten: a cache copied with hard links
+# must not see another run's image change under it.
+rm -f "$out"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out"

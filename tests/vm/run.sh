@@ -50,6 +50,7 @@ fi
 [ "$mode" = valgrind ] && append="$append uvio.cmd=valgrind"
 [ "$mode" = bench ] && append="$append uvio.cmd=bench uvio.args=${UVIO_BENCH_ARGS:-7,2000}"
 log=$cache/console-$(basename "$kdir").log
+rm -f "$log"	# never write through a hard link into another run's log
 t1=$SECONDS
 timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" -append "$append" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" || true

@@ -1,9 +1,30 @@
 // SPDX-License-Identifier: MIT
-/* Logging through the application's callback; silent without one. */
+/* What went wrong, told two ways: the last error of this thread, in words,
+ * and the application's log callback (silent without one). The bottom layer
+ * of the library: it calls nothing else in it. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
-#include "private.h"
+#include <uvio/device.h>
+#include <uvio/diag.h>
+#include "report.h"
+
+static __thread char last_error[384];
+
+UVIO_API const char *uvio_last_error(void)
+{
+	return last_error;
+}
+
+void uvio_set_last_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
 
 static _Atomic(uvio_log_fn) log_fn;
 static void *_Atomic log_ctx;

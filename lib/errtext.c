@@ -1,28 +1,53 @@
 // SPDX-License-Identifier: MIT
-/* Error text, and probes that tell what a kernel has without changing it. */
+/* Errno in words: its name (the library's own table, so that no libc
+ * extension is needed) and what it means from the uverbs ABI. */
 #include <errno.h>
-#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "private.h"
 
-static __thread char last_error[384];
+/* Indexed by the system's own values, so a name cannot sit at the wrong
+ * number. Aliases (EWOULDBLOCK, EDEADLOCK, ENOTSUP) share a value with the
+ * name listed and are left out. */
+#define N(e) [e] = #e
+static const char *const errno_names[] = {
+	N(EPERM), N(ENOENT), N(ESRCH), N(EINTR), N(EIO), N(ENXIO), N(E2BIG), N(ENOEXEC),
+	N(EBADF), N(ECHILD), N(EAGAIN), N(ENOMEM), N(EACCES), N(EFAULT), N(ENOTBLK), N(EBUSY),
+	N(EEXIST), N(EXDEV), N(ENODEV), N(ENOTDIR), N(EISDIR), N(EINVAL), N(ENFILE), N(EMFILE),
+	N(ENOTTY), N(ETXTBSY), N(EFBIG), N(ENOSPC), N(ESPIPE), N(EROFS), N(EMLINK), N(EPIPE),
+	N(EDOM), N(ERANGE), N(EDEADLK), N(ENAMETOOLONG), N(ENOLCK), N(ENOSYS), N(ENOTEMPTY),
+	N(ELOOP), N(ENOMSG), N(EIDRM), N(ECHRNG), N(EL2NSYNC), N(EL3HLT), N(EL3RST), N(ELNRNG),
+	N(EUNATCH), N(ENOCSI), N(EL2HLT), N(EBADE), N(EBADR), N(EXFULL), N(ENOANO), N(EBADRQC),
+	N(EBADSLT), N(EBFONT), N(ENOSTR), N(ENODATA), N(ETIME), N(ENOSR), N(ENONET), N(ENOPKG),
+	N(EREMOTE), N(ENOLINK), N(EADV), N(ESRMNT), N(ECOMM), N(EPROTO), N(EMULTIHOP),
+	N(EDOTDOT), N(EBADMSG), N(EOVERFLOW), N(ENOTUNIQ), N(EBADFD), N(EREMCHG), N(ELIBACC),
+	N(ELIBBAD), N(ELIBSCN), N(ELIBMAX), N(ELIBEXEC), N(EILSEQ), N(ERESTART), N(ESTRPIPE),
+	N(EUSERS), N(ENOTSOCK), N(EDESTADDRREQ), N(EMSGSIZE), N(EPROTOTYPE), N(ENOPROTOOPT),
+	N(EPROTONOSUPPORT), N(ESOCKTNOSUPPORT), N(EOPNOTSUPP), N(EPFNOSUPPORT),
+	N(EAFNOSUPPORT), N(EADDRINUSE), N(EADDRNOTAVAIL), N(ENETDOWN), N(ENETUNREACH),
+	N(ENETRESET), N(ECONNABORTED), N(ECONNRESET), N(ENOBUFS), N(EISCONN), N(ENOTCONN),
+	N(ESHUTDOWN), N(ETOOMANYREFS), N(ETIMEDOUT), N(ECONNREFUSED), N(EHOSTDOWN),
+	N(EHOSTUNREACH), N(EALREADY), N(EINPROGRESS), N(ESTALE), N(EUCLEAN), N(ENOTNAM),
+	N(ENAVAIL), N(EISNAM), N(EREMOTEIO), N(EDQUOT), N(ENOMEDIUM), N(EMEDIUMTYPE),
+	N(ECANCELED), N(ENOKEY), N(EKEYEXPIRED), N(EKEYREVOKED), N(EKEYREJECTED),
+	N(EOWNERDEAD), N(ENOTRECOVERABLE), N(ERFKILL), N(EHWPOISON)
+};
+#undef N
 
-UVIO_API const char *uvio_last_error(void)
+static __thread char unknown_name[24];
+
+UVIO_API const char *uvio_errno_name(int err)
 {
-	return last_error;
-}
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
 
-void uvio_set_last_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
+	if (e < sizeof(errno_names) / sizeof(errno_names[0]) && errno_names[e])
+		return errno_names[e];
+	if (!e)
+		return "0";
+	snprintf(unknown_name, sizeof(unknown_name), "errno %u", e);
+	return unknown_name;
 }
 
 /* What the answers mean, from what Linux 4.14 to 6.12 do (see the kernel
@@ -77,40 +102,4 @@ UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path)
 		return "the command was built wrongly (see the builder's message)";
 	}
 	return strerror(err < 0 ? -err : err);
-}
-
-/* One attribute, mandatory, with attr_data.reserved set: a kernel that knows
- * the attribute refuses it (EINVAL) before any handler runs; one that does
- * not answers EPROTONOSUPPORT, as it does for an unknown method. */
-static int probe(int fd, uint32_t driver_id, uint16_t object_id, uint16_t method_id,
-		 uint16_t attr_id)
-{
-	int ret;
-
-	UVIO_CMD_DEFINE(cmd, 1, object_id, method_id);
-	uvio_cmd_set_driver_id(&cmd, driver_id);
-	uvio_put_ptr_in(&cmd, attr_id, NULL, 0)->attr_data.reserved = 0x0101;
-	ret = uvio_cmd_exec(fd, &cmd);
-	if (ret == -EPROTONOSUPPORT)
-		return 0;
-	if (ret == -ENOTTY || ret == -EFAULT || ret == -EBADF)
-		return ret;
-	return 1;
-}
-
-UVIO_API int uvio_probe_method(int fd, uint32_t driver_id, uint16_t object_id,
-			       uint16_t method_id)
-{
-	uint16_t first = 0;
-
-	/* Every method's first attribute has id 0 in the UAPI; the table
-	 * says so where it knows the method. */
-	uvio_known_attr(object_id, method_id, 0, &first);
-	return probe(fd, driver_id, object_id, method_id, first);
-}
-
-UVIO_API int uvio_probe_attr(int fd, uint32_t driver_id, uint16_t object_id,
-			     uint16_t method_id, uint16_t attr_id)
-{
-	return probe(fd, driver_id, object_id, method_id, attr_id);
 }

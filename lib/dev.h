@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: what a device handle holds, and running a command on it. */
+#ifndef UVIO_LIB_DEV_H
+#define UVIO_LIB_DEV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uvio/cmd.h>
+#include <uvio/device.h>
+#include <uvio/verbs.h>
+
+/* Room for the per-verb "native method missing" bits; lib/verbs/verb.h
+ * numbers the verbs and checks they fit. */
+#define UVIO_VERB_SLOTS 256
+/* Set in dev->path once a path has answered something other than ENOTTY:
+ * from then on ENOTTY is an error of that command, not a path fact. */
+#define UVIO_PATH_DECIDED 0x100
+
+enum uvio_invoke_write {
+	UVIO_INVOKE_WRITE_UNKNOWN = 0,
+	UVIO_INVOKE_WRITE_MISSING,	/* answered EPROTONOSUPPORT */
+};
+
+struct uvio_device {
+	int fd;
+	bool owned;
+	bool may_2017;			/* the running kernel could have it */
+	uint32_t driver_id;
+	char name[64];
+	bool trace;			/* UVERBS_IOCTL_TRACE at open */
+	/* ioctl GET_CONTEXT succeeded but its async fd could not be made
+	 * (EMFILE, say): the next uvio_get_context() only retries the fd. */
+	bool ctx_without_async_fd;
+	uint32_t num_comp_vectors;
+	enum uvio_path pinned;		/* AUTO: decide by answers */
+	/* The device's path (AUTO: nothing answered yet), with
+	 * UVIO_PATH_DECIDED once it answered anything but ENOTTY. */
+	_Atomic int path;
+	_Atomic int invoke_write;	/* enum uvio_invoke_write */
+	/* Verbs whose native ioctl method answered EPROTONOSUPPORT. */
+	_Atomic uint64_t native_missing[UVIO_VERB_SLOTS / 64];
+	_Atomic uint64_t n_fallback;
+};
+
+/* A command for this device on an ioctl path, with room for the driver
+ * attributes a caller may join (struct uvio_drv). */
+#define UVIO_DEV_CMD(dev, name, n, path, object, method)                       \
+	UVIO_CMD_DEFINE(name, (n) + UVIO_MAX_DRV_ATTRS, object, method);       \
+	uvio_dev_cmd_setup(dev, &name, path)
+static inline void uvio_dev_cmd_setup(struct uvio_device *dev, struct uvio_cmd *cmd,
+				      enum uvio_path path)
+{
+	if (path == UVIO_PATH_IOCTL_2017)
+		uvio_cmd_set_layout(cmd, UVIO_LAYOUT_2017);
+	else
+		uvio_cmd_set_driver_id(cmd, dev->driver_id);
+}
+
+int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd);
+static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
+{
+	if (__builtin_expect(dev->trace, 0))
+		return uvio_dev_exec_traced(dev, cmd);
+	return uvio_cmd_exec(dev->fd, cmd);
+}
+
+/* A write() command as laid out by lib/legacy.c: all len bytes must go. */
+int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len);
+
+/* The driver id the kernel accepts on this fd, found with empty commands
+ * that change nothing. */
+int uvio_probe_driver_id(int fd, uint32_t *driver_id);
+
+#endif

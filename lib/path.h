@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: which path a verb takes, and running a verb on it. */
+#ifndef UVIO_LIB_PATH_H
+#define UVIO_LIB_PATH_H
+
+#include <stdbool.h>
+#include <uvio/device.h>
+#include "dev.h"
+
+/* What a verb can be sent as: a bit per encoding it has. */
+enum uvio_verb_has {
+	UVIO_HAS_NATIVE = 1,	/* an ioctl method of its own */
+	UVIO_HAS_WRITE = 2,	/* a write() command (also carried by INVOKE_WRITE) */
+};
+/* The path a verb takes now, UVIO_PATH_AUTO when none can carry it. */
+enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has);
+/* After an attempt on path tried: record what the answer says about the
+ * device's paths and return true when the verb should run again. */
+bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
+		     enum uvio_path tried, int ret);
+
+/* Finish a verb: log a failure naming verb and path, report the path. */
+int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
+		  int ret, enum uvio_path *out);
+
+/*
+ * Run one verb on the device's path: its native ioctl encoding (NULL when
+ * the kernel has none) or its write() command (NULL when none), which goes
+ * over INVOKE_WRITE or write(). An answer that says a path is missing
+ * (ENOTTY while undecided, EPROTONOSUPPORT) runs it again on the next path.
+ * Logs a failure and reports the path that ran.
+ */
+typedef int (*uvio_ioctl_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
+typedef int (*uvio_write_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
+int uvio_run_verb(struct uvio_device *dev, unsigned int verb, const char *name,
+		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
+		  enum uvio_path *path);
+
+#endif
