@@ -100,7 +100,7 @@ ssize_t uvio_sys_write(int fd, const void *buf, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ib_uverbs_query_device_resp qd;
-	struct ib_uverbs_query_port_resp qp;
+	UVIO_OPTS(uvio_port_attr, qp);
 	struct uvio_device *dev;
 	UVIO_OPTS(uvio_context, ctx);
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);

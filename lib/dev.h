@@ -34,6 +34,7 @@ struct uvio_device {
 	 * (EMFILE, say): the next uvio_get_context() only retries the fd. */
 	bool ctx_without_async_fd;
 	uint32_t num_comp_vectors;
+	uint64_t core_support;
 	enum uvio_path pinned;		/* AUTO: decide by answers */
 	/* The device's path (AUTO: nothing answered yet), with
 	 * UVIO_PATH_DECIDED once it answered anything but ENOTTY. */

@@ -129,8 +129,11 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 		return -EINVAL;
 	if (drv && drv->attrs && drv->attrs->num_attrs)
 		return -EOPNOTSUPP;
+	/* Extended and plain commands share numbers: the flag tells them
+	 * apart, in WRITE_CMD as in the write() header. */
 	if (p == UVIO_PATH_INVOKE_WRITE)
-		return invoke_write(dev, command, core, core_len, resp, resp_len, drv);
+		return invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core, core_len,
+				    resp, resp_len, drv);
 	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
 	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
 	hdr->in_words = (__u16)(core8 / 8);

@@ -65,18 +65,77 @@ struct uvio_context {
 	size_t sz;
 	int async_fd;			/* owned by the caller; -1 when none */
 	uint32_t num_comp_vectors;
+	/* enum ib_uverbs_core_support bits (IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS),
+	 * when the kernel says; 0 over write() and on kernels before 5.12. */
+	uint64_t core_support;
 };
 
 UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *drv,
 			      struct uvio_context *ctx, enum uvio_path *path);
 
-/* The core part of QUERY_DEVICE and QUERY_PORT, as the kernel's structs. */
+/* DEVICE/QUERY_CONTEXT: what GET_CONTEXT said, asked again. */
+struct uvio_context_info {
+	size_t sz;
+	uint32_t num_comp_vectors;
+	uint64_t core_support;		/* enum ib_uverbs_core_support bits */
+};
+
+UVIO_API int uvio_query_context(struct uvio_device *dev, struct uvio_context_info *info,
+				enum uvio_path *path);
+
+/* QUERY_DEVICE: the kernel's core struct. */
 UVIO_API int uvio_query_device(struct uvio_device *dev,
 			       struct ib_uverbs_query_device_resp *resp,
 			       enum uvio_path *path);
+/*
+ * EX_QUERY_DEVICE: the kernel's extended struct, of which the caller has
+ * len bytes (at least up to response_length; the kernel fills what it
+ * knows and says how much in resp->response_length).
+ */
+UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
+				  struct ib_uverbs_ex_query_device_resp *resp, size_t len,
+				  enum uvio_path *path);
+
+/* QUERY_PORT, every field: the method answers the extended struct, write()
+ * only the core one (the rest reads 0 there). */
+struct uvio_port_attr {
+	size_t sz;
+	struct ib_uverbs_query_port_resp core;
+	uint16_t port_cap_flags2;	/* enum ib_port_capability_mask2 bits */
+	uint32_t active_speed_ex;	/* Linux 6.6+: speeds past active_speed's u8 */
+};
+
 UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
-			     struct ib_uverbs_query_port_resp *resp,
-			     enum uvio_path *path);
+			     struct uvio_port_attr *attr, enum uvio_path *path);
+
+/*
+ * GID table (methods of Linux 5.12+; no write() form: -EOPNOTSUPP on a
+ * device that uses write()). An empty entry answers -ENODATA.
+ * uvio_query_gid_table returns the number of entries written (at most max).
+ * The entry is the kernel's struct ib_uverbs_gid_entry, which older
+ * systems' headers lack.
+ */
+struct uvio_gid_entry {
+	uint64_t gid[2];		/* network order bytes, as the kernel gives them */
+	uint32_t gid_index;
+	uint32_t port_num;
+	uint32_t gid_type;		/* enum ib_uverbs_gid_type: 0 IB, 1 RoCE v1, 2 RoCE v2 */
+	uint32_t netdev_ifindex;	/* 0 when no netdev */
+};
+
+UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32_t index,
+				  struct uvio_gid_entry *entry, enum uvio_path *path);
+UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry *entries,
+				  size_t max, enum uvio_path *path);
+
+/*
+ * DEVICE/INFO_HANDLES: the handles of this context's objects of one type
+ * (UVERBS_OBJECT_*, or a driver's object id). Returns how many were written
+ * to handles, at most max (at least 1): the kernel stops at max, so a
+ * result equal to max may mean more exist.
+ */
+UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
+			       uint32_t *handles, size_t max, enum uvio_path *path);
 
 /* A completion channel: its fd is the caller's (close it after its CQs). */
 struct uvio_comp_channel {

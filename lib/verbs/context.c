@@ -14,12 +14,16 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	struct drv_bufs *b = &((struct args *)args)->b;
 	struct uvio_context *ctx = ((struct args *)args)->ctx;
 	uint32_t ncv = 0;
+	uint64_t core = 0;
 	int ret;
 
 	if (!dev->ctx_without_async_fd) {
-		UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+		UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
+		/* Optional: kernels before 5.12 do not know it. */
+		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+						    &core, sizeof(core)));
 		uvio_put_drv(&cmd, b);
 		ret = uvio_dev_exec(dev, &cmd);
 		uvio_drv_copy_back(&cmd, b);
@@ -27,8 +31,11 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 			return ret;
 		dev->num_comp_vectors =
 			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0;
+		dev->core_support =
+			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT) ? core : 0;
 	}
 	UVIO_OUT_SET(ctx, num_comp_vectors, dev->num_comp_vectors);
+	UVIO_OUT_SET(ctx, core_support, dev->core_support);
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
 		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
 			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
@@ -73,6 +80,7 @@ static int get_context_write(struct uvio_device *dev, enum uvio_path p, void *ar
 	}
 	UVIO_OUT_SET(ctx, async_fd, (int)r.async_fd);
 	UVIO_OUT_SET(ctx, num_comp_vectors, r.num_comp_vectors);
+	UVIO_OUT_SET(ctx, core_support, 0);
 	return 0;
 }
 
@@ -88,4 +96,35 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
 	return uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",
 			     get_context_ioctl, get_context_write, &a, path);
+}
+
+static int query_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct uvio_context_info *info = args;
+	uint32_t ncv = 0;
+	uint64_t core = 0;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
+	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+					    &ncv, sizeof(ncv)));
+	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
+					    &core, sizeof(core)));
+	ret = uvio_dev_exec(dev, &cmd);
+	if (ret)
+		return ret;
+	UVIO_OUT_SET(info, num_comp_vectors, ncv);
+	UVIO_OUT_SET(info, core_support, core);
+	return 0;
+}
+
+UVIO_API int uvio_query_context(struct uvio_device *dev, struct uvio_context_info *info,
+				enum uvio_path *path)
+{
+	int ret = uvio_out_check(info);
+
+	if (ret)
+		return uvio_verb_end(dev, "DEVICE.QUERY_CONTEXT", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_CONTEXT, "DEVICE.QUERY_CONTEXT",
+			     query_context_ioctl, NULL, info, path);
 }

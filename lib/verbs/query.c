@@ -24,42 +24,67 @@ UVIO_API int uvio_query_device(struct uvio_device *dev,
 
 struct port_args {
 	uint8_t port;
-	struct ib_uverbs_query_port_resp *resp;
+	struct uvio_port_attr *attr;
 };
+
+/* The extended response as today's kernels lay it out; Debian 12's headers
+ * still call active_speed_ex reserved (added in Linux 6.6). */
+struct port_resp_ex {
+	struct ib_uverbs_query_port_resp legacy_resp;
+	__u16 port_cap_flags2;
+	__u8 reserved[2];
+	__u32 active_speed_ex;
+};
+_Static_assert(sizeof(struct port_resp_ex) == sizeof(struct ib_uverbs_query_port_resp_ex),
+	       "struct ib_uverbs_query_port_resp_ex");
+_Static_assert(offsetof(struct port_resp_ex, port_cap_flags2) ==
+	       offsetof(struct ib_uverbs_query_port_resp_ex, port_cap_flags2),
+	       "port_cap_flags2");
 
 static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct port_args *a = args;
-	struct ib_uverbs_query_port_resp_ex ex;
+	struct port_resp_ex ex;
 	int ret;
 
+	memset(&ex, 0, sizeof(ex));
 	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 	/* A "const" attribute: the kernel takes it as a u64 whatever its type. */
 	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
 	ret = uvio_dev_exec(dev, &cmd);
-	if (!ret)
-		*a->resp = ex.legacy_resp;
-	return ret;
+	if (ret)
+		return ret;
+	UVIO_OUT_SET(a->attr, core, ex.legacy_resp);
+	UVIO_OUT_SET(a->attr, port_cap_flags2, ex.port_cap_flags2);
+	UVIO_OUT_SET(a->attr, active_speed_ex, ex.active_speed_ex);
+	return 0;
 }
 
 static int query_port_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct port_args *a = args;
 	struct ib_uverbs_query_port c = { .port_num = a->port };
+	struct ib_uverbs_query_port_resp r;
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), &r,
+				  sizeof(r), NULL);
 
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), a->resp,
-			       sizeof(*a->resp), NULL);
+	if (ret)
+		return ret;
+	UVIO_OUT_SET(a->attr, core, r);
+	UVIO_OUT_SET(a->attr, port_cap_flags2, 0);
+	UVIO_OUT_SET(a->attr, active_speed_ex, 0);
+	return 0;
 }
 
 UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
-			     struct ib_uverbs_query_port_resp *resp,
-			     enum uvio_path *path)
+			     struct uvio_port_attr *attr, enum uvio_path *path)
 {
-	struct port_args a = { .port = port, .resp = resp };
+	struct port_args a = { .port = port, .attr = attr };
+	int ret = uvio_out_check(attr);
 
-	if (!resp)
-		return uvio_verb_end(dev, "DEVICE.QUERY_PORT", UVIO_PATH_AUTO, -EINVAL, path);
+	if (ret)
+		return uvio_verb_end(dev, "DEVICE.QUERY_PORT", UVIO_PATH_AUTO, ret, path);
 	return uvio_run_verb(dev, UVIO_VERB_QUERY_PORT, "DEVICE.QUERY_PORT", query_port_ioctl,
 			     query_port_write, &a, path);
 }
@@ -85,4 +110,127 @@ UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
 	channel->fd = -1;
 	return uvio_run_verb(dev, UVIO_VERB_CREATE_COMP_CHANNEL, "COMP_CHANNEL.CREATE", NULL,
 			     comp_channel_write, channel, path);
+}
+
+static int query_device_ex_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct { void *resp; size_t len; } *a = args;
+	struct ib_uverbs_ex_query_device c = { 0 };
+
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &c, sizeof(c),
+				  a->resp, a->len, NULL);
+}
+
+UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
+				  struct ib_uverbs_ex_query_device_resp *resp, size_t len,
+				  enum uvio_path *path)
+{
+	struct { void *resp; size_t len; } a = { resp, len };
+
+	/* The kernel refuses a response that ends before response_length. */
+	if (!resp || len < uvio_offsetofend(struct ib_uverbs_ex_query_device_resp,
+					    response_length))
+		return uvio_verb_end(dev, "DEVICE.EX_QUERY", UVIO_PATH_AUTO, -EINVAL, path);
+	memset(resp, 0, len);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_DEVICE_EX, "DEVICE.EX_QUERY", NULL,
+			     query_device_ex_write, &a, path);
+}
+
+struct gid_args {
+	uint32_t port, index;
+	struct uvio_gid_entry *entries;
+	size_t max;
+	uint64_t n;
+};
+
+_Static_assert(sizeof(struct uvio_gid_entry) == 32, "struct ib_uverbs_gid_entry is 32 bytes");
+
+static int gid_entry_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct gid_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, a->port);
+	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, a->index);
+	/* No flag is defined, yet the kernel insists on the attribute. */
+	uvio_put_flags(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries,
+			 sizeof(*a->entries));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32_t index,
+				  struct uvio_gid_entry *entry, enum uvio_path *path)
+{
+	struct gid_args a = { .port = port, .index = index, .entries = entry };
+
+	if (!entry)
+		return uvio_verb_end(dev, "DEVICE.QUERY_GID_ENTRY", UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_GID_ENTRY, "DEVICE.QUERY_GID_ENTRY",
+			     gid_entry_ioctl, NULL, &a, path);
+}
+
+static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct gid_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*a->entries));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, a->entries,
+			 a->max * sizeof(*a->entries));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n,
+			 sizeof(a->n));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry *entries,
+				  size_t max, enum uvio_path *path)
+{
+	struct gid_args a = { .entries = entries, .max = max };
+	int ret;
+
+	/* The array travels as one attribute: its length is 16 bits. */
+	if (!entries || !max || max > UINT16_MAX / sizeof(*entries))
+		return uvio_verb_end(dev, "DEVICE.QUERY_GID_TABLE", UVIO_PATH_AUTO,
+				     !entries || !max ? -EINVAL : -E2BIG, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_QUERY_GID_TABLE, "DEVICE.QUERY_GID_TABLE",
+			    gid_table_ioctl, NULL, &a, path);
+	if (ret)
+		return ret;
+	/* A count beyond the array would be a kernel bug; never trust it. */
+	return a.n > max ? -EOVERFLOW : (int)a.n;
+}
+
+struct handles_args {
+	uint16_t object_id;
+	uint32_t *handles;
+	size_t max;
+	uint32_t total;
+};
+
+static int info_handles_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct handles_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
+	uvio_put_u64(&cmd, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_HANDLES_LIST, a->handles,
+			 a->max * sizeof(uint32_t));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
+			       uint32_t *handles, size_t max, enum uvio_path *path)
+{
+	struct handles_args a = { .object_id = object_id, .handles = handles, .max = max };
+	int ret;
+
+	/* The kernel wants room for at least one handle. */
+	if (!handles || !max || max > UINT16_MAX / sizeof(uint32_t))
+		return uvio_verb_end(dev, "DEVICE.INFO_HANDLES", UVIO_PATH_AUTO,
+				     !handles || !max ? -EINVAL : -E2BIG, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_INFO_HANDLES, "DEVICE.INFO_HANDLES",
+			    info_handles_ioctl, NULL, &a, path);
+	return ret ? ret : a.total > max ? -EOVERFLOW : (int)a.total;
 }

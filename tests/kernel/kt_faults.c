@@ -130,7 +130,7 @@ static void device_removed(const char *name)
 	char cmd[128], out[4096];
 	struct uvio_comp_channel ch;
 	int fds0 = count_fds(), e_destroy, e_create, e_query, status;
-	struct ib_uverbs_query_port_resp port;
+	UVIO_OPTS(uvio_port_attr, port);
 	bool blocked;
 	pid_t del;
 

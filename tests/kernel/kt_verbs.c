@@ -42,7 +42,7 @@ static void check_path(enum mode m, const char *verb, enum uvio_path got, bool h
 static void all_verbs(const struct uvio_device_info *info, enum mode m)
 {
 	struct ib_uverbs_query_device_resp qd;
-	struct ib_uverbs_query_port_resp qp;
+	UVIO_OPTS(uvio_port_attr, qp);
 	struct uvio_device *dev;
 	UVIO_OPTS(uvio_context, ctx);
 	UVIO_OPTS(uvio_cq, cq);
@@ -76,7 +76,7 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	KT_CHECK(qd.max_cqe >= 16, "max_cqe %u", qd.max_cqe);
 	KT_EQ(uvio_query_port(dev, 1, &qp, &p), 0);
 	check_path(m, "QUERY_PORT", p, true);
-	KT_EQ(qp.state, 4);	/* IB_PORT_ACTIVE */
+	KT_EQ(qp.core.state, 4);	/* IB_PORT_ACTIVE */
 
 	KT_EQ(uvio_create_comp_channel(dev, &channel, &p), 0);
 	check_path(m, "CREATE_COMP_CHANNEL", p, false);
