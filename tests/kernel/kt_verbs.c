@@ -70,6 +70,8 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	check_path(m, "GET_CONTEXT", p, true);
 	KT_CHECK(ctx.async_fd > 2, "async fd %d", ctx.async_fd);
 	KT_CHECK(ctx.num_comp_vectors > 0, "num_comp_vectors %u", ctx.num_comp_vectors);
+	/* the kernel's own list of contexts, on every path */
+	KT_EQ(kt_rdma_res_count("ctx", info->name, pid), 1);
 
 	KT_EQ(uvio_query_device(dev, &qd, &p), 0);
 	check_path(m, "QUERY_DEVICE", p, false);
@@ -128,6 +130,8 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	close(ctx.async_fd);
 	munmap(buf, 65536);
 	uvio_device_close(dev);
+	/* the context goes with the last fd */
+	KT_EQ(kt_rdma_res_count("ctx", info->name, pid), 0);
 }
 
 static void log_line(int level, const char *msg, void *ctx)
