@@ -49,6 +49,23 @@ static int invoke_write(struct uvio_device *dev, uint32_t command, const void *c
 	return uvio_dev_exec(dev, &cmd);
 }
 
+/* Send a laid-out write() command; on success hand out the answer: the
+ * core response, then the driver's output from drv_at on. */
+static int send_write(struct uvio_device *dev, void *in, size_t in_len, const uint8_t *out,
+		      void *resp, size_t resp_len, size_t drv_at, const struct drv_bufs *drv,
+		      size_t out_drv)
+{
+	int ret = uvio_dev_write(dev, in, in_len);
+
+	if (ret)
+		return ret;
+	if (resp_len)
+		memcpy(resp, out, resp_len);
+	if (out_drv)
+		memcpy(drv->out, out + drv_at, drv->out_len);
+	return 0;
+}
+
 int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv)
@@ -61,7 +78,6 @@ int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
 	size_t in_len, out_len;
 	__u64 at = 0;
-	int ret;
 
 	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
 	    (core_len | resp_len) & 3)
@@ -99,14 +115,8 @@ int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		memcpy(q + core_len, drv->in, drv->in_len);
 		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	}
-	ret = uvio_dev_write(dev, in, in_len);
-	if (ret)
-		return ret;
-	if (resp_len)
-		memcpy(resp, out, resp_len);
-	if (out_drv)
-		memcpy(drv->out, (uint8_t *)out + resp_len, drv->out_len);
-	return 0;
+	return send_write(dev, in, in_len, (const uint8_t *)out, resp, resp_len, resp_len, drv,
+			  out_drv);
 }
 
 int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
@@ -123,7 +133,6 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 	size_t in_drv = drv ? round_up(drv->in_len, 8) : 0;
 	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 8) : 0;
 	size_t in_len;
-	int ret;
 
 	if (core_len > MAX_CORE || resp_len > MAX_RESP)
 		return -EINVAL;
@@ -148,12 +157,6 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 		memcpy(q + core8, drv->in, drv->in_len);
 	if (resp_len)
 		memset(out, 0, resp8 + out_drv);
-	ret = uvio_dev_write(dev, in, in_len);
-	if (ret)
-		return ret;
-	if (resp_len)
-		memcpy(resp, out, resp_len);
-	if (out_drv)
-		memcpy(drv->out, (uint8_t *)out + resp8, drv->out_len);
-	return 0;
+	return send_write(dev, in, in_len, (const uint8_t *)out, resp, resp_len, resp8, drv,
+			  out_drv);
 }
