@@ -103,11 +103,20 @@ UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
 
 /*
  * Logging: nothing is printed unless a callback is set. The callback gets a
- * level (LOG_ERR .. LOG_DEBUG of <syslog.h>) and one line without newline.
- * Returns the previous callback. NULL silences.
+ * level (LOG_ERR .. LOG_DEBUG of <syslog.h>), one line without newline, and
+ * the ctx given with it. fn and ctx are set as one pair (fn NULL silences);
+ * the previous pair goes to *old when old is not NULL, so that it can be
+ * restored. When uvio_set_log() returns, no thread runs or will run the
+ * previous callback (it waits for those in flight): the previous ctx may
+ * be freed. Returns 0, or -EDEADLK when called from inside a callback.
+ * Callbacks may run on any thread, at the same time.
  */
 typedef void (*uvio_log_fn)(int level, const char *msg, void *ctx);
-UVIO_API uvio_log_fn uvio_set_log(uvio_log_fn fn, void *ctx);
+struct uvio_log_handler {
+	uvio_log_fn fn;
+	void *ctx;
+};
+UVIO_API int uvio_set_log(uvio_log_fn fn, void *ctx, struct uvio_log_handler *old);
 
 #ifdef __cplusplus
 }

@@ -215,14 +215,14 @@ static void trace_by_environment(void **state)
 	fake.on_ioctl = kernel;
 	fake.on_write = kernel_write;
 	answer = 0;
-	uvio_set_log(collect, NULL);
+	uvio_set_log(collect, NULL, NULL);
 	setenv("UVERBS_IOCTL_TRACE", "1", 1);
 	assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
 	unsetenv("UVERBS_IOCTL_TRACE");
 	assert_int_equal(uvio_dealloc_pd(dev, 5, NULL), 0);
 	uvio_device_set_path(dev, UVIO_PATH_WRITE);
 	assert_int_equal(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 	assert_non_null(strstr(logged, " ioctl: PD.DESTROY (object 1, method 0) layout current "
 				       "driver_id 14, 1 attrs, length 40 -> 0 in "));
 	assert_non_null(strstr(logged, "[0] 0x0000 HANDLE           idr     len 0 mandatory handle 5"));
@@ -233,10 +233,10 @@ static void trace_by_environment(void **state)
 
 	/* no trace without the variable */
 	logged[0] = 0;
-	uvio_set_log(collect, NULL);
+	uvio_set_log(collect, NULL, NULL);
 	assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
 	assert_int_equal(uvio_dealloc_pd(dev, 5, NULL), 0);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 	assert_string_equal(logged, "");
 	uvio_device_close(dev);
 	close(pfd[0]);
