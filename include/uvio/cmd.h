@@ -166,7 +166,10 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 	}
 	/* Only now is hdr known to point at a usable header. */
 	cmd->hdr = hdr;
-	cmd->attrs = hdr->attrs;
+	/* Past the header by arithmetic, not through hdr->attrs: kernel
+	 * headers before 5.11 declare that array with size 0, and gcc 10 then
+	 * warns about every attribute written (-Wstringop-overflow). */
+	cmd->attrs = (struct ib_uverbs_attr *)((char *)buf + sizeof(*hdr));
 	if (size > UVIO_CMD_MAX_BYTES)
 		size = UVIO_CMD_MAX_BYTES;
 	slots = (size - sizeof(*hdr)) / sizeof(struct ib_uverbs_attr);
