@@ -132,7 +132,7 @@ static int node_of(const char *ibdev)
 
 static void discovery_order_and_count(void)
 {
-	struct uvio_device_info info;
+	struct uvio_device_info info = { .uverbs = "?" };
 	struct uvio_device *dev;
 	char links[1024], name[32];
 	bool had_siw;
