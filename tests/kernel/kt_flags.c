@@ -98,7 +98,7 @@ static int cq_with_flags(size_t len, bool by_put_flags)
 static void measure(const struct uvio_device_info *info)
 {
 	struct uvio_device *dev;
-	struct uvio_context ctx;
+	struct uvio_context ctx = { .sz = sizeof(ctx) };
 
 	printf("== %s (driver id %u)\n", info->name, info->driver_id);
 	if (uvio_device_open(info->name, &dev)) {

@@ -58,7 +58,7 @@ static void adopt_only_uverbs(const struct uvio_device_info *info)
 	/* the real node is accepted, and works */
 	KT_EQ(uvio_device_adopt(u, UVIO_DRIVER_ID_PROBE, &dev), 0);
 	if (!kt_failures) {
-		struct uvio_context ctx;
+		struct uvio_context ctx = { .sz = sizeof(ctx) };
 
 		KT_EQ(uvio_get_context(dev, NULL, &ctx, NULL), 0);
 		KT_EQ(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
@@ -171,7 +171,7 @@ static void discovery_order_and_count(void)
 	KT_CHECK(!strcmp(info.uverbs, name), "m33_rxe: %s, sysfs says %s", info.uverbs, name);
 	KT_EQ(uvio_device_open("m33_rxe", &dev), 0);
 	if (dev) {
-		struct uvio_context ctx;
+		struct uvio_context ctx = { .sz = sizeof(ctx) };
 
 		KT_EQ(uvio_get_context(dev, NULL, &ctx, NULL), 0);
 		close(ctx.async_fd);
