@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	struct uvio_comp_channel channel;
 	int err;
 
-	uvio_set_log(log_to_stderr, NULL);
+	uvio_set_log(log_to_stderr, NULL, NULL);
 	err = uvio_device_open(name, &dev);
 	if (err)
 		return fail(name ? name : "no RDMA device found", err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <uvio.h>
+#include "fake_sysfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -117,8 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = data;
 	in_left = size;
 	setenv("UVERBS_IOCTL_PATH", paths[take8() % 5], 1);
-	/* stdin: a real fd for the adopt check, never closed by the library */
-	if (uvio_device_adopt(0, 14, &dev))
+	/* /dev/null, listed as a uverbs device in a sysfs tree of our own, so
+	 * that it passes the adopt check; never closed by the library */
+	if (uvio_device_adopt(fake_uverbs_fd(), 14, &dev))
 		return 0;
 	for (int round = 0; round < 3 && in_left; round++) {
 		uvio_get_context(dev, take8() & 1 ? &drv : NULL, &ctx, NULL);

@@ -99,7 +99,7 @@ UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
 	 * layout just leaves 8 bytes of the buffer unused. */
 	cmd->attrs = layout == UVIO_LAYOUT_2017 ?
 		(struct ib_uverbs_attr *)((char *)cmd->hdr + sizeof(struct uvio_ioctl_hdr_2017)) :
-		cmd->hdr->attrs;
+		(struct ib_uverbs_attr *)((char *)cmd->hdr + sizeof(struct ib_uverbs_ioctl_hdr));
 	if (layout == UVIO_LAYOUT_2017) {
 		/* The 2017 header ends with one reserved u64 at byte 8. */
 		cmd->hdr->reserved1 = 0;

@@ -9,7 +9,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include <uvio/diag.h>
 #include "dev.h"
+#include "discover.h"
 #include "report.h"
 #include "trace.h"
 
@@ -91,6 +93,23 @@ static int device_new(int fd, bool owned, const char *name, struct uvio_device *
 	return 0;
 }
 
+/* Refuse anything but a uverbs character device before a single command
+ * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
+ * would write commands into it. */
+static int check_fd(int fd, const char *what)
+{
+	char uverbs[32];
+	int ret = uvio_uverbs_fd_check(fd, uverbs, sizeof(uverbs));
+
+	if (ret == -ENODEV) {
+		uvio_set_last_error("%s: not a uverbs device (a character device listed in "
+				    "%s/class/infiniband_verbs): refused, nothing sent",
+				    what, uvio_sysfs_root);
+		uvio_log(LOG_ERR, "%s", uvio_last_error());
+	}
+	return ret;
+}
+
 UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 {
 	struct uvio_device_info info;
@@ -108,13 +127,21 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	}
 	if (ret)
 		return ret;
+	if (!info.path[0]) {
+		uvio_set_last_error("%s: no uverbs node (is ib_uverbs loaded?)", info.name);
+		return -ENODEV;
+	}
 	fd = open(info.path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		uvio_log(LOG_ERR, "%s: open %s: %s", info.name, info.path, strerror(-ret));
 		return ret;
 	}
-	ret = device_new(fd, true, info.name, &dev);
+	/* The node must be the device sysfs names, not whatever a container
+	 * or a stale /dev put at that path. */
+	ret = check_fd(fd, info.path);
+	if (!ret)
+		ret = device_new(fd, true, info.name, &dev);
 	if (!ret && info.driver_id_known) {
 		dev->driver_id = info.driver_id;
 	} else if (!ret) {
@@ -146,6 +173,10 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 		return -EINVAL;
 	if (fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
+	snprintf(name, sizeof(name), "fd%d", fd);
+	ret = check_fd(fd, name);
+	if (ret)
+		return ret;
 	if (driver_id == UVIO_DRIVER_ID_PROBE) {
 		ret = uvio_probe_driver_id(fd, &driver_id);
 		if (ret == -ENOTTY)
@@ -153,7 +184,6 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 		if (ret)
 			return ret;
 	}
-	snprintf(name, sizeof(name), "fd%d", fd);
 	ret = device_new(fd, false, name, out);
 	if (!ret)
 		(*out)->driver_id = driver_id;

@@ -16,8 +16,13 @@
 #include <netlink/attr.h>
 #include <rdma/rdma_netlink.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <uvio/device.h>
+#include "discover.h"
 #include "report.h"
+
+const char *uvio_sysfs_root = "/sys";
 
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 
@@ -30,12 +35,33 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
 };
 
+/* Every device present, in a heap array that grows as answers come:
+ * discovery is not on the command path, and a fixed array would cap the
+ * devices a host may have (SR-IOV hosts have hundreds). */
 struct collect {
 	struct uvio_device_info *devs;
-	size_t max, count;
+	size_t count, cap;
 	struct uvio_device_info *cur;	/* GET_CHARDEV target */
 	int err;
 };
+
+/* A zeroed entry at the end, or NULL (c->err = -ENOMEM). */
+static struct uvio_device_info *slot(struct collect *c)
+{
+	if (c->count == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct uvio_device_info *d = reallocarray(c->devs, cap, sizeof(*d));
+
+		if (!d) {
+			c->err = -ENOMEM;
+			return NULL;
+		}
+		c->devs = d;
+		c->cap = cap;
+	}
+	memset(&c->devs[c->count], 0, sizeof(c->devs[0]));
+	return &c->devs[c->count++];
+}
 
 static void copy_str(char *dst, size_t size, const struct nlattr *a)
 {
@@ -51,10 +77,9 @@ static int on_device(struct nl_msg *msg, void *arg)
 	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
 	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
 		return NL_SKIP;
-	if (c->count++ >= c->max)
-		return NL_OK;
-	d = &c->devs[c->count - 1];
-	memset(d, 0, sizeof(*d));
+	d = slot(c);
+	if (!d)
+		return NL_STOP;
 	d->source = UVIO_SOURCE_NETLINK;
 	d->index = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
@@ -142,11 +167,13 @@ static int ask_chardev(struct collect *c, struct uvio_device_info *d)
 	return ret;
 }
 
+static int read_sysfs(const char *path, char *buf, size_t size);
+static void chardev_from_sysfs(struct uvio_device_info *d);
+
 static int list_netlink(struct collect *c)
 {
 	struct nl_sock *sk = rdma_socket();
 	struct nl_msg *msg;
-	size_t i, have;
 	int ret = -ENOMEM;
 
 	if (!sk)
@@ -155,10 +182,16 @@ static int list_netlink(struct collect *c)
 	if (msg)
 		ret = nl_request(sk, msg, on_device, c, true);
 	nl_socket_free(sk);
-	have = c->count < c->max ? c->count : c->max;
-	/* A device without a uverbs node answers an error: not fatal. */
-	for (i = 0; !ret && i < have; i++)
+	if (!ret)
+		ret = c->err;
+	/* A device without a uverbs node answers an error: not fatal. A
+	 * kernel with the device dump but without GET_CHARDEV (before 5.0)
+	 * answers an error for every device: its sysfs says the node. */
+	for (size_t i = 0; !ret && i < c->count; i++) {
 		ask_chardev(c, &c->devs[i]);
+		if (!c->devs[i].path[0])
+			chardev_from_sysfs(&c->devs[i]);
+	}
 	return ret;
 }
 
@@ -177,10 +210,41 @@ static int read_sysfs(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* The uverbs node of an IB device, found by name in sysfs. */
+static void chardev_from_sysfs(struct uvio_device_info *d)
+{
+	char cls[256], p[512], v[64];
+	struct dirent *e;
+	DIR *dir;
+
+	snprintf(cls, sizeof(cls), "%s/class/infiniband_verbs", uvio_sysfs_root);
+	dir = opendir(cls);
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		if (strncmp(e->d_name, "uverbs", 6))
+			continue;
+		snprintf(p, sizeof(p), "%s/%.64s/ibdev", cls, e->d_name);
+		if (read_sysfs(p, v, sizeof(v)) || strcmp(v, d->name))
+			continue;
+		snprintf(d->uverbs, sizeof(d->uverbs), "%.31s", e->d_name);
+		snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
+		snprintf(p, sizeof(p), "%s/%s/abi_version", cls, d->uverbs);
+		if (!read_sysfs(p, v, sizeof(v)))
+			d->abi_version = (uint32_t)strtoul(v, NULL, 10);
+		break;
+	}
+	closedir(dir);
+}
+
 static int list_sysfs(struct collect *c)
 {
-	DIR *dir = opendir("/sys/class/infiniband_verbs");
+	char cls[256];
 	struct dirent *e;
+	DIR *dir;
+
+	snprintf(cls, sizeof(cls), "%s/class/infiniband_verbs", uvio_sysfs_root);
+	dir = opendir(cls);
 
 	if (!dir)	/* no class directory: no uverbs module, no devices */
 		return errno == ENOENT ? 0 : -errno;
@@ -190,22 +254,21 @@ static int list_sysfs(struct collect *c)
 
 		if (strncmp(e->d_name, "uverbs", 6))
 			continue;
-		if (c->count++ >= c->max)
-			continue;
-		d = &c->devs[c->count - 1];
-		memset(d, 0, sizeof(*d));
+		d = slot(c);
+		if (!d)
+			break;
 		d->source = UVIO_SOURCE_SYSFS;
 		snprintf(d->uverbs, sizeof(d->uverbs), "%.31s", e->d_name);
 		snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
-		snprintf(p, sizeof(p), "/sys/class/infiniband_verbs/%s/ibdev", d->uverbs);
+		snprintf(p, sizeof(p), "%s/%s/ibdev", cls, d->uverbs);
 		read_sysfs(p, d->name, sizeof(d->name));
-		snprintf(p, sizeof(p), "/sys/class/infiniband_verbs/%s/abi_version", d->uverbs);
+		snprintf(p, sizeof(p), "%s/%s/abi_version", cls, d->uverbs);
 		if (!read_sysfs(p, v, sizeof(v)))
 			d->abi_version = (uint32_t)strtoul(v, NULL, 10);
-		snprintf(p, sizeof(p), "/sys/class/infiniband/%s/node_type", d->name);
+		snprintf(p, sizeof(p), "%s/class/infiniband/%s/node_type", uvio_sysfs_root, d->name);
 		if (!read_sysfs(p, v, sizeof(v)))
 			d->node_type = (uint8_t)strtoul(v, NULL, 10);
-		snprintf(p, sizeof(p), "/sys/class/infiniband/%s/ports", d->name);
+		snprintf(p, sizeof(p), "%s/class/infiniband/%s/ports", uvio_sysfs_root, d->name);
 		DIR *ports = opendir(p);
 		if (ports) {
 			struct dirent *pe;
@@ -217,7 +280,7 @@ static int list_sysfs(struct collect *c)
 		}
 	}
 	closedir(dir);
-	return 0;
+	return c->err;
 }
 
 static int uverbs_number(const struct uvio_device_info *d)
@@ -230,40 +293,94 @@ static int by_node(const void *a, const void *b)
 	return uverbs_number(a) - uverbs_number(b);
 }
 
-UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
+/* Every device, ordered by uverbs node (those without one last). The
+ * caller frees c->devs. */
+static int collect_all(struct collect *c)
 {
-	struct collect c = { .devs = devs, .max = devs ? max : 0 };
 	const char *src = getenv("UVERBS_IOCTL_DISCOVERY");	/* netlink|sysfs */
 	int ret = -ENOENT;
 
 	if (!src || strcmp(src, "sysfs"))
-		ret = list_netlink(&c);
-	if (ret) {
+		ret = list_netlink(c);
+	if (ret && ret != -ENOMEM) {
 		if (!src || strcmp(src, "sysfs"))
 			uvio_log(LOG_DEBUG, "RDMA netlink unavailable (%s), reading sysfs",
 				 strerror(-ret));
-		c.count = 0;
-		ret = list_sysfs(&c);
-		if (ret)
-			return ret;
+		c->count = 0;
+		c->err = 0;
+		ret = list_sysfs(c);
 	}
-	qsort(devs, c.count < c.max ? c.count : c.max, sizeof(*devs), by_node);
+	if (ret)
+		return ret;
+	if (c->count)
+		qsort(c->devs, c->count, sizeof(c->devs[0]), by_node);
+	return 0;
+}
+
+UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
+{
+	struct collect c = { 0 };
+	int ret = collect_all(&c);
+
+	if (!ret && devs && max)
+		memcpy(devs, c.devs, (c.count < max ? c.count : max) * sizeof(*devs));
+	free(c.devs);
+	if (ret)
+		return ret;
 	return c.count > INT32_MAX ? INT32_MAX : (int)c.count;
 }
 
 UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
 {
-	struct uvio_device_info devs[32];
-	int n = uvio_list_devices(devs, 32);
+	struct collect c = { 0 };
+	int ret;
 
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n && i < 32; i++) {
-		if (!strcmp(devs[i].name, name) || !strcmp(devs[i].uverbs, name) ||
-		    !strcmp(devs[i].path, name)) {
-			*info = devs[i];
+	if (!name || !info)
+		return -EINVAL;
+	ret = collect_all(&c);
+	for (size_t i = 0; !ret && i < c.count; i++) {
+		const struct uvio_device_info *d = &c.devs[i];
+
+		if (!strcmp(d->name, name) || (d->uverbs[0] && !strcmp(d->uverbs, name)) ||
+		    (d->path[0] && !strcmp(d->path, name))) {
+			*info = *d;
+			free(c.devs);
 			return 0;
 		}
 	}
-	return -ENODEV;
+	free(c.devs);
+	return ret ? ret : -ENODEV;
+}
+
+int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
+{
+	char cls[256], p[512 + 64], v[32];
+	struct stat st;
+	struct dirent *e;
+	DIR *dir;
+	int ret = -ENODEV;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENODEV;
+	snprintf(cls, sizeof(cls), "%s/class/infiniband_verbs", uvio_sysfs_root);
+	dir = opendir(cls);
+	if (!dir)
+		return -ENODEV;
+	while (ret && (e = readdir(dir))) {
+		unsigned int maj, min;
+
+		if (strncmp(e->d_name, "uverbs", 6))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/dev", cls, e->d_name);
+		if (read_sysfs(p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2)
+			continue;
+		if (maj == major(st.st_rdev) && min == minor(st.st_rdev)) {
+			snprintf(uverbs, size, "%s", e->d_name);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
 }

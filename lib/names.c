@@ -11,6 +11,7 @@
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "names.h"
+#include "uapi.h"
 
 struct attr_desc {
 	uint16_t id;

@@ -1,8 +1,14 @@
 #!/bin/sh
-# Install what building and testing needs on Debian 12 (run as root).
+# Install what building and testing needs on Debian 12 (as root, or through
+# sudo).
 # The VM suite also fetches a kernel and guest packages at test time, into
 # the build directory, with apt-get download: nothing goes into /boot.
 set -eu
+# As root it runs as is; otherwise through sudo, when there is one.
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "install-deps.sh: run as root (no sudo here)" >&2; exit 1; }
+	exec sudo "$0" "$@"
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
@@ -11,4 +17,4 @@ apt-get install -y -q --no-install-recommends \
 	valgrind libc6-dbg gcovr g++ pandoc abigail-tools clang libclang-rt-14-dev \
 	debhelper dpkg-dev lintian rpm rpmlint git \
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd bc flex bison \
-	libelf-dev libssl-dev
+	libelf-dev libssl-dev debootstrap

@@ -166,7 +166,10 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 	}
 	/* Only now is hdr known to point at a usable header. */
 	cmd->hdr = hdr;
-	cmd->attrs = hdr->attrs;
+	/* Past the header by arithmetic, not through hdr->attrs: kernel
+	 * headers before 5.11 declare that array with size 0, and gcc 10 then
+	 * warns about every attribute written (-Wstringop-overflow). */
+	cmd->attrs = (struct ib_uverbs_attr *)((char *)buf + sizeof(*hdr));
 	if (size > UVIO_CMD_MAX_BYTES)
 		size = UVIO_CMD_MAX_BYTES;
 	slots = (size - sizeof(*hdr)) / sizeof(struct ib_uverbs_attr);
@@ -282,8 +285,14 @@ static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
 	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
-/* A FLAGS attribute: a u64 bit mask; the kernel refuses unknown bits with
- * EINVAL. */
+/* A FLAGS attribute: a bit mask; the kernel refuses unknown bits with
+ * EINVAL. Sent as 8 bytes. The kernel's FLAGS attributes take 4 to 8 bytes
+ * and their handlers read a u32 or a u64: on Linux 6.1 and 6.12 (rxe, siw)
+ * every core FLAGS attribute present (CQ and QP CREATE FLAGS, MR ADVISE_MR
+ * FLAGS and REG_DMABUF_MR ACCESS_FLAGS) took 4 and 8 bytes alike and
+ * refused 0, 2, 12 and 16; CQ CREATE refused 6 (tests/kernel/kt_flags.c
+ * measures it on every run). A u32 flags attribute refuses bits above 31
+ * with EINVAL, whatever the length. */
 static inline struct ib_uverbs_attr *uvio_put_flags(struct uvio_cmd *cmd,
 						    uint16_t attr_id, uint64_t v)
 {

@@ -52,9 +52,10 @@ struct uvio_device_info {
 };
 
 /*
- * Fill up to max entries, ordered by uverbs node. Returns the number of
- * devices present (may exceed max), or a negative errno when neither netlink
- * nor sysfs could be read.
+ * Fill up to max entries, the lowest uverbs nodes first (devices without
+ * one last). Returns the number of devices present (may exceed max: there
+ * is no limit), or a negative errno when neither netlink nor sysfs could be
+ * read.
  */
 UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max);
 
@@ -64,7 +65,9 @@ UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info);
 struct uvio_device;
 
 /*
- * Open a device by IB name, uverbs name or /dev path; NULL opens the first.
+ * Open a device by IB name, uverbs name or /dev path; NULL opens the one
+ * with the lowest uverbs node. The node opened must be the uverbs
+ * character device sysfs names (else -ENODEV).
  * The path mode comes from UVERBS_IOCTL_PATH (auto, ioctl, ioctl2017, write)
  * when set, else auto. Returns 0 or a negative errno.
  */
@@ -74,7 +77,10 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **dev);
  * Use an fd that someone else opened, such as the cmd_fd of a libibverbs
  * ibv_context. driver_id: the device's enum rdma_driver_id, or
  * UVIO_DRIVER_ID_PROBE to find it with commands that change nothing. The fd
- * stays the caller's: uvio_device_close() does not close it.
+ * stays the caller's: uvio_device_close() does not close it. Only a uverbs
+ * character device is accepted (fstat, then its major:minor against
+ * /sys/class/infiniband_verbs/uverbsN/dev); anything else answers -ENODEV and
+ * nothing is sent to it.
  */
 #define UVIO_DRIVER_ID_PROBE UINT32_MAX
 UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **dev);
@@ -103,11 +109,20 @@ UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
 
 /*
  * Logging: nothing is printed unless a callback is set. The callback gets a
- * level (LOG_ERR .. LOG_DEBUG of <syslog.h>) and one line without newline.
- * Returns the previous callback. NULL silences.
+ * level (LOG_ERR .. LOG_DEBUG of <syslog.h>), one line without newline, and
+ * the ctx given with it. fn and ctx are set as one pair (fn NULL silences);
+ * the previous pair goes to *old when old is not NULL, so that it can be
+ * restored. When uvio_set_log() returns, no thread runs or will run the
+ * previous callback (it waits for those in flight): the previous ctx may
+ * be freed. Returns 0, or -EDEADLK when called from inside a callback.
+ * Callbacks may run on any thread, at the same time.
  */
 typedef void (*uvio_log_fn)(int level, const char *msg, void *ctx);
-UVIO_API uvio_log_fn uvio_set_log(uvio_log_fn fn, void *ctx);
+struct uvio_log_handler {
+	uvio_log_fn fn;
+	void *ctx;
+};
+UVIO_API int uvio_set_log(uvio_log_fn fn, void *ctx, struct uvio_log_handler *old);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,10 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 	run "create_cq $dev" create_cq "$dev" 100
 	run "create_cq $dev (write)" env UVERBS_IOCTL_PATH=write create_cq "$dev" 100
 	[ -x /opt/uvio/bin/ibverbs_interop ] && run "ibverbs_interop $dev" ibverbs_interop "$dev"
+	# the programs of README.md and the man pages
+	for d in /opt/uvio/bin/doc_*; do
+		[ -x "$d" ] && run "$(basename "$d") $dev" "$d" "$dev"
+	done
 	for c in /opt/uvio/bin/consumer-*; do
 		[ -x "$c" ] && run "$(basename "$c") $dev" "$c" "$dev"
 	done

@@ -17,6 +17,7 @@
 #include <uvio.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "kt.h"
+#include "uapi.h"
 
 static char out[65536];
 

@@ -151,7 +151,7 @@ static void bad_requests(const struct uvio_device_info *info)
 	UVIO_OPTS(uvio_drv, tiny, .out = small, .out_len = 4);
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
 
-	uvio_set_log(log_line, NULL);
+	uvio_set_log(log_line, NULL, NULL);
 	KT_EQ(uvio_device_open(info->path, &dev), 0);
 	if (!dev)
 		return;
@@ -177,7 +177,7 @@ static void bad_requests(const struct uvio_device_info *info)
 	KT_EQ(p, UVIO_PATH_WRITE);
 	close(ctx.async_fd);
 	uvio_device_close(dev);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 }
 
 int main(void)
@@ -185,9 +185,9 @@ int main(void)
 	struct uvio_device_info devs[8];
 	int n;
 
-	uvio_set_log(log_line, NULL);
+	uvio_set_log(log_line, NULL, NULL);
 	n = uvio_list_devices(devs, 8);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 
 	KT_CHECK(n > 0, "no device listed: %d", n);
 	for (int i = 0; i < n && i < 8; i++) {

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <uvio.h>
+#include "fake_sysfs.h"
 #include "wrap.h"
 
 static int answer;
@@ -160,7 +161,7 @@ static void errno_names(void **state)
 static void last_error_names_verb_path_attr(void **state)
 {
 	struct uvio_device *dev;
-	int pfd[2];
+	int fd = fake_uverbs_fd();
 	(void)state;
 
 	assert_string_equal(uvio_last_error(), "");
@@ -174,18 +175,15 @@ static void last_error_names_verb_path_attr(void **state)
 				    "attributes than the command buffer holds (ENOSPC)");
 	}
 	{	/* a kernel answer to a verb: names device, verb, path, meaning */
-		assert_int_equal(pipe(pfd), 0);
 		fake_reset();
 		fake.on_ioctl = kernel;
 		answer = ENOENT;
-		assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
+		assert_int_equal(uvio_device_adopt(fd, 14, &dev), 0);
 		assert_int_equal(uvio_destroy_cq(dev, 77, NULL, NULL), -ENOENT);
 		char want[128];
-		snprintf(want, sizeof(want), "fd%d: CQ.DESTROY over ioctl: ENOENT: no object", pfd[0]);
+		snprintf(want, sizeof(want), "fd%d: CQ.DESTROY over ioctl: ENOENT: no object", fd);
 		assert_memory_equal(uvio_last_error(), want, strlen(want));
 		uvio_device_close(dev);
-		close(pfd[0]);
-		close(pfd[1]);
 	}
 }
 
@@ -207,22 +205,21 @@ static void trace_by_environment(void **state)
 {
 	struct uvio_device *dev;
 	uint32_t pd;
-	int pfd[2];
+	int fd = fake_uverbs_fd();
 	(void)state;
 
-	assert_int_equal(pipe(pfd), 0);
 	fake_reset();
 	fake.on_ioctl = kernel;
 	fake.on_write = kernel_write;
 	answer = 0;
-	uvio_set_log(collect, NULL);
+	uvio_set_log(collect, NULL, NULL);
 	setenv("UVERBS_IOCTL_TRACE", "1", 1);
-	assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fd, 14, &dev), 0);
 	unsetenv("UVERBS_IOCTL_TRACE");
 	assert_int_equal(uvio_dealloc_pd(dev, 5, NULL), 0);
 	uvio_device_set_path(dev, UVIO_PATH_WRITE);
 	assert_int_equal(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 	assert_non_null(strstr(logged, " ioctl: PD.DESTROY (object 1, method 0) layout current "
 				       "driver_id 14, 1 attrs, length 40 -> 0 in "));
 	assert_non_null(strstr(logged, "[0] 0x0000 HANDLE           idr     len 0 mandatory handle 5"));
@@ -233,14 +230,12 @@ static void trace_by_environment(void **state)
 
 	/* no trace without the variable */
 	logged[0] = 0;
-	uvio_set_log(collect, NULL);
-	assert_int_equal(uvio_device_adopt(pfd[0], 14, &dev), 0);
+	uvio_set_log(collect, NULL, NULL);
+	assert_int_equal(uvio_device_adopt(fd, 14, &dev), 0);
 	assert_int_equal(uvio_dealloc_pd(dev, 5, NULL), 0);
-	uvio_set_log(NULL, NULL);
+	uvio_set_log(NULL, NULL, NULL);
 	assert_string_equal(logged, "");
 	uvio_device_close(dev);
-	close(pfd[0]);
-	close(pfd[1]);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <uvio.h>
+#include "fake_sysfs.h"
 #include "wrap.h"
 
 static struct ib_uverbs_ioctl_hdr seen;		/* header of the last command */
@@ -44,16 +45,13 @@ static int kernel_ioctl(unsigned long request, void *arg)
 
 static struct uvio_device *fresh(void)
 {
-	static int pipefd[2] = { -1, -1 };
 	struct uvio_device *dev;
 
-	if (pipefd[0] < 0)
-		assert_int_equal(pipe(pipefd), 0);
 	fake_reset();
 	fake.on_ioctl = kernel_ioctl;
 	memset(&seen, 0, sizeof(seen));
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(pipefd[0], 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
 	return dev;
 }
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <uvio.h>
+#include "fake_sysfs.h"
 #include "wrap.h"
 
 static int answer;			/* errno the stand-in's ioctl gives */
@@ -90,11 +91,8 @@ static ssize_t kernel_write(const void *buf, size_t len)
 
 static struct uvio_device *fresh(void)
 {
-	static int pipefd[2] = { -1, -1 };
 	struct uvio_device *dev;
 
-	if (pipefd[0] < 0)
-		assert_int_equal(pipe(pipefd), 0);
 	fake_reset();
 	fake.on_ioctl = kernel_ioctl;
 	fake.on_write = kernel_write;
@@ -104,7 +102,7 @@ static struct uvio_device *fresh(void)
 	last_write_cmd = 0;
 	last_invoked = UINT64_MAX;
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(pipefd[0], 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
 	return dev;
 }
 
@@ -265,7 +263,7 @@ static void pinned_paths(void **state)
 
 	/* pinned by the environment */
 	setenv("UVERBS_IOCTL_PATH", "write", 1);
-	assert_int_equal(uvio_device_adopt(3, 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
 	fake_reset();
 	fake.on_write = kernel_write;
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
@@ -285,7 +283,7 @@ static void pinned_paths(void **state)
 	}
 	uvio_device_close(dev);
 	setenv("UVERBS_IOCTL_PATH", "bogus", 1);
-	assert_int_equal(uvio_device_adopt(3, 14, &dev), -EINVAL);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), -EINVAL);
 	unsetenv("UVERBS_IOCTL_PATH");
 }
 

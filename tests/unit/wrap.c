@@ -66,5 +66,7 @@ int __wrap_open(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = va_arg(ap, int);
 	va_end(ap);
+	if (fake.on_open)
+		path = fake.on_open(path);
 	return __real_open(path, flags, mode);
 }

@@ -12,6 +12,8 @@ struct fake_kernel {
 	/* Return 0 or an errno; may edit the command in place as a kernel would. */
 	int (*on_ioctl)(unsigned long request, void *arg);
 	ssize_t (*on_write)(const void *buf, size_t len);
+	/* May name another file for open() to open instead of path. */
+	const char *(*on_open)(const char *path);
 };
 
 extern struct fake_kernel fake;

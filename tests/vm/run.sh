@@ -52,8 +52,11 @@ fi
 log=$cache/console-$(basename "$kdir").log
 rm -f "$log"	# never write through a hard link into another run's log
 t1=$SECONDS
-timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" -append "$append" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" || true
+# The firmware clears the terminal first (ESC c, ESC [2J, ...): keep only
+# text, for the user and the log.
+timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" -append "$append" </dev/null 2>&1 |
+	sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g' |
+	tee "$log" || true
 rc=$(sed -n 's/^UVIO-EXIT \([0-9]*\)$/\1/p' "$log" | tail -n1)
 echo "vm: guest ran $((SECONDS - t1)) s, exit ${rc:-none}"
 [ -n "$rc" ] || { echo "vm: FAIL: no exit marker from the guest (timeout or crash)"; exit 1; }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: discovery's answers that a device handle needs. */
+#ifndef UVIO_LIB_DISCOVER_H
+#define UVIO_LIB_DISCOVER_H
+
+#include <stddef.h>
+
+/* Where sysfs is mounted: "/sys". Tests point it at a tree of their own. */
+extern const char *uvio_sysfs_root;
+
+/*
+ * Whether fd is open on a uverbs character device: fstat() says a
+ * character device, and its major:minor is the dev of one entry of
+ * /sys/class/infiniband_verbs. 0 and the entry's name (uverbsN) in uverbs;
+ * -EBADF for a closed fd; -ENODEV for anything else (a file, a pipe,
+ * another device, or no uverbs class to compare with).
+ */
+int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size);
+
+#endif

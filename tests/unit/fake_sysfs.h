@@ -1,0 +1,21 @@
+/* A sysfs tree of the test's own, for what discovery and the fd check read:
+ * class/infiniband_verbs/uverbsN/{dev,ibdev,abi_version}. */
+#ifndef UVIO_TEST_FAKE_SYSFS_H
+#define UVIO_TEST_FAKE_SYSFS_H
+
+#include <sys/types.h>
+
+/* Make an empty tree (once) and point the library at it; its path. */
+const char *fake_sysfs(void);
+/* Remove every uverbs entry. */
+void fake_sysfs_clear(void);
+/* Add uverbsN for IB device ibdev, with the major:minor of rdev. */
+void fake_sysfs_add(unsigned int n, const char *ibdev, dev_t rdev);
+/* The device number of a path (a character device such as /dev/null). */
+dev_t fake_rdev(const char *path);
+/* /dev/null opened read-write and listed as uverbs0 (ibdev "fake0"): an fd
+ * the library accepts as a uverbs device; the stand-in kernel answers its
+ * commands. Opened once. */
+int fake_uverbs_fd(void);
+
+#endif
