@@ -86,7 +86,12 @@ static void pair_never_torn(void **state)
 	uvio_set_log(fn_a, &ctx_a, NULL);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, logger, NULL), 0);
-	for (int i = 0; i < 200000; i++) {
+	/* On a loaded machine the loggers may start late: swap only once
+	 * they run, and go on until they have logged during the swaps. */
+	while (calls == 0)
+		sched_yield();
+	calls = 0;
+	for (long i = 0; i < 200000 || (calls < 1000 && i < 20000000); i++) {
 		uvio_set_log(fn_b, &ctx_b, NULL);
 		uvio_set_log(fn_a, &ctx_a, NULL);
 	}
