@@ -36,13 +36,15 @@ static void cq_create_in_words(void **state)
 	int n = uvio_cmd_format(&cmd, text, sizeof(text));
 	assert_int_equal(n, (int)strlen(text));
 	assert_has("CQ.CREATE (object 3, method 0) layout current driver_id 14, 7 attrs, length 136");
-	assert_has("[0] 0x0000 HANDLE           idr-new len 0 mandatory handle 0");
-	assert_has("[1] 0x0001 CQE              ptr-in  len 4 mandatory inline 100 (0x64)");
-	assert_has("[2] 0x0003 COMP_CHANNEL     fd      len 0 mandatory fd 7");
-	assert_has("[3] 0x0005 FLAGS            ptr-in  len 8 optional inline 0 (0x0)");
+	assert_has("[0] 0x0000 HANDLE           idr-new len 0 mandatory new CQ handle\n");
+	assert_has("[1] 0x0001 CQE              ptr-in  len 4 mandatory = 100\n");
+	assert_has("[2] 0x0003 COMP_CHANNEL     fd      len 0 mandatory COMP_CHANNEL fd 7\n");
+	assert_has("[3] 0x0005 FLAGS            ptr-in  len 8 optional = 0x0\n");
 	assert_has("[4] 0x0006 RESP_CQE         ptr-out len 4 mandatory ptr 0x");
 	assert_has("[5] 0x1001 UHW_OUT          ptr-out len 16 mandatory ptr 0x");
 	assert_has("[6] 0x1007 driver           enum-in len 2 mandatory elem 2 inline 25185 (0x6261)");
+	/* the table knows what CQ.CREATE needs */
+	assert_has("missing mandatory: USER_HANDLE, COMP_VECTOR");
 
 	/* the raw decoder knows kinds from its table, for the 2017 layout too */
 	uvio_cmd_finish(&cmd);
@@ -64,7 +66,7 @@ static void layout_2017_and_oddities(void **state)
 	b[24] = 9;			/* handle 9 */
 	assert_true(uvio_decode(buf, 32, UVIO_LAYOUT_2017, text, sizeof(text)) > 0);
 	assert_has("PD.DESTROY (object 1, method 0) layout 2017, 1 attrs, length 32");
-	assert_has("HANDLE           idr     len 0 mandatory handle 9");
+	assert_has("HANDLE           idr     len 0 mandatory PD handle 9");
 
 	/* the same bytes read as today's layout: wrong length, truncated */
 	assert_true(uvio_decode(buf, 32, UVIO_LAYOUT_CURRENT, text, sizeof(text)) > 0);
