@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
@@ -110,6 +112,53 @@ static void put_flags(struct text *t, unsigned int vt, uint64_t v)
 	put(t, ")");
 }
 
+/* A number of type vt, es bytes wide. */
+static void put_scalar(struct text *t, unsigned int vt, uint64_t v, size_t es)
+{
+	const char *name;
+
+	switch (abi_vtype(vt)->kind) {
+	case V_SINT:
+	case V_FD:
+		put(t, "%lld", es == 4 ? (long long)(int32_t)v :
+		    es == 2 ? (long long)(int16_t)v : es == 1 ? (long long)(int8_t)v :
+		    (long long)v);
+		return;
+	case V_HEX:
+		put(t, "0x%llx", (unsigned long long)v);
+		return;
+	case V_BE:
+		v = es == 2 ? ntohs((uint16_t)v) : es == 4 ? ntohl((uint32_t)v) :
+		    es == 8 ? ((uint64_t)ntohl((uint32_t)v) << 32 | ntohl((uint32_t)(v >> 32))) :
+		    v;
+		put(t, "0x%0*llx", (int)es * 2, (unsigned long long)v);
+		return;
+	case V_FLAGS:
+		put_flags(t, vt, v);
+		return;
+	case V_ENUM:
+		name = v <= UINT32_MAX ? abi_const_name(vt, (uint32_t)v) : NULL;
+		if (name)
+			put(t, "%s(%llu)", name, (unsigned long long)v);
+		else
+			put(t, "%llu(unknown)", (unsigned long long)v);
+		return;
+	case V_OBJECT:
+		name = v <= UINT16_MAX ? uvio_object_name((uint16_t)v) : NULL;
+		put(t, "%s(%llu)", name ? name : "unknown", (unsigned long long)v);
+		return;
+	case V_WRITE_CMD:
+		name = v <= UINT32_MAX ? uvio_write_cmd_name((uint32_t)v) : NULL;
+		put(t, "%s%s(%llu)", v & IB_USER_VERBS_CMD_FLAG_EXTENDED ? "EX_" : "",
+		    name ? name : "unknown",
+		    (unsigned long long)(v & ~(uint64_t)IB_USER_VERBS_CMD_FLAG_EXTENDED));
+		return;
+	default:	/* UINT, HANDLE */
+		put(t, "%llu", (unsigned long long)v);
+		return;
+	}
+}
+
 static void put_struct(struct text *t, unsigned int vt, const uint8_t *p, size_t n,
 		       int depth);
 
@@ -156,51 +205,7 @@ static void put_value(struct text *t, unsigned int vt, const uint8_t *p, size_t 
 		put(t, "%s]", n / es > MAX_ELEMS ? ", ..." : "");
 		return;
 	}
-	{
-		uint64_t v = get_uint(p, es);
-		const char *name;
-
-		switch (ty->kind) {
-		case V_SINT:
-		case V_FD:
-			put(t, "%lld", es == 4 ? (long long)(int32_t)v :
-			    es == 2 ? (long long)(int16_t)v : es == 1 ? (long long)(int8_t)v :
-			    (long long)v);
-			return;
-		case V_HEX:
-			put(t, "0x%llx", (unsigned long long)v);
-			return;
-		case V_BE:
-			v = es == 2 ? ntohs((uint16_t)v) : es == 4 ? ntohl((uint32_t)v) :
-			    es == 8 ? ((uint64_t)ntohl((uint32_t)v) << 32 | ntohl((uint32_t)(v >> 32))) :
-			    v;
-			put(t, "0x%0*llx", (int)es * 2, (unsigned long long)v);
-			return;
-		case V_FLAGS:
-			put_flags(t, vt, v);
-			return;
-		case V_ENUM:
-			name = v <= UINT32_MAX ? abi_const_name(vt, (uint32_t)v) : NULL;
-			if (name)
-				put(t, "%s(%llu)", name, (unsigned long long)v);
-			else
-				put(t, "%llu(unknown)", (unsigned long long)v);
-			return;
-		case V_OBJECT:
-			name = v <= UINT16_MAX ? uvio_object_name((uint16_t)v) : NULL;
-			put(t, "%s(%llu)", name ? name : "unknown", (unsigned long long)v);
-			return;
-		case V_WRITE_CMD:
-			name = v <= UINT32_MAX ? uvio_write_cmd_name((uint32_t)v) : NULL;
-			put(t, "%s%s(%llu)", v & IB_USER_VERBS_CMD_FLAG_EXTENDED ? "EX_" : "",
-			    name ? name : "unknown",
-			    (unsigned long long)(v & ~(uint64_t)IB_USER_VERBS_CMD_FLAG_EXTENDED));
-			return;
-		default:	/* UINT, HANDLE */
-			put(t, "%llu", (unsigned long long)v);
-			return;
-		}
-	}
+	put_scalar(t, vt, get_uint(p, es), es);
 }
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -422,14 +427,15 @@ struct ctx {
 	uint8_t mem[UVIO_CMD_MAX_BYTES];
 };
 
-/* Bytes an attribute carries: inline in data up to 8 bytes, else behind the
- * pointer when a fetch function can read it. NULL when not available. */
-static const uint8_t *attr_bytes(struct ctx *c, const struct ib_uverbs_attr *a, size_t *n,
-				 bool *cut)
+/* Bytes an attribute carries: an input's inline in data up to 8 bytes, else
+ * (and an output's always) behind the pointer when a fetch function can read
+ * it. NULL when not available. */
+static const uint8_t *attr_bytes(struct ctx *c, const struct ib_uverbs_attr *a, bool out,
+				 size_t *n, bool *cut)
 {
 	*cut = false;
 	*n = a->len;
-	if (a->len <= sizeof(a->data))
+	if (a->len <= sizeof(a->data) && !out)
 		return (const uint8_t *)&a->data;
 	if (!c->o || !c->o->fetch)
 		return NULL;
@@ -489,12 +495,10 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 			return;
 		break;
 	case UVIO_KIND_PTR_OUT:
-		if (a->len <= sizeof(a->data) || !after || !c->o || !c->o->fetch ||
-		    (d && d->vtype == VT_NONE)) {
-			put(t, " ptr 0x%llx", (unsigned long long)a->data);
-			if (!after || (d && d->vtype == VT_NONE))
-				return;
-		}
+		/* an output is always a pointer; its bytes exist after the call */
+		put(t, " ptr 0x%llx", (unsigned long long)a->data);
+		if (!after || (d && d->vtype == VT_NONE) || !a->len)
+			return;
 		break;
 	}
 	if (d && d->vtype == VT_NONE) {	/* shown apart (INVOKE_WRITE's core) */
@@ -507,7 +511,7 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 		put(t, " inline %llu (0x%llx)", (unsigned long long)v, (unsigned long long)v);
 		return;
 	}
-	p = attr_bytes(c, a, &n, &cut);
+	p = attr_bytes(c, a, kind == UVIO_KIND_PTR_OUT, &n, &cut);
 	if (!p) {
 		if (kind != UVIO_KIND_PTR_OUT)
 			put(t, " ptr 0x%llx", (unsigned long long)a->data);
@@ -516,14 +520,18 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 	if (a->len > sizeof(a->data) && kind != UVIO_KIND_PTR_OUT)
 		put(t, " ptr 0x%llx", (unsigned long long)a->data);
 	put(t, " = ");
-	if (d && abi_vtype(vt)->kind != V_STRUCT && abi_vtype(vt)->size &&
+	if (d && (d->type == AT_CONST_IN || d->type == AT_FLAGS_IN) && natural(n) &&
+	    abi_vtype(vt)->kind != V_STRUCT) {
+		put_scalar(t, vt, get_uint(p, n), n);
+	} else if (d && d->type != AT_ENUM_IN && abi_vtype(vt)->kind != V_STRUCT &&
+		   abi_vtype(vt)->size &&
 	    n > abi_vtype(vt)->size && d->max_len == ABI_LEN_ANY) {
 		/* a list of elements (handles, GID entries, SGEs) */
 		size_t es = abi_vtype(vt)->size;
 
 		put_value(t, vt, p, n - n % es, 1);
 	} else if (d && abi_vtype(vt)->kind == V_STRUCT && d->max_len == ABI_LEN_ANY &&
-		   abi_vtype(vt)->size && n >= abi_vtype(vt)->size) {
+		   d->type != AT_ENUM_IN && abi_vtype(vt)->size && n >= abi_vtype(vt)->size) {
 		size_t es = abi_vtype(vt)->size;
 
 		put(t, "[");
@@ -766,9 +774,24 @@ UVIO_API int uvio_decode(const void *buf, size_t len, enum uvio_layout layout,
 	return uvio_decode_cmd(buf, len, &o, out, size);
 }
 
+/* This process's memory, read by the kernel: a bad pointer in a command
+ * answers EFAULT here as it would to the ioctl, instead of a crash. */
+static int self_fetch(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n;
+
+	(void)ctx;
+	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
 UVIO_API int uvio_cmd_format(const struct uvio_cmd *cmd, char *out, size_t size)
 {
-	struct uvio_decode_opts o = { .sz = sizeof(o), .layout = cmd->layout };
+	struct uvio_decode_opts o = {
+		.sz = sizeof(o), .layout = cmd->layout, .fetch = self_fetch,
+		.flags = cmd->state == UVIO_CMD_SUCCEEDED ? UVIO_DECODE_AFTER : 0,
+	};
 	struct text t = { out, size, 0 };
 
 	if (size)

@@ -77,7 +77,10 @@ UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp,
 			       size_t resp_len, char *out, size_t size);
 
 /* Decode a built command, with the kinds the builder knows (whether an
- * attribute is an input or an output is not visible in the bytes). */
+ * attribute is an input or an output is not visible in the bytes), and the
+ * memory its pointers name in this process (read with process_vm_readv(2):
+ * a bad pointer shows as a pointer, never a crash); once the command ran
+ * successfully, the outputs too. */
 UVIO_API int uvio_cmd_format(const struct uvio_cmd *cmd, char *out, size_t size);
 
 #ifdef __cplusplus
