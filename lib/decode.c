@@ -639,7 +639,7 @@ static int render(struct text *t, const void *buf, size_t len,
 		  const struct uvio_decode_opts *o, const uint8_t *kinds)
 {
 	enum uvio_layout layout = o ? o->layout : UVIO_LAYOUT_CURRENT;
-	const struct ib_uverbs_ioctl_hdr *hdr = buf;
+	struct ib_uverbs_ioctl_hdr hv = { 0 }, *hdr = &hv;
 	size_t hdr_len = layout == UVIO_LAYOUT_2017 ?
 		sizeof(struct uvio_ioctl_hdr_2017) : sizeof(struct ib_uverbs_ioctl_hdr);
 	const struct ib_uverbs_attr *attrs;
@@ -654,6 +654,9 @@ static int render(struct text *t, const void *buf, size_t len,
 		    layout == UVIO_LAYOUT_2017 ? "2017" : "current", hdr_len);
 		return -EINVAL;
 	}
+	/* A caller's buffer may be misaligned: copy the header out. The 2017
+	 * one is the first 16 bytes of today's, its reserved where reserved1 is. */
+	memcpy(&hv, buf, hdr_len);
 	c->t = t;
 	c->o = o;
 	obj = uvio_object_name(hdr->object_id);
@@ -670,10 +673,8 @@ static int render(struct text *t, const void *buf, size_t len,
 	put(t, " (object %u, method %u) layout %s", hdr->object_id, hdr->method_id,
 	    layout == UVIO_LAYOUT_2017 ? "2017" : "current");
 	if (layout == UVIO_LAYOUT_2017) {
-		const struct uvio_ioctl_hdr_2017 *h17 = buf;
-
-		if (h17->reserved)
-			put(t, " reserved=0x%llx(!)", (unsigned long long)h17->reserved);
+		if (hv.reserved1)
+			put(t, " reserved=0x%llx(!)", (unsigned long long)hv.reserved1);
 	} else {
 		put(t, " driver_id %u", hdr->driver_id);
 		if (hdr->reserved1 || hdr->reserved2)
