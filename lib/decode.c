@@ -21,6 +21,7 @@
 #include <uvio/diag.h>
 #include "abi/abi.h"
 #include "names.h"
+#include "opts.h"
 
 /* Longest array or byte run printed before "...". */
 #define MAX_ELEMS 16u
@@ -497,11 +498,11 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 	case UVIO_KIND_PTR_OUT:
 		/* an output is always a pointer; its bytes exist after the call */
 		put(t, " ptr 0x%llx", (unsigned long long)a->data);
-		if (!after || (d && d->vtype == VT_NONE) || !a->len)
+		if (!after || (d && d->vtype == VT_WRITE_CORE) || !a->len)
 			return;
 		break;
 	}
-	if (d && d->vtype == VT_NONE) {	/* shown apart (INVOKE_WRITE's core) */
+	if (d && d->vtype == VT_WRITE_CORE) {	/* shown apart (INVOKE_WRITE's core) */
 		put(t, " ptr 0x%llx", (unsigned long long)a->data);
 		return;
 	}
@@ -750,12 +751,11 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
 	if (!buf && len)
 		return -EFAULT;
 	if (opts) {
-		size_t known = sizeof(struct uvio_decode_opts);
+		size_t known = uvio_offsetofend(struct uvio_decode_opts, ctx);
+		int ret = uvio_opts_check(opts, known, 1);
 
-		if (opts->sz < offsetof(struct uvio_decode_opts, layout) + sizeof(opts->layout))
-			return -EINVAL;
-		if (opts->sz > known && !all_zero((const uint8_t *)opts + known, opts->sz - known))
-			return -E2BIG;
+		if (ret)
+			return ret;
 		if (opts->sz < known) {
 			/* an older caller's struct: read only what it has */
 			struct uvio_decode_opts o = { 0 };

@@ -5,13 +5,14 @@
  * lib/abi/.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "abi/abi.h"
 #include "names.h"
-#include "uapi.h"
+#include "opts.h"
 
 UVIO_API const char *uvio_object_name(uint16_t object_id)
 {
@@ -111,4 +112,72 @@ UVIO_API const char *uvio_write_cmd_name(uint32_t command)
 	const struct abi_write *w = abi_write(command, NULL);
 
 	return w ? abi_str(w->name) : NULL;
+}
+
+UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
+				struct uvio_attr_desc *desc)
+{
+	static const char *const access[] = { "read", "write", "new", "destroy" };
+	const struct abi_attr *a;
+	bool obj;
+	int ret = uvio_out_check(desc);
+
+	if (ret)
+		return ret;
+	a = abi_attr(object_id, method_id, attr_id);
+	if (!a)
+		return -ENOENT;
+	obj = a->type == AT_IDR || a->type == AT_FD || a->type == AT_IDRS;
+	UVIO_OUT_SET(desc, name, abi_str(a->name));
+	UVIO_OUT_SET(desc, kind, (enum uvio_attr_kind)uvio_abi_attr_kind(a));
+	UVIO_OUT_SET(desc, flags, (a->flags & ABI_MANDATORY ? UVIO_ATTR_MANDATORY : 0) |
+		     (a->flags & ABI_ALLOC_COPY ? UVIO_ATTR_COPY_ALL : 0) |
+		     (a->flags & ABI_ZERO_TAIL ? UVIO_ATTR_ZERO_TAIL : 0) |
+		     (attr_id & UVERBS_ID_NS_MASK ? UVIO_ATTR_DRIVER : 0));
+	UVIO_OUT_SET(desc, min_len, a->min_len);
+	UVIO_OUT_SET(desc, max_len, a->max_len);
+	UVIO_OUT_SET(desc, object_id, obj ? a->obj : UINT16_MAX);
+	UVIO_OUT_SET(desc, access, obj ? access[ABI_ACCESS_OF(a->flags)] : NULL);
+	UVIO_OUT_SET(desc, type, abi_str(abi_vtype(a->vtype)->name));
+	return 0;
+}
+
+UVIO_API int uvio_known_write_cmd(unsigned int index, uint32_t *command)
+{
+	for (unsigned int i = 0; i < abi_num_objects(); i++) {
+		const struct abi_object *o = abi_object_at(i);
+
+		if (index < o->nwrites) {
+			const struct abi_write *w = &o->writes[index];
+
+			*command = w->cmd | (w->flags & ABI_W_EX ? IB_USER_VERBS_CMD_FLAG_EXTENDED : 0);
+			return 0;
+		}
+		index -= o->nwrites;
+	}
+	return -ENOENT;
+}
+
+UVIO_API int uvio_describe_write_cmd(uint32_t command, struct uvio_write_desc *desc)
+{
+	const struct abi_object *o = NULL;
+	const struct abi_write *w;
+	int ret = uvio_out_check(desc);
+
+	if (ret)
+		return ret;
+	w = abi_write(command, &o);
+	if (!w)
+		return -ENOENT;
+	UVIO_OUT_SET(desc, name, abi_str(w->name));
+	UVIO_OUT_SET(desc, object_id, o->id);
+	UVIO_OUT_SET(desc, flags, (w->flags & ABI_W_EX ? UVIO_WRITE_EXTENDED : 0) |
+		     (w->flags & ABI_W_UDATA ? UVIO_WRITE_DRIVER_DATA : 0) |
+		     (w->flags & ABI_W_RESP ? UVIO_WRITE_RESPONSE : 0) |
+		     (w->flags & ABI_W_NONE ? UVIO_WRITE_UNHANDLED : 0));
+	UVIO_OUT_SET(desc, request, w->req != VT_NONE ? abi_str(abi_vtype(w->req)->name) : NULL);
+	UVIO_OUT_SET(desc, response, w->resp != VT_NONE ? abi_str(abi_vtype(w->resp)->name) : NULL);
+	UVIO_OUT_SET(desc, request_len, w->req != VT_NONE ? abi_vtype(w->req)->size : 0);
+	UVIO_OUT_SET(desc, response_len, w->resp != VT_NONE ? abi_vtype(w->resp)->size : 0);
+	return 0;
 }

@@ -83,6 +83,51 @@ UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp,
  * successfully, the outputs too. */
 UVIO_API int uvio_cmd_format(const struct uvio_cmd *cmd, char *out, size_t size);
 
+/*
+ * The ABI tables, described: what the kernel expects of each attribute and
+ * write() command, as this library knows it (the UAPI headers of Linux 7.2).
+ * Sized structs: set sz to sizeof the struct; fields past it are not
+ * written. 0, -ENOENT for an id the tables do not have, -EINVAL for a
+ * missing struct or an sz smaller than a size_t.
+ */
+#define UVIO_ATTR_MANDATORY	0x1u	/* the method refuses to run without it */
+#define UVIO_ATTR_COPY_ALL	0x2u	/* the kernel copies it in whole, any length */
+#define UVIO_ATTR_ZERO_TAIL	0x4u	/* bytes past what the kernel knows must be 0 */
+#define UVIO_ATTR_DRIVER	0x8u	/* driver data (UVERBS_ATTR_UHW_IN/OUT) */
+#define UVIO_LEN_ANY		0xffffu
+
+struct uvio_attr_desc {
+	size_t sz;
+	const char *name;
+	enum uvio_attr_kind kind;
+	unsigned int flags;		/* UVIO_ATTR_* */
+	uint16_t min_len, max_len;	/* max_len UVIO_LEN_ANY: no bound */
+	uint16_t object_id;		/* of an idr or fd attribute, else UINT16_MAX */
+	const char *access;		/* "read", "write", "new", "destroy"; NULL */
+	const char *type;		/* of the value: "u32", "qp_cap", "access_flags" */
+};
+UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
+				struct uvio_attr_desc *desc);
+
+#define UVIO_WRITE_EXTENDED	0x1u	/* with IB_USER_VERBS_CMD_FLAG_EXTENDED */
+#define UVIO_WRITE_DRIVER_DATA	0x2u	/* driver data follows the core structs */
+#define UVIO_WRITE_RESPONSE	0x4u	/* the request starts with the response pointer */
+#define UVIO_WRITE_UNHANDLED	0x8u	/* the header names it, no kernel runs it */
+
+struct uvio_write_desc {
+	size_t sz;
+	const char *name;		/* IB_USER_VERBS_[EX_]CMD_<name> */
+	uint16_t object_id;		/* the object the kernel files it under */
+	unsigned int flags;		/* UVIO_WRITE_* */
+	const char *request;		/* core request struct (ib_uverbs_<request>), NULL */
+	const char *response;		/* core response struct, NULL for none */
+	uint16_t request_len, response_len;	/* their sizes */
+};
+/* The write() commands the tables know, index 0, 1, ... until -ENOENT; an
+ * extended command's number carries IB_USER_VERBS_CMD_FLAG_EXTENDED. */
+UVIO_API int uvio_known_write_cmd(unsigned int index, uint32_t *command);
+UVIO_API int uvio_describe_write_cmd(uint32_t command, struct uvio_write_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif

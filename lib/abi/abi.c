@@ -84,8 +84,7 @@ const struct abi_write *abi_write(uint32_t command, const struct abi_object **ob
 
 const struct abi_vtype *abi_vtype(unsigned int vt)
 {
-	return vt < VT__COUNT && abi_vtypes[vt].kind + abi_vtypes[vt].size ?
-		&abi_vtypes[vt] : &abi_vtypes[VT_BYTES];
+	return &abi_vtypes[vt < VT__COUNT ? vt : VT_BYTES];
 }
 
 const char *abi_const_name(unsigned int vt, uint32_t v)

@@ -5,12 +5,12 @@
 static const struct abi_method methods[] = {
 	/* A write() command carried by the ioctl: CORE_IN is the command's
 	 * core struct (response pointer included, unused), CORE_OUT receives
-	 * its response. Their type NONE: the decoder shows them as the write()
-	 * command they are. */
+	 * its response. The decoder shows them as the write() command they
+	 * are. */
 	METHOD(INVOKE_WRITE, INVOKE_WRITE, ABI_M_UHW,
 	       A_CONST(WRITE_CMD, WRITE_CMD, WRITE_CMD, MAND),
-	       A_IN_MIN(CORE_IN, CORE_IN, NONE, 4, OPT),
-	       A_OUT_MIN(CORE_OUT, CORE_OUT, NONE, 0, OPT)),
+	       A_IN_MIN(CORE_IN, CORE_IN, WRITE_CORE, 4, OPT),
+	       A_OUT_MIN(CORE_OUT, CORE_OUT, WRITE_CORE, 0, OPT)),
 	METHOD(INFO_HANDLES, INFO_HANDLES, 0,
 	       A_CONST(INFO_OBJECT_ID, OBJECT_ID, OBJECT, MAND),
 	       A_OUT(INFO_TOTAL_HANDLES, TOTAL_HANDLES, U32, 4, OPT),

@@ -139,6 +139,8 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	SCALAR(RSVD, reserved, RESERVED, 0),
 	SCALAR(OBJECT, object, OBJECT, 0),
 	SCALAR(WRITE_CMD, write_cmd, WRITE_CMD, 0),
+	/* INVOKE_WRITE's CORE_IN and CORE_OUT: shown as the write() command */
+	SCALAR(WRITE_CORE, write_core, RAW, 0),
 
 	/* ---- flags ---- */
 	FLAGS(ACCESS, access_flags,

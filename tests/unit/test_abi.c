@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <uvio/api.h>
+
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "abi/abi.h"
@@ -364,11 +366,85 @@ static void tables_consistent(void **state)
 	       abi_num_objects(), methods, attrs, writes);
 }
 
+/* The public descriptions of the tables. */
+static void describe(void **state)
+{
+	UVIO_OPTS(uvio_attr_desc, a);
+	UVIO_OPTS(uvio_write_desc, w);
+	uint32_t cmd;
+	unsigned int n = 0, ex = 0;
+	(void)state;
+
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+					    UVERBS_ATTR_CREATE_CQ_HANDLE, &a), 0);
+	assert_string_equal(a.name, "HANDLE");
+	assert_int_equal(a.kind, UVIO_KIND_IDR_NEW);
+	assert_int_equal(a.flags, UVIO_ATTR_MANDATORY);
+	assert_int_equal(a.object_id, UVERBS_OBJECT_CQ);
+	assert_string_equal(a.access, "new");
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+					    UVERBS_ATTR_CREATE_QP_CAP, &a), 0);
+	assert_int_equal(a.kind, UVIO_KIND_PTR_IN);
+	assert_int_equal(a.flags, UVIO_ATTR_MANDATORY | UVIO_ATTR_ZERO_TAIL);
+	assert_int_equal(a.min_len, 20);
+	assert_int_equal(a.object_id, UINT16_MAX);
+	assert_null(a.access);
+	assert_string_equal(a.type, "qp_cap");
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+					    UVERBS_ATTR_UHW_OUT, &a), 0);
+	assert_int_equal(a.flags, UVIO_ATTR_DRIVER);
+	assert_int_equal(a.max_len, UVIO_LEN_ANY);
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY,
+					    UVERBS_ATTR_UHW_IN, &a), -ENOENT);
+	assert_int_equal(uvio_describe_attr(0x3ff, 0, 0, &a), -ENOENT);
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_CQ, 0, 0, NULL), -EINVAL);
+
+	/* an older, shorter struct: nothing past its sz is written */
+	struct {
+		struct uvio_attr_desc d;
+		char guard[8];
+	} old;
+	memset(&old, 0x5a, sizeof(old));
+	old.d.sz = offsetof(struct uvio_attr_desc, kind);
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 0, &old.d), 0);
+	assert_string_equal(old.d.name, "HANDLE");
+	assert_int_equal(((unsigned char *)&old)[offsetof(struct uvio_attr_desc, kind)], 0x5a);
+	old.d.sz = 4;
+	assert_int_equal(uvio_describe_attr(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 0, &old.d),
+			 -EINVAL);
+
+	assert_int_equal(uvio_describe_write_cmd(IB_USER_VERBS_CMD_CREATE_CQ, &w), 0);
+	assert_string_equal(w.name, "CREATE_CQ");
+	assert_int_equal(w.object_id, UVERBS_OBJECT_CQ);
+	assert_int_equal(w.flags, UVIO_WRITE_DRIVER_DATA | UVIO_WRITE_RESPONSE);
+	assert_string_equal(w.request, "create_cq");
+	assert_int_equal(w.request_len, sizeof(struct ib_uverbs_create_cq));
+	assert_int_equal(w.response_len, sizeof(struct ib_uverbs_create_cq_resp));
+	assert_int_equal(uvio_describe_write_cmd(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+						 IB_USER_VERBS_EX_CMD_MODIFY_QP, &w), 0);
+	assert_int_equal(w.flags, UVIO_WRITE_EXTENDED);
+	assert_string_equal(w.response, "ex_modify_qp_resp");
+	assert_int_equal(uvio_describe_write_cmd(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+						 IB_USER_VERBS_CMD_ALLOC_PD, &w), -ENOENT);
+	assert_int_equal(uvio_describe_write_cmd(IB_USER_VERBS_CMD_PEEK_CQ, &w), 0);
+	assert_int_equal(w.flags, UVIO_WRITE_UNHANDLED);
+	assert_null(w.request);
+	while (!uvio_known_write_cmd(n, &cmd)) {
+		assert_int_equal(uvio_describe_write_cmd(cmd, &w), 0);
+		ex += !!(cmd & IB_USER_VERBS_CMD_FLAG_EXTENDED);
+		n++;
+	}
+	/* 41 commands and 12 extended ones in the headers */
+	assert_int_equal(n, 53);
+	assert_int_equal(ex, 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_enumerator_named),
 		cmocka_unit_test(tables_consistent),
+		cmocka_unit_test(describe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
