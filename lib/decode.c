@@ -304,7 +304,7 @@ static void put_struct(struct text *t, unsigned int vt, const uint8_t *p, size_t
  */
 static void put_write_core(struct text *t, const struct abi_write *w, const uint8_t *core,
 			   size_t core_len, const uint8_t *resp, size_t resp_len,
-			   const char *ind, bool driver_follows)
+			   const char *ind, bool drv_in, bool drv_out)
 {
 	const struct abi_vtype *req = abi_vtype(w->req), *rsp = abi_vtype(w->resp);
 	char sep[16], sep2[16];
@@ -321,9 +321,10 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 		put(t, "%s", sep);
 		if (core_len < req->size)
 			put(t, "core %zu bytes, %u expected: ", core_len, req->size);
-		put_fields(t, w->req, core, driver_follows ? fixed : core_len, 0, sep);
-		if (driver_follows && core_len > req->size) {
-			put(t, "%sdriver data in = ", sep);
+		put_fields(t, w->req, core, drv_in ? fixed : core_len, 0, sep);
+		if (core_len > req->size && (drv_in || !all_zero(core + req->size,
+								  core_len - req->size))) {
+			put(t, drv_in ? "%sdriver data in = " : "%spast the struct = ", sep);
 			put_bytes(t, core + req->size, core_len - req->size);
 		}
 	}
@@ -334,9 +335,10 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 		if (resp_len < rsp->size)
 			put(t, " %u expected:", rsp->size);
 		put(t, "%s", sep2);
-		put_fields(t, w->resp, resp, driver_follows ? fixed : resp_len, 0, sep2);
-		if (driver_follows && resp_len > rsp->size) {
-			put(t, "%sdriver data out = ", sep2);
+		put_fields(t, w->resp, resp, drv_out ? fixed : resp_len, 0, sep2);
+		if (resp_len > rsp->size && (drv_out || !all_zero(resp + rsp->size,
+								   resp_len - rsp->size))) {
+			put(t, drv_out ? "%sdriver data out = " : "%spast the struct = ", sep2);
 			put_bytes(t, resp + rsp->size, resp_len - rsp->size);
 		}
 	} else if (resp && resp_len) {
@@ -399,8 +401,11 @@ static int render_write(struct text *t, const uint8_t *buf, size_t len, const ui
 	}
 	if (!w)
 		return 0;
+	/* Plain commands with driver data carry it after the core struct;
+	 * extended ones say its length in the extended header. */
 	put_write_core(t, w, core, core_len, resp, resp_len, "  ",
-		       (w->flags & ABI_W_UDATA) && !(w->flags & ABI_W_EX));
+		       (w->flags & ABI_W_UDATA) && !(w->flags & ABI_W_EX),
+		       (w->flags & (ABI_W_UDATA | ABI_W_EX)) != 0);
 	if (drv_in) {
 		put(t, "\n  driver data in = ");
 		put_bytes(t, core + core_len, drv_in);
@@ -633,7 +638,7 @@ static void put_invoke_write(struct ctx *c, const struct ib_uverbs_attr *attrs, 
 		}
 	}
 	/* Driver data travels in UHW_IN/UHW_OUT here, not after the core. */
-	put_write_core(c->t, w, cp, cp ? core_len : 0, rp, rp ? resp_len : 0, "    ", false);
+	put_write_core(c->t, w, cp, cp ? core_len : 0, rp, rp ? resp_len : 0, "    ", false, false);
 }
 
 static int render(struct text *t, const void *buf, size_t len,

@@ -99,18 +99,28 @@ static const char *verdict(int r)
 }
 
 /*
- * A write() command this kernel would run: an 8-byte write whose header
- * claims no words answers EINVAL (the command exists and is enabled: the
- * length check comes next, before anything runs) or EOPNOTSUPP (unknown, or
- * left out of the device's command mask). 1, 0, or -1 when it cannot tell.
+ * A write() command this kernel runs, found without running it. Commands
+ * the kernel lacks, or a driver left out, share one handler that answers
+ * EOPNOTSUPP, checked as a plain command with no core struct. So: a plain
+ * command sent with a header alone is too short for a real one (ENOSPC,
+ * before anything runs) and complete for the placeholder (EOPNOTSUPP); an
+ * extended one sent as 24 bytes whose in_words count them in 4-byte words
+ * is well formed for the placeholder (EOPNOTSUPP) and not for a real
+ * extended command, which counts 8-byte words past both headers (EINVAL).
+ * 1, 0, or -1 when the answer says neither.
  */
 static int probe_write(int fd, uint32_t command)
 {
-	struct ib_uverbs_cmd_hdr h = { .command = command };
+	uint32_t b[6] = { command, 0 };
+	bool ex = command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
+	struct ib_uverbs_cmd_hdr *h = (struct ib_uverbs_cmd_hdr *)b;
 
-	if (write(fd, &h, sizeof(h)) >= 0)
+	h->in_words = ex ? 6 : 2;
+	if (write(fd, b, ex ? 24 : 8) >= 0)
 		return -1;
-	return errno == EINVAL ? 1 : errno == EOPNOTSUPP ? 0 : -1;
+	if (errno == EOPNOTSUPP)
+		return 0;
+	return errno == (ex ? EINVAL : ENOSPC) ? 1 : -1;
 }
 
 static void show_writes(int fd, uint16_t obj, bool *first)

@@ -11,6 +11,15 @@
  * from lib/abi/uapi-ids.h. Names are offsets into one string pool (no
  * relocation per name): write N(NAME) for a name, F(struct, member, type)
  * for a struct field. lib/abi/gen-strings.sh collects both into the pool.
+ *
+ * Adding to the ABI:
+ * - a method or an attribute: a row in the object's file, as the kernel's
+ *   DECLARE_UVERBS_NAMED_METHOD says it (type, access, mandatory, length);
+ * - a write() command: a WRITE() row, its structs in types.c (F() per field);
+ * - a new object: a file like the others, listed in ABI_OBJECTS below and in
+ *   lib/CMakeLists.txt;
+ * - an id the oldest supported headers lack: a block in uapi-ids.h.
+ * tests/unit/test_abi fails until every enumerator of the headers is named.
  */
 #ifndef UVIO_ABI_H
 #define UVIO_ABI_H

@@ -211,6 +211,25 @@ static void write_commands(void **state)
 		   "  response 0x2000 provider_in_words 1 provider_out_words 0\n");
 	assert_has("\n  flags = 0x101(TIMESTAMP_COMPLETION|0x100)\n");
 	assert_has("\n  driver data in = ff:00:00:00:00:00:00:00");
+	/* its response: the core struct, then the provider's words */
+	struct {
+		struct ib_uverbs_ex_create_cq_resp r;
+		uint64_t drv;
+	} xr = { { { 6, 63 }, 0, sizeof(struct ib_uverbs_ex_create_cq_resp) }, 0x77 };
+	assert_true(uvio_decode_write(&x, sizeof(x), &xr, sizeof(xr), text, sizeof(text)) > 0);
+	assert_has("\n  response (24 bytes):\n    base = {cq_handle = 6, cqe = 63}\n"
+		   "    comp_mask = 0x0\n    response_length = 16\n    driver data out = 77:00:");
+	/* bytes past a struct the kernel does not extend, when not zero */
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_destroy_cq c;
+		uint32_t more[2];
+	} d = { { IB_USER_VERBS_CMD_DESTROY_CQ, 10, 2 }, { 0, 1, 0 }, { 0, 9 } };
+	assert_true(uvio_decode_write(&d, sizeof(d), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("\n  cq_handle = 1\n  past the struct = 00:00:00:00:09:00:00:00");
+	d.more[1] = 0;
+	assert_true(uvio_decode_write(&d, sizeof(d), NULL, 0, text, sizeof(text)) > 0);
+	assert_null(strstr(text, "past the struct"));
 
 	/* a number no kernel knows, a truncated header, a short core */
 	uint32_t odd[2] = { 99, 2 };
