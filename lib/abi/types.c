@@ -110,14 +110,13 @@ typedef struct ib_uverbs_ex_destroy_rwq_ind_table ex_destroy_rwq_ind_table;
 typedef struct ib_uverbs_ex_modify_cq ex_modify_cq;
 typedef struct ib_uverbs_cq_moderation cq_moderation;
 typedef struct ib_uverbs_async_event_desc async_event_desc;
+typedef struct uvio_uapi_buffer_desc buffer_desc;	/* lib/uapi-compat.h */
 typedef struct ib_uverbs_comp_event_desc comp_event_desc;
 
 /* Linux 7.2's ib_uverbs_query_port_resp_ex: reserved[6] became reserved[2]
- * and active_speed_ex; ib_uverbs_buffer_desc is new. Described by offset,
- * so that older headers build. */
+ * and active_speed_ex. Described by offset, so that older headers build. */
 _Static_assert(sizeof(struct ib_uverbs_query_port_resp_ex) == 48, "query_port_resp_ex");
-_Static_assert(offsetof(struct ib_uverbs_query_port_resp_ex, port_cap_flags2) == 40,
-	       "port_cap_flags2");
+_Static_assert(UVIO_UAPI_PORT_RESP_EX_ACTIVE_SPEED_EX == 44, "active_speed_ex");
 
 const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	SCALAR(NONE, none, RAW, 0),
@@ -152,8 +151,8 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	      B(IB_UVERBS_ACCESS_ZERO_BASED, ZERO_BASED),
 	      B(IB_UVERBS_ACCESS_ON_DEMAND, ON_DEMAND),
 	      B(IB_UVERBS_ACCESS_HUGETLB, HUGETLB),
-	      B(0x100, FLUSH_GLOBAL),
-	      B(0x200, FLUSH_PERSISTENT),
+	      B(IB_UVERBS_ACCESS_FLUSH_GLOBAL, FLUSH_GLOBAL),
+	      B(IB_UVERBS_ACCESS_FLUSH_PERSISTENT, FLUSH_PERSISTENT),
 	      B(IB_UVERBS_ACCESS_RELAXED_ORDERING, RELAXED_ORDERING)),
 	FLAGS(QP_CREATE, qp_create_flags,
 	      B(IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK, BLOCK_MULTICAST_LOOPBACK),
@@ -171,7 +170,7 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	      B(IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING, PCI_WRITE_END_PADDING)),
 	FLAGS(CORE_SUPPORT, core_support,
 	      B(IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS, OPTIONAL_MR_ACCESS),
-	      B(0x2, ROBUST_UDATA)),
+	      B(IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA, ROBUST_UDATA)),
 	FLAGS(READ_COUNTERS, read_counters_flags,
 	      B(IB_UVERBS_READ_COUNTERS_PREFER_CACHED, PREFER_CACHED)),
 	FLAGS(ADVISE_FLAGS, advise_mr_flags,
@@ -328,7 +327,8 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	     C(IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE, NONE),
 	     CP(IB_UVERBS_FLOW_ACTION_ESP_REPLAY_BMP, BMP, REPLAY_BMP)),
 	ENUM(IV_ALGO, iv_algo, C(IB_UVERBS_FLOW_ACTION_IV_ALGO_SEQ, SEQ)),
-	ENUM(BUFFER_TYPE, buffer_type, C(0, DMABUF), C(1, VA)),
+	ENUM(BUFFER_TYPE, buffer_type, C(IB_UVERBS_BUFFER_TYPE_DMABUF, DMABUF),
+	     C(IB_UVERBS_BUFFER_TYPE_VA, VA)),
 	ENUM(DRIVER_ID, driver_id,
 	     C(RDMA_DRIVER_UNKNOWN, UNKNOWN), C(RDMA_DRIVER_MLX5, MLX5),
 	     C(RDMA_DRIVER_MLX4, MLX4), C(RDMA_DRIVER_CXGB3, CXGB3),
@@ -338,7 +338,7 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	     C(RDMA_DRIVER_VMW_PVRDMA, VMW_PVRDMA), C(RDMA_DRIVER_QEDR, QEDR),
 	     C(RDMA_DRIVER_HNS, HNS), C(RDMA_DRIVER_USNIC, USNIC), C(RDMA_DRIVER_RXE, RXE),
 	     C(RDMA_DRIVER_HFI1, HFI1), C(RDMA_DRIVER_QIB, QIB), C(RDMA_DRIVER_EFA, EFA),
-	     C(RDMA_DRIVER_SIW, SIW), C(19, ERDMA), C(20, MANA), C(21, IONIC)),
+	     C(RDMA_DRIVER_SIW, SIW), C(19, ERDMA), C(RDMA_DRIVER_MANA, MANA), C(RDMA_DRIVER_IONIC, IONIC)),
 	ENUM(PORT_STATE, port_state,
 	     C(0, NOP), C(1, DOWN), C(2, INIT), C(3, ARMED), C(4, ACTIVE),
 	     C(5, ACTIVE_DEFER)),
@@ -369,10 +369,12 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	STRUCT(PORT_RESP_EX, query_port_resp_ex,
 	       F(query_port_resp_ex, legacy_resp, QUERY_PORT_RESP),
 	       F(query_port_resp_ex, port_cap_flags2, PORT_CAP2),
-	       FO(reserved, 42, 2, RSVD), FO(active_speed_ex, 44, 4, U32)),
-	STRUCT_SZ(BUFFER_DESC, buffer_desc, 32,
-	       FO(type, 0, 4, BUFFER_TYPE), FO(fd, 4, 4, FD), FO(flags, 8, 4, X32),
-	       FO(optional_flags, 12, 4, X32), FO(addr, 16, 8, X64), FO(length, 24, 8, U64)),
+	       FO(reserved, 42, 2, RSVD),
+	       FO(active_speed_ex, UVIO_UAPI_PORT_RESP_EX_ACTIVE_SPEED_EX, 4, U32)),
+	STRUCT(BUFFER_DESC, buffer_desc,
+	       F(buffer_desc, type, BUFFER_TYPE), F(buffer_desc, fd, FD),
+	       F(buffer_desc, flags, X32), F(buffer_desc, optional_flags, X32),
+	       F(buffer_desc, addr, X64), F(buffer_desc, length, U64)),
 	STRUCT(SGE, sge, F(sge, addr, X64), F(sge, length, U32), F(sge, lkey, X32)),
 	STRUCT(ESP_ATTRS, esp,
 	       F(esp, spi, X32), F(esp, seq, U32), F(esp, tfc_pad, U32),
