@@ -8,7 +8,7 @@
  * lookups at the end of this header.
  *
  * Ids come from the system's UAPI headers; those an older header lacks come
- * from lib/uapi-compat.h (Linux 7.2's) and lib/abi/uapi-ids.h. Names are offsets into one string pool (no
+ * from lib/uapi-compat.h (Linux 7.2's) and lib/uapi.h (older ones). Names are offsets into one string pool (no
  * relocation per name): write N(NAME) for a name, F(struct, member, type)
  * for a struct field. lib/abi/gen-strings.sh collects both into the pool.
  *
@@ -19,7 +19,7 @@
  * - a new object: a file like the others, listed in ABI_OBJECTS below and in
  *   lib/CMakeLists.txt;
  * - an id the oldest supported headers lack: in lib/uapi-compat.h (or, for
- *   ones older than 6.1, lib/abi/uapi-ids.h).
+ *   ones older than 6.1, lib/uapi.h).
  * tests/unit/test_abi fails until every enumerator of the headers is named.
  */
 #ifndef UVIO_ABI_H
