@@ -1,7 +1,9 @@
 /*
- * The decoder on any bytes, both layouts, into roomy and tiny buffers; and
- * the builder driven by a fuzzed sequence of puts, whose command must then
- * be either refused with a reason or well formed.
+ * The decoder on any bytes, both layouts, into roomy and tiny buffers; the
+ * write() decoder on any command and response ('W'); the ioctl decoder
+ * following pointers into a fuzzed memory, as it does for a traced program
+ * ('F'); and the builder driven by a fuzzed sequence of puts ('B'), whose
+ * command must then be either refused with a reason or well formed.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -80,22 +82,93 @@ static void build(const uint8_t *d, size_t n)
 				abort();
 }
 
+static char big[1 << 16];
+
+/* The same text, whole and cut short: same length returned, terminated. */
+static void same(int n, int m, const char *tiny, size_t tiny_size)
+{
+	if (n != m || (n >= 0 && (size_t)n < sizeof(big) && strlen(big) != (size_t)n) ||
+	    strlen(tiny) >= tiny_size)
+		abort();
+}
+
+/* 'W', 2 bytes of command length, the command, the response. */
+static void write_cmd(const uint8_t *d, size_t n)
+{
+	size_t len = n >= 2 ? (size_t)(d[0] | d[1] << 8) : 0;
+	char tiny[5];
+
+	d += n >= 2 ? 2 : n;
+	n -= n >= 2 ? 2 : n;
+	if (len > n)
+		len = n;
+	same(uvio_decode_write(d, len, d + len, n - len, big, sizeof(big)),
+	     uvio_decode_write(d, len, d + len, n - len, tiny, sizeof(tiny)), tiny, sizeof(tiny));
+}
+
+/* The traced program's memory: addresses are offsets into it (low 16 bits;
+ * the rest must be zero), anything else faults. */
+struct mem {
+	const uint8_t *p;
+	size_t n;
+};
+
+static int fetch(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct mem *m = ctx;
+
+	if (len > 4096)	/* the decoder's promise: bounded reads */
+		abort();
+	if (addr > 0xffff || addr + len > m->n)
+		return -EFAULT;
+	memcpy(buf, m->p + addr, len);
+	return 0;
+}
+
+/* 'F', flags, layout, 2 bytes of command length, the command, the memory. */
+static void followed(const uint8_t *d, size_t n)
+{
+	struct mem m = { 0 };
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .ctx = &m };
+	size_t len;
+	char tiny[9];
+	int a, b;
+
+	if (n < 4)
+		return;
+	o.flags = d[0] & 1 ? UVIO_DECODE_AFTER : 0;
+	o.layout = (enum uvio_layout)(d[1] & 1);
+	len = (size_t)(d[2] | d[3] << 8);
+	d += 4;
+	n -= 4;
+	if (len > n)
+		len = n;
+	m.p = d + len;
+	m.n = n - len;
+	a = uvio_decode_cmd(d, len, &o, big, sizeof(big));
+	b = uvio_decode_cmd(d, len, &o, tiny, sizeof(tiny));
+	same(a, b, tiny, sizeof(tiny));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char big[1 << 16];
 	char tiny[7];
 
 	if (size && data[0] == 'B') {
 		build(data + 1, size - 1);
 		return 0;
 	}
-	for (int layout = 0; layout < 2; layout++) {
-		int n = uvio_decode(data, size, (enum uvio_layout)layout, big, sizeof(big));
-		int m = uvio_decode(data, size, (enum uvio_layout)layout, tiny, sizeof(tiny));
-
-		if (n != m || (n >= 0 && strlen(big) != (size_t)n && (size_t)n < sizeof(big)) ||
-		    strlen(tiny) >= sizeof(tiny))
-			abort();
+	if (size && data[0] == 'W') {
+		write_cmd(data + 1, size - 1);
+		return 0;
 	}
+	if (size && data[0] == 'F') {
+		followed(data + 1, size - 1);
+		return 0;
+	}
+	for (int layout = 0; layout < 2; layout++)
+		same(uvio_decode(data, size, (enum uvio_layout)layout, big, sizeof(big)),
+		     uvio_decode(data, size, (enum uvio_layout)layout, tiny, sizeof(tiny)),
+		     tiny, sizeof(tiny));
 	return 0;
 }

@@ -1,9 +1,11 @@
 /*
  * uverbs-info: every uverbs device, its ports, the command path that works on
- * it, and which core methods and attributes this kernel accepts, found by
- * probes that create nothing.
+ * it, and which core methods, attributes and write() commands this kernel
+ * accepts, object by object, found by probes that create nothing. The list of
+ * what to probe is the library's ABI tables; --abi prints those tables.
  *
  *   uverbs-info [--json] [--no-caps] [DEVICE]
+ *   uverbs-info --abi [--markdown]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rdma/ib_user_verbs.h>
 #include <uvio.h>
 
 static const char *driver_name(uint32_t id)
@@ -95,13 +98,92 @@ static const char *verdict(int r)
 	return r == 1 ? "yes" : r == 0 ? "no" : "?";
 }
 
+/*
+ * A write() command this kernel runs, found without running it. Commands
+ * the kernel lacks, or a driver left out, share one handler that answers
+ * EOPNOTSUPP, checked as a plain command with no core struct. So: a plain
+ * command sent with a header alone is too short for a real one (ENOSPC,
+ * before anything runs) and complete for the placeholder (EOPNOTSUPP); an
+ * extended one sent as 24 bytes whose in_words count them in 4-byte words
+ * is well formed for the placeholder (EOPNOTSUPP) and not for a real
+ * extended command, which counts 8-byte words past both headers (EINVAL).
+ * 1, 0, or -1 when the answer says neither.
+ */
+static int probe_write(int fd, uint32_t command)
+{
+	uint32_t b[6] = { command, 0 };
+	bool ex = command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
+	struct ib_uverbs_cmd_hdr *h = (struct ib_uverbs_cmd_hdr *)b;
+
+	h->in_words = ex ? 6 : 2;
+	if (write(fd, b, ex ? 24 : 8) >= 0)
+		return -1;
+	if (errno == EOPNOTSUPP)
+		return 0;
+	return errno == (ex ? EINVAL : ENOSPC) ? 1 : -1;
+}
+
+static void show_writes(int fd, uint16_t obj, bool *first)
+{
+	uint32_t cmd;
+
+	for (unsigned int i = 0; !uvio_known_write_cmd(i, &cmd); i++) {
+		UVIO_OPTS(uvio_write_desc, w);
+		int r;
+
+		if (uvio_describe_write_cmd(cmd, &w) || w.object_id != obj)
+			continue;
+		r = probe_write(fd, cmd);
+		if (json) {
+			printf("%s{\"name\":\"%s\",\"command\":%u,\"extended\":%s,\"supported\":%s}",
+			       *first ? "" : ",", w.name, cmd & ~IB_USER_VERBS_CMD_FLAG_EXTENDED,
+			       w.flags & UVIO_WRITE_EXTENDED ? "true" : "false",
+			       r == 1 ? "true" : r == 0 ? "false" : "null");
+		} else {
+			printf("%s%s%s%s", *first ? "      write():" : "", " ",
+			       w.flags & UVIO_WRITE_EXTENDED ? "EX_" : "", w.name);
+			printf("%s", r == 1 ? "" : r == 0 ? "(no)" : "(?)");
+		}
+		*first = false;
+	}
+}
+
+/* Object by object: its methods, whether this kernel has each, and the
+ * attributes of those it has; then its write() commands. */
 static void show_caps(int fd, uint32_t driver_id)
 {
-	uint16_t obj, meth, attr;
+	uint16_t obj, meth, attr, cur = UINT16_MAX;
+	bool wfirst = true;
 
-	for (unsigned int i = 0; !uvio_known_method(i, &obj, &meth); i++) {
-		int m = uvio_probe_method(fd, driver_id, obj, meth);
+	for (unsigned int i = 0;; i++) {
+		int more = !uvio_known_method(i, &obj, &meth), m;
 
+		if ((!more || obj != cur) && cur != UINT16_MAX) {
+			wfirst = true;
+			if (json) {
+				printf("],\"write\":[");
+				show_writes(fd, cur, &wfirst);
+				printf("]}");
+			} else {
+				show_writes(fd, cur, &wfirst);
+				if (!wfirst)
+					printf("\n");
+			}
+		}
+		if (!more)
+			break;
+		if (obj != cur) {
+			if (json) {
+				json_sep();
+				printf("{\"object\":\"%s\",\"object_id\":%u,\"methods\":[",
+				       uvio_object_name(obj), obj);
+			} else {
+				printf("    %s\n", uvio_object_name(obj));
+			}
+			cur = obj;
+			first_item = true;
+		}
+		m = uvio_probe_method(fd, driver_id, obj, meth);
 		if (json) {
 			json_sep();
 			printf("{\"object\":\"%s\",\"method\":\"%s\",\"object_id\":%u,\"method_id\":%u,"
@@ -109,8 +191,7 @@ static void show_caps(int fd, uint32_t driver_id)
 			       uvio_method_name(obj, meth), obj, meth,
 			       m == 1 ? "true" : m == 0 ? "false" : "null");
 		} else {
-			printf("    %-12s %-16s %-3s", uvio_object_name(obj),
-			       uvio_method_name(obj, meth), verdict(m));
+			printf("      %-16s %-3s", uvio_method_name(obj, meth), verdict(m));
 		}
 		for (unsigned int j = 0; m == 1 && !uvio_known_attr(obj, meth, j, &attr); j++) {
 			int a = uvio_probe_attr(fd, driver_id, obj, meth, attr);
@@ -123,6 +204,103 @@ static void show_caps(int fd, uint32_t driver_id)
 				printf("%s%s%s", j ? " " : "  ", name, a == 1 ? "" : a == 0 ? "(no)" : "(?)");
 		}
 		printf(json ? "}}" : "\n");
+	}
+	/* Objects with write() commands and no ioctl method (COMP_CHANNEL). */
+	for (uint16_t o = 0; o < 64; o++) {
+		bool has_method = false;
+		uint32_t cmd;
+
+		for (unsigned int i = 0; !uvio_known_method(i, &obj, &meth); i++)
+			has_method |= obj == o;
+		if (has_method || !uvio_object_name(o))
+			continue;
+		for (unsigned int i = 0; !uvio_known_write_cmd(i, &cmd); i++) {
+			UVIO_OPTS(uvio_write_desc, w);
+
+			if (uvio_describe_write_cmd(cmd, &w) || w.object_id != o)
+				continue;
+			wfirst = true;
+			if (json) {
+				json_sep();
+				printf("{\"object\":\"%s\",\"object_id\":%u,\"methods\":[],\"write\":[",
+				       uvio_object_name(o), o);
+				show_writes(fd, o, &wfirst);
+				printf("]}");
+			} else {
+				printf("    %s\n", uvio_object_name(o));
+				show_writes(fd, o, &wfirst);
+				printf("\n");
+			}
+			break;
+		}
+	}
+}
+
+/* The ABI tables themselves: every object, method, attribute and write()
+ * command this library knows, as text or as the body of a man page. */
+static void show_abi(bool md)
+{
+	uint16_t obj, meth, attr, cur = UINT16_MAX;
+	uint32_t cmd;
+
+	for (unsigned int i = 0; !uvio_known_method(i, &obj, &meth); i++) {
+		if (obj != cur) {
+			printf(md ? "\n## %s (object %u)\n\n" : "%s (object %u)\n",
+			       uvio_object_name(obj), obj);
+			cur = obj;
+		}
+		printf(md ? "%s (method %u)\n" : "  %s (method %u)\n", uvio_method_name(obj, meth), meth);
+		if (md)
+			printf(":   ");
+		for (unsigned int j = 0; !uvio_known_attr(obj, meth, j, &attr); j++) {
+			UVIO_OPTS(uvio_attr_desc, a);
+			char len[32];
+
+			if (uvio_describe_attr(obj, meth, attr, &a))
+				continue;
+			if (a.kind == UVIO_KIND_IDR || a.kind == UVIO_KIND_IDR_NEW ||
+			    a.kind == UVIO_KIND_FD || a.kind == UVIO_KIND_FD_NEW)
+				snprintf(len, sizeof(len), "%s %s", a.object_id == UINT16_MAX ? "any" :
+					 uvio_object_name(a.object_id), a.access ? a.access : "");
+			else if (a.min_len == a.max_len)
+				snprintf(len, sizeof(len), "%u bytes", a.min_len);
+			else if (a.max_len == UVIO_LEN_ANY)
+				snprintf(len, sizeof(len), "%u+ bytes", a.min_len);
+			else
+				snprintf(len, sizeof(len), "%u-%u bytes", a.min_len, a.max_len);
+			if (md)
+				printf("%s%s (%u, %s, %s, %s%s)", j ? "; " : "", a.name, attr,
+				       uvio_kind_name(a.kind), a.type, len,
+				       a.flags & UVIO_ATTR_MANDATORY ? ", mandatory" : "");
+			else
+				printf("    %-18s %2u %-7s %-18s %-20s%s\n", a.name, attr,
+				       uvio_kind_name(a.kind), a.type, len,
+				       a.flags & UVIO_ATTR_MANDATORY ? " mandatory" : "");
+		}
+		printf(md ? "\n\n" : "");
+	}
+	printf(md ? "\n# WRITE() COMMANDS\n\n" : "write() commands\n");
+	for (unsigned int i = 0; !uvio_known_write_cmd(i, &cmd); i++) {
+		UVIO_OPTS(uvio_write_desc, w);
+
+		if (uvio_describe_write_cmd(cmd, &w))
+			continue;
+		if (md)
+			printf("%s%s (%u, %s)\n:   request %s (%u bytes), response %s (%u bytes)%s%s\n\n",
+			       w.flags & UVIO_WRITE_EXTENDED ? "EX_" : "", w.name,
+			       cmd & ~IB_USER_VERBS_CMD_FLAG_EXTENDED, uvio_object_name(w.object_id),
+			       w.request ? w.request : "none", w.request_len,
+			       w.response ? w.response : "none", w.response_len,
+			       w.flags & UVIO_WRITE_DRIVER_DATA ? ", then driver data" : "",
+			       w.flags & UVIO_WRITE_UNHANDLED ? "; no kernel handles it" : "");
+		else
+			printf("  %s%-*s %2u %-12s %s / %s%s%s\n",
+			       w.flags & UVIO_WRITE_EXTENDED ? "EX_" : "",
+			       w.flags & UVIO_WRITE_EXTENDED ? 19 : 22, w.name,
+			       cmd & ~IB_USER_VERBS_CMD_FLAG_EXTENDED, uvio_object_name(w.object_id),
+			       w.request ? w.request : "-", w.response ? w.response : "-",
+			       w.flags & UVIO_WRITE_DRIVER_DATA ? " + driver data" : "",
+			       w.flags & UVIO_WRITE_UNHANDLED ? " (no kernel handles it)" : "");
 	}
 }
 
@@ -168,7 +346,8 @@ static int show_device(const struct uvio_device_info *d, bool caps)
 	first_item = true;
 	if (caps && dev && !strcmp(path, "ioctl")) {
 		if (!json)
-			printf("  capabilities (method, then attributes; (no): this kernel lacks it):\n");
+			printf("  capabilities, per object (methods, their attributes, write() "
+			       "commands; (no): this kernel lacks it):\n");
 		show_caps(fd, uvio_device_driver_id(dev));
 	}
 	if (json)
@@ -183,7 +362,7 @@ int main(int argc, char **argv)
 {
 	struct uvio_device_info devs[32];
 	const char *only = NULL;
-	bool caps = true;
+	bool caps = true, abi = false, md = false;
 	int n, ret = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -191,11 +370,20 @@ int main(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--no-caps"))
 			caps = false;
+		else if (!strcmp(argv[i], "--abi"))
+			abi = true;
+		else if (!strcmp(argv[i], "--markdown"))
+			md = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: uverbs-info [--json] [--no-caps] [DEVICE]\n");
+			printf("usage: uverbs-info [--json] [--no-caps] [DEVICE]\n"
+			       "       uverbs-info --abi [--markdown]\n");
 			return 0;
 		} else
 			only = argv[i];
+	}
+	if (abi) {
+		show_abi(md);
+		return 0;
 	}
 	n = uvio_list_devices(devs, 32);
 	if (n < 0) {

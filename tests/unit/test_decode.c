@@ -3,13 +3,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include <uvio/decode.h>
+#include <uvio/diag.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 
-static char text[8192];
+static char text[16384];
 
 static void assert_has(const char *needle)
 {
@@ -36,13 +40,15 @@ static void cq_create_in_words(void **state)
 	int n = uvio_cmd_format(&cmd, text, sizeof(text));
 	assert_int_equal(n, (int)strlen(text));
 	assert_has("CQ.CREATE (object 3, method 0) layout current driver_id 14, 7 attrs, length 136");
-	assert_has("[0] 0x0000 HANDLE           idr-new len 0 mandatory handle 0");
-	assert_has("[1] 0x0001 CQE              ptr-in  len 4 mandatory inline 100 (0x64)");
-	assert_has("[2] 0x0003 COMP_CHANNEL     fd      len 0 mandatory fd 7");
-	assert_has("[3] 0x0005 FLAGS            ptr-in  len 8 optional inline 0 (0x0)");
+	assert_has("[0] 0x0000 HANDLE           idr-new len 0 mandatory new CQ handle\n");
+	assert_has("[1] 0x0001 CQE              ptr-in  len 4 mandatory = 100\n");
+	assert_has("[2] 0x0003 COMP_CHANNEL     fd      len 0 mandatory COMP_CHANNEL fd 7\n");
+	assert_has("[3] 0x0005 FLAGS            ptr-in  len 8 optional = 0x0\n");
 	assert_has("[4] 0x0006 RESP_CQE         ptr-out len 4 mandatory ptr 0x");
 	assert_has("[5] 0x1001 UHW_OUT          ptr-out len 16 mandatory ptr 0x");
 	assert_has("[6] 0x1007 driver           enum-in len 2 mandatory elem 2 inline 25185 (0x6261)");
+	/* the table knows what CQ.CREATE needs */
+	assert_has("missing mandatory: USER_HANDLE, COMP_VECTOR");
 
 	/* the raw decoder knows kinds from its table, for the 2017 layout too */
 	uvio_cmd_finish(&cmd);
@@ -64,7 +70,7 @@ static void layout_2017_and_oddities(void **state)
 	b[24] = 9;			/* handle 9 */
 	assert_true(uvio_decode(buf, 32, UVIO_LAYOUT_2017, text, sizeof(text)) > 0);
 	assert_has("PD.DESTROY (object 1, method 0) layout 2017, 1 attrs, length 32");
-	assert_has("HANDLE           idr     len 0 mandatory handle 9");
+	assert_has("HANDLE           idr     len 0 mandatory PD handle 9");
 
 	/* the same bytes read as today's layout: wrong length, truncated */
 	assert_true(uvio_decode(buf, 32, UVIO_LAYOUT_CURRENT, text, sizeof(text)) > 0);
@@ -119,6 +125,445 @@ static void survives_anything(void **state)
 	}
 }
 
+/* A fetch over a few known regions, EFAULT elsewhere, as a tracee's memory. */
+struct region {
+	const void *at;
+	size_t len;
+};
+static struct region regions[4];
+static unsigned int fetches;
+
+static int fetch(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	fetches++;
+	for (unsigned int i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
+		uintptr_t lo = (uintptr_t)regions[i].at;
+
+		if (regions[i].at && addr >= lo && addr + len <= lo + regions[i].len) {
+			memcpy(buf, (const void *)(uintptr_t)addr, len);
+			return 0;
+		}
+	}
+	return -EFAULT;
+}
+
+static void write_commands(void **state)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_create_cq c;
+		uint64_t drv;
+	} w;
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		uint8_t drv[16];
+	} resp;
+	(void)state;
+
+	memset(&w, 0, sizeof(w));
+	memset(&resp, 0, sizeof(resp));
+	w.h.command = IB_USER_VERBS_CMD_CREATE_CQ;
+	w.h.in_words = sizeof(w) / 4;
+	w.h.out_words = sizeof(resp) / 4;
+	w.c.response = 0x1000;
+	w.c.user_handle = 0xabc;
+	w.c.cqe = 16;
+	w.c.comp_channel = -1;
+	w.c.reserved = 5;
+	w.drv = 0x0807060504030201ull;
+	resp.r.cq_handle = 3;
+	resp.r.cqe = 31;
+	resp.drv[0] = 0xee;
+	int n = uvio_decode_write(&w, sizeof(w), &resp, sizeof(resp), text, sizeof(text));
+	assert_int_equal(n, (int)strlen(text));
+	assert_has("write CQ.CREATE_CQ (command 18) in_words 12 out_words 6, 48 bytes\n");
+	assert_has("\n  response = 0x1000\n  user_handle = 0xabc\n  cqe = 16\n");
+	assert_has("\n  comp_channel = -1\n  reserved = 05:00:00:00(!)\n");
+	assert_has("\n  driver data in = 01:02:03:04:05:06:07:08");
+	assert_has("\n  response (24 bytes):\n    cq_handle = 3\n    cqe = 31\n"
+		   "    driver data out = ee:00:");
+
+	/* the bytes disagree with in_words; no response yet */
+	w.h.in_words = 3;
+	assert_true(uvio_decode_write(&w, sizeof(w), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("(in_words say 12 bytes)");
+	assert_null(strstr(text, "response ("));
+
+	/* an extended command: headers, core in 8-byte words, provider data */
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_ex_cmd_hdr ex;
+		struct ib_uverbs_ex_create_cq c;
+		uint64_t drv;
+	} x;
+	memset(&x, 0, sizeof(x));
+	x.h.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ;
+	x.h.in_words = sizeof(x.c) / 8;
+	x.h.out_words = sizeof(struct ib_uverbs_ex_create_cq_resp) / 8;
+	x.ex.response = 0x2000;
+	x.ex.provider_in_words = 1;
+	x.c.cqe = 64;
+	x.c.flags = IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION | 0x100;
+	x.drv = 0xff;
+	assert_true(uvio_decode_write(&x, sizeof(x), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("write CQ.CREATE_CQ (command 18 extended) in_words 4 out_words 2, 64 bytes\n"
+		   "  response 0x2000 provider_in_words 1 provider_out_words 0\n");
+	assert_has("\n  flags = 0x101(TIMESTAMP_COMPLETION|0x100)\n");
+	assert_has("\n  driver data in = ff:00:00:00:00:00:00:00");
+	/* its response: the core struct, then the provider's words */
+	struct {
+		struct ib_uverbs_ex_create_cq_resp r;
+		uint64_t drv;
+	} xr = { { { 6, 63 }, 0, sizeof(struct ib_uverbs_ex_create_cq_resp) }, 0x77 };
+	assert_true(uvio_decode_write(&x, sizeof(x), &xr, sizeof(xr), text, sizeof(text)) > 0);
+	assert_has("\n  response (24 bytes):\n    base = {cq_handle = 6, cqe = 63}\n"
+		   "    comp_mask = 0x0\n    response_length = 16\n    driver data out = 77:00:");
+	/* bytes past a struct the kernel does not extend, when not zero */
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_destroy_cq c;
+		uint32_t more[2];
+	} d = { { IB_USER_VERBS_CMD_DESTROY_CQ, 10, 2 }, { 0, 1, 0 }, { 0, 9 } };
+	assert_true(uvio_decode_write(&d, sizeof(d), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("\n  cq_handle = 1\n  past the struct = 00:00:00:00:09:00:00:00");
+	d.more[1] = 0;
+	assert_true(uvio_decode_write(&d, sizeof(d), NULL, 0, text, sizeof(text)) > 0);
+	assert_null(strstr(text, "past the struct"));
+
+	/* a number no kernel knows, a truncated header, a short core */
+	uint32_t odd[2] = { 99, 2 };
+	assert_true(uvio_decode_write(odd, sizeof(odd), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("write unknown (command 99) in_words 2 out_words 0, 8 bytes");
+	assert_int_equal(uvio_decode_write(odd, 7, NULL, 0, text, sizeof(text)), -EINVAL);
+	assert_has("truncated: 7 bytes, a write() command needs 8");
+	odd[0] = IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_FLOW;
+	assert_true(uvio_decode_write(odd, sizeof(odd), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("write FLOW.CREATE_FLOW (command 50 extended)");
+	assert_has("truncated: no room for the extended header");
+	w.h.in_words = 4;
+	assert_true(uvio_decode_write(&w, 16, NULL, 0, text, sizeof(text)) > 0);
+	assert_has("core 8 bytes, 32 expected: response = 0x1000");
+	assert_null(strstr(text, "user_handle"));
+	odd[0] = IB_USER_VERBS_CMD_BIND_MW;
+	assert_true(uvio_decode_write(odd, sizeof(odd), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("write MW.BIND_MW (command 15)");
+	assert_has("(no kernel handles this command)");
+	assert_int_equal(uvio_decode_write(NULL, 4, NULL, 0, text, sizeof(text)), -EFAULT);
+	assert_int_equal(uvio_decode_write(&w, 8, NULL, 4, text, sizeof(text)), -EFAULT);
+}
+
+static void write_arrays(void **state)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_post_send c;
+		struct ib_uverbs_send_wr wr[2];
+	} ps;
+	struct {
+		struct ib_uverbs_poll_cq_resp r;
+		struct ib_uverbs_wc wc[2];
+	} pr;
+	(void)state;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.h.command = IB_USER_VERBS_CMD_POST_SEND;
+	ps.h.in_words = sizeof(ps) / 4;
+	ps.c.qp_handle = 4;
+	ps.c.wr_count = 2;
+	ps.c.wqe_size = sizeof(struct ib_uverbs_send_wr);
+	ps.wr[0].wr_id = 7;
+	ps.wr[0].opcode = IB_UVERBS_WR_SEND;
+	ps.wr[0].send_flags = 2;
+	ps.wr[1].opcode = 200;
+	assert_true(uvio_decode_write(&ps, sizeof(ps), NULL, 0, text, sizeof(text)) > 0);
+	assert_has("qp_handle = 4\n  wr_count = 2\n");
+	assert_has("send_wr[] = {wr_id = 0x7, num_sge = 0, opcode = SEND(2), "
+		   "send_flags = 0x2(SIGNALED), ");
+	assert_has("opcode = 200(unknown)");
+
+	memset(&pr, 0, sizeof(pr));
+	pr.r.count = 2;
+	pr.wc[0].status = 5;
+	pr.wc[0].opcode = 128;
+	pr.wc[0].wc_flags = 3;
+	uint32_t poll[6] = { IB_USER_VERBS_CMD_POLL_CQ, 6 };
+	assert_true(uvio_decode_write(poll, 24, &pr, sizeof(pr), text, sizeof(text)) > 0);
+	assert_has("count = 2");
+	assert_has("wc[] = {wr_id = 0x0, status = WR_FLUSH_ERR(5), opcode = RECV(128), ");
+	assert_has("wc_flags = 0x3(GRH|WITH_IMM)");
+}
+
+/* DEVICE/INVOKE_WRITE with the write() command inside, before and after. */
+static void invoke_write(void **state)
+{
+	struct ib_uverbs_modify_qp mq;
+	struct ib_uverbs_query_port qp_in;
+	struct ib_uverbs_query_port_resp qp_out;
+	uint64_t buf[16];
+	struct ib_uverbs_ioctl_hdr *h = (void *)buf;
+	struct ib_uverbs_attr *a = (void *)(h + 1);
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch };
+	(void)state;
+
+	memset(buf, 0, sizeof(buf));
+	memset(&mq, 0, sizeof(mq));
+	mq.qp_handle = 9;
+	mq.attr_mask = 0x1 | 0x8 | 0x100;
+	mq.qp_state = 2;
+	mq.path_mtu = 5;
+	mq.qp_access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ;
+	mq.dest.dgid[10] = 0xff;
+	mq.dest.dgid[11] = 0xff;
+	mq.dest.dgid[12] = 10;
+	mq.dest.dgid[15] = 1;
+	h->num_attrs = 2;
+	h->length = 24 + 2 * 16;
+	h->driver_id = 14;
+	a[0].attr_id = UVERBS_ATTR_WRITE_CMD;
+	a[0].len = 8;
+	a[0].flags = UVERBS_ATTR_F_MANDATORY;
+	a[0].data = IB_USER_VERBS_CMD_MODIFY_QP;
+	a[1].attr_id = UVERBS_ATTR_CORE_IN;
+	a[1].len = sizeof(mq);
+	a[1].data = (uintptr_t)&mq;
+	regions[0] = (struct region){ &mq, sizeof(mq) };
+	assert_true(uvio_decode_cmd(buf, 56, &o, text, sizeof(text)) > 0);
+	assert_has("DEVICE.INVOKE_WRITE (object 0, method 0)");
+	assert_has("WRITE_CMD        ptr-in  len 8 mandatory = MODIFY_QP(26)");
+	assert_has("\n  write command QP.MODIFY_QP:\n    dest = {dgid = ::ffff:10.0.0.1, ");
+	assert_has("\n    qp_handle = 9\n    attr_mask = 0x109(STATE|ACCESS_FLAGS|PATH_MTU)\n");
+	assert_has("qp_access_flags = 0x5(LOCAL_WRITE|REMOTE_READ)");
+	assert_has("qp_state = RTR(2)");
+	assert_has("path_mtu = MTU_4096(5)");
+
+	/* without a fetch, or when it fails, the pointer and no more */
+	assert_true(uvio_decode(buf, 56, UVIO_LAYOUT_CURRENT, text, sizeof(text)) > 0);
+	assert_has("write command QP.MODIFY_QP:\n    core in: 112 bytes at 0x");
+	regions[0].at = NULL;
+	assert_true(uvio_decode_cmd(buf, 56, &o, text, sizeof(text)) > 0);
+	assert_has("core in: 112 bytes at 0x");
+
+	/* QUERY_PORT after the kernel answered: the response, typed */
+	memset(&qp_in, 0, sizeof(qp_in));
+	memset(&qp_out, 0, sizeof(qp_out));
+	qp_in.port_num = 1;
+	qp_out.state = 4;
+	qp_out.active_mtu = 3;
+	qp_out.link_layer = 2;
+	qp_out.port_cap_flags = IB_UVERBS_PCF_CM_SUP | IB_UVERBS_PCF_IP_BASED_GIDS;
+	h->num_attrs = 3;
+	h->length = 24 + 3 * 16;
+	a[0].data = IB_USER_VERBS_CMD_QUERY_PORT;
+	a[1].len = sizeof(qp_in);
+	a[1].data = (uintptr_t)&qp_in;
+	a[2].attr_id = UVERBS_ATTR_CORE_OUT;
+	a[2].len = sizeof(qp_out);
+	a[2].flags = UVERBS_ATTR_F_VALID_OUTPUT;
+	a[2].data = (uintptr_t)&qp_out;
+	regions[0] = (struct region){ &qp_in, sizeof(qp_in) };
+	regions[1] = (struct region){ &qp_out, sizeof(qp_out) };
+	o.flags = UVIO_DECODE_AFTER;
+	assert_true(uvio_decode_cmd(buf, 72, &o, text, sizeof(text)) > 0);
+	assert_has("write command DEVICE.QUERY_PORT:\n    response = 0x0\n    port_num = 1\n");
+	assert_has("\n    response (40 bytes):\n      port_cap_flags = 0x4010000(CM_SUP|IP_BASED_GIDS)\n");
+	assert_has("      state = ACTIVE(4)\n");
+	assert_has("      active_mtu = MTU_1024(3)\n");
+	assert_has("      link_layer = ETHERNET(2)\n");
+	assert_has("CORE_OUT         ptr-out len 40 optional,valid-output ptr 0x");
+	memset(regions, 0, sizeof(regions));
+}
+
+/* Typed attribute values, inline and behind pointers, before and after. */
+static void typed_values(void **state)
+{
+	struct ib_uverbs_gid_entry gid;
+	struct ib_uverbs_qp_cap cap = { 16, 8, 1, 1, 64 };
+	uint32_t qpn = 0x11, handles[3] = { 4, 5, 6 };
+	uint64_t buf[64];
+	uint8_t key[56] = { 0 };
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	(void)state;
+
+	/* QUERY_GID_ENTRY as the kernel left it */
+	memset(&gid, 0, sizeof(gid));
+	gid.gid[0] = 0x80fe;	/* fe80:: */
+	gid.gid_index = 1;
+	gid.port_num = 1;
+	gid.gid_type = IB_UVERBS_GID_TYPE_ROCE_V2;
+	{
+		UVIO_CMD_DEFINE(cmd, 4, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+		uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 1);
+		uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 1);
+		uvio_put_flags(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, &gid, sizeof(gid));
+		assert_int_equal(uvio_cmd_finish(&cmd), 24 + 4 * 16);
+		memcpy(buf, cmd.hdr, 24 + 4 * 16);
+	}
+	regions[0] = (struct region){ &gid, sizeof(gid) };
+	assert_true(uvio_decode_cmd(buf, 24 + 4 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("DEVICE.QUERY_GID_ENTRY");
+	assert_has("PORT             ptr-in  len 8 mandatory = 1\n");
+	assert_has("RESP_ENTRY       ptr-out len 32 mandatory ptr 0x");
+	assert_has(" = {gid = fe80::, gid_index = 1, "
+		   "port_num = 1, gid_type = ROCE_V2(2), netdev_ifindex = 0}");
+
+	/* QP.CREATE: struct in, handle out, enum const, flags, fd, lengths */
+	{
+		UVIO_CMD_DEFINE(cmd, 9, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+		uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_PD_HANDLE, 2);
+		uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0x55);
+		uvio_put_ptr_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
+		uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, IB_UVERBS_QPT_UD);
+		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_QP_FLAGS, IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_QP_EVENT_FD, 12);
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qpn, 2);
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP, &cap, sizeof(cap));
+		assert_int_equal(uvio_cmd_finish(&cmd), 24 + 9 * 16);
+		memcpy(buf, cmd.hdr, 24 + 9 * 16);
+	}
+	((struct ib_uverbs_attr *)(buf + 3))[0].data = 77;	/* the new handle */
+	regions[0] = (struct region){ &cap, sizeof(cap) };
+	regions[1] = (struct region){ &qpn, sizeof(qpn) };
+	assert_true(uvio_decode_cmd(buf, 24 + 9 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("HANDLE           idr-new len 0 mandatory new QP handle 77\n");
+	assert_has("PD_HANDLE        idr     len 0 mandatory PD handle 2\n");
+	assert_has("USER_HANDLE      ptr-in  len 8 mandatory = 0x55\n");
+	assert_has("CAP              ptr-in  len 20 mandatory ptr 0x");
+	assert_has(" = {max_send_wr = 16, max_recv_wr = 8, max_send_sge = 1, max_recv_sge = 1, "
+		   "max_inline_data = 64}\n");
+	assert_has("TYPE             ptr-in  len 8 mandatory = UD(4)\n");
+	assert_has("FLAGS            ptr-in  len 8 mandatory = 0x1000(SQ_SIG_ALL)\n");
+	assert_has("EVENT_FD         fd      len 0 mandatory ASYNC_EVENT fd 12\n");
+	assert_has("RESP_QP_NUM      ptr-out len 2 mandatory (!length: the kernel wants 4) ptr 0x");
+	assert_has(" = 17\n");
+	assert_null(strstr(text, "missing mandatory"));	/* SEND_CQ is optional */
+
+	/* before the call: no values for outputs and new handles */
+	o.flags = 0;
+	assert_true(uvio_decode_cmd(buf, 24 + 9 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("HANDLE           idr-new len 0 mandatory new QP handle\n");
+	assert_has("RESP_CAP         ptr-out len 20 mandatory ptr 0x");
+	assert_null(strstr(text, "max_send_wr = 16, max_recv_wr = 8, max_send_sge = 1, max_recv_sge = 1, "
+			   "max_inline_data = 64}\n  [8]"));
+
+	/* ENUM_IN with the element's layout; INFO_HANDLES' object id; a list */
+	{
+		UVIO_CMD_DEFINE(cmd, 3, UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
+		uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
+		uvio_put_enum(&cmd, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT,
+			      IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM, key, sizeof(key));
+		uvio_put_enum(&cmd, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, 7, NULL, 0);
+		assert_int_equal(uvio_cmd_finish(&cmd), 24 + 3 * 16);
+		memcpy(buf, cmd.hdr, 24 + 3 * 16);
+	}
+	key[4] = 0xaa;	/* the high half of iv */
+	regions[0] = (struct region){ key, sizeof(key) };
+	assert_true(uvio_decode_cmd(buf, 24 + 3 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("FLOW_ACTION.ESP_CREATE");
+	assert_has("KEYMAT           enum-in len 56 mandatory elem 0 AES_GCM ptr 0x");
+	assert_has(" = {iv = 0xaa00000000, iv_algo = SEQ(0), salt = 0x0, icv_len = 0, key_len = 0, "
+		   "aes_key = 00:00:");
+	assert_has("REPLAY           enum-in len 0 mandatory elem 7 (unknown element)\n");
+	assert_has("missing mandatory: ATTRS");
+	{
+		UVIO_CMD_DEFINE(cmd, 3, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
+		uvio_put_u64(&cmd, UVERBS_ATTR_INFO_OBJECT_ID, UVERBS_OBJECT_CQ);
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_HANDLES_LIST, handles, sizeof(handles));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_TOTAL_HANDLES, &qpn, sizeof(qpn));
+		assert_int_equal(uvio_cmd_finish(&cmd), 24 + 3 * 16);
+		memcpy(buf, cmd.hdr, 24 + 3 * 16);
+	}
+	regions[0] = (struct region){ handles, sizeof(handles) };
+	o.flags = UVIO_DECODE_AFTER;
+	assert_true(uvio_decode_cmd(buf, 24 + 3 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("OBJECT_ID        ptr-in  len 8 mandatory = CQ(3)\n");
+	assert_has(" = [4, 5, 6]\n");
+	assert_has("TOTAL_HANDLES    ptr-out len 4 mandatory ptr 0x");
+	memset(regions, 0, sizeof(regions));
+
+	/* sized options: too small, and unknown bytes past the end */
+	struct {
+		struct uvio_decode_opts o;
+		uint64_t more;
+	} big = { { .sz = sizeof(big) }, 0 };
+	int r = uvio_decode_cmd(buf, 72, &big.o, text, sizeof(text));
+	assert_int_equal(r, (int)strlen(text));
+	big.more = 1;
+	assert_int_equal(uvio_decode_cmd(buf, 72, &big.o, text, sizeof(text)), -E2BIG);
+	big.o.sz = 4;
+	assert_int_equal(uvio_decode_cmd(buf, 72, &big.o, text, sizeof(text)), -EINVAL);
+	big.o.sz = offsetof(struct uvio_decode_opts, flags);	/* an older, shorter struct */
+	assert_true(uvio_decode_cmd(buf, 72, &big.o, text, sizeof(text)) > 0);
+	r = uvio_decode_cmd(buf, 72, NULL, text, sizeof(text));
+	assert_int_equal(r, (int)strlen(text));
+}
+
+/* A built command's pointers are followed in this process, safely. */
+static void own_memory(void **state)
+{
+	uint32_t resp = 31;
+	struct ib_uverbs_qp_cap cap = { 4, 4, 1, 1, 0 };
+	(void)state;
+
+	UVIO_CMD_DEFINE(cmd, 4, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+	uvio_put_ptr_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &cap, sizeof(cap));
+	uvio_put_ptr_in(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, NULL, 0);
+	/* a pointer no process has: shown, not followed (the kernel: EFAULT) */
+	uvio_put_ptr_in(&cmd, UVIO_DRIVER_ATTR(0), (const void *)(uintptr_t)8, 64);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &resp, sizeof(resp));
+	assert_true(uvio_cmd_format(&cmd, text, sizeof(text)) > 0);
+	assert_has("CAP              ptr-in  len 20 mandatory ptr 0x");
+	assert_has(" = {max_send_wr = 4, max_recv_wr = 4, max_send_sge = 1, max_recv_sge = 1, "
+		   "max_inline_data = 0}\n");
+	assert_has("UHW_IN           ptr-in  len 64 mandatory ptr 0x8\n");
+	/* not run yet: the output has no value */
+	assert_has("RESP_QP_NUM      ptr-out len 4 mandatory ptr 0x");
+	assert_null(strstr(text, " = 31"));
+	cmd.state = UVIO_CMD_SUCCEEDED;
+	assert_true(uvio_cmd_format(&cmd, text, sizeof(text)) > 0);
+	assert_has(" = 31");
+}
+
+/* Every method and attribute the tables know decodes by name. */
+static void every_name_decodes(void **state)
+{
+	uint16_t obj, meth, id;
+	unsigned int methods = 0, attrs = 0;
+	(void)state;
+
+	for (unsigned int i = 0; !uvio_known_method(i, &obj, &meth); i++, methods++) {
+		uint64_t buf[(24 + 40 * 16) / 8];
+		struct ib_uverbs_ioctl_hdr *h = (void *)buf;
+		struct ib_uverbs_attr *a = (void *)(h + 1);
+		unsigned int n = 0;
+		char want[128];
+
+		memset(buf, 0, sizeof(buf));
+		while (!uvio_known_attr(obj, meth, n, &id) && n < 40)
+			a[n++].attr_id = id;
+		h->object_id = obj;
+		h->method_id = meth;
+		h->num_attrs = (uint16_t)n;
+		h->length = (uint16_t)(24 + 16 * n);
+		assert_true(uvio_decode(buf, 24 + 16 * n, UVIO_LAYOUT_CURRENT, text, sizeof(text)) > 0);
+		snprintf(want, sizeof(want), "%s.%s (object %u, method %u)", uvio_object_name(obj),
+			 uvio_method_name(obj, meth), obj, meth);
+		assert_has(want);
+		for (unsigned int k = 0; k < n; k++) {
+			snprintf(want, sizeof(want), "[%u] 0x%04x %-16s ", k, a[k].attr_id,
+				 uvio_attr_name(obj, meth, a[k].attr_id));
+			assert_has(want);
+			attrs++;
+		}
+		assert_null(strstr(text, " ?  "));
+		assert_null(strstr(text, "missing mandatory"));
+	}
+	assert_true(methods >= 40);
+	assert_true(attrs >= 160);
+}
+
 static void names(void **state)
 {
 	(void)state;
@@ -151,6 +596,12 @@ int main(void)
 		cmocka_unit_test(survives_anything),
 		cmocka_unit_test(names),
 		cmocka_unit_test(unbuilt_command),
+		cmocka_unit_test(write_commands),
+		cmocka_unit_test(write_arrays),
+		cmocka_unit_test(invoke_write),
+		cmocka_unit_test(typed_values),
+		cmocka_unit_test(every_name_decodes),
+		cmocka_unit_test(own_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
