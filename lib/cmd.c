@@ -16,6 +16,10 @@
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
 _Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");
 _Static_assert(sizeof(struct ib_uverbs_attr) == 16, "an attribute is 16 bytes");
+_Static_assert(UVIO_DRIVER_NS == 1u << UVERBS_ID_NS_SHIFT, "driver namespace bit");
+#ifdef UVERBS_UDATA_DRIVER_DATA_FLAG
+_Static_assert(UVIO_DRIVER_NS == UVERBS_UDATA_DRIVER_DATA_FLAG, "driver namespace, old name");
+#endif
 _Static_assert(offsetof(struct ib_uverbs_ioctl_hdr, driver_id) == 16, "driver_id at 16");
 _Static_assert(offsetof(struct ib_uverbs_ioctl_hdr, attrs) == 24, "attrs at 24");
 _Static_assert(offsetof(struct ib_uverbs_attr, attr_data) == 6, "attr_data at 6");

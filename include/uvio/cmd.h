@@ -62,7 +62,10 @@ struct uvio_ioctl_hdr_2017 {
 	 sizeof(struct ib_uverbs_attr))
 
 /* An attribute id in the driver namespace (UVERBS_ATTR_UHW_IN is n = 0). */
-#define UVIO_DRIVER_ATTR(n) ((uint16_t)(UVERBS_UDATA_DRIVER_DATA_FLAG | (n)))
+/* The driver namespace: bit 12 of an object, method or attribute id (the
+ * kernel's own name for it left its headers in Linux 7). */
+#define UVIO_DRIVER_NS 0x1000u
+#define UVIO_DRIVER_ATTR(n) ((uint16_t)(UVIO_DRIVER_NS | (n)))
 
 /* Bytes of buffer for a command of up to n attributes, in either layout. */
 #define UVIO_CMD_BUF_SIZE(n) \
@@ -214,8 +217,8 @@ static inline struct ib_uverbs_attr *uvio__cmd_slot(struct uvio_cmd *cmd,
 		if (__builtin_expect(cmd->seen_core & bit, 0))
 			return uvio__cmd_slot_slow(cmd, attr_id);
 		cmd->seen_core |= bit;
-	} else if ((uint16_t)(attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG) < 64) {
-		bit = 1ULL << (attr_id - UVERBS_UDATA_DRIVER_DATA_FLAG);
+	} else if ((uint16_t)(attr_id - UVIO_DRIVER_NS) < 64) {
+		bit = 1ULL << (attr_id - UVIO_DRIVER_NS);
 		if (__builtin_expect(cmd->seen_driver & bit, 0))
 			return uvio__cmd_slot_slow(cmd, attr_id);
 		cmd->seen_driver |= bit;

@@ -40,7 +40,7 @@ int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv
 
 			/* Core ids would collide with the verb's own;
 			 * UHW_IN/UHW_OUT are what in/out are for. */
-			if (!(id & UVERBS_UDATA_DRIVER_DATA_FLAG) ||
+			if (!(id & UVIO_DRIVER_NS) ||
 			    id == UVERBS_ATTR_UHW_IN || id == UVERBS_ATTR_UHW_OUT) {
 				uvio_log(LOG_ERR, "%s: %s: attribute 0x%04x is not a driver attribute",
 					 dev->name, verb, id);
