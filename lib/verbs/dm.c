@@ -36,6 +36,7 @@ UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *a
 		a.length = in.length;
 		a.log_align = in.log_align;
 		ret = drv_prepare(dev, "DM.ALLOC", drv, &a.b);
+		obj_drv_no_default(&a.b);
 	}
 	if (ret)
 		return uvio_verb_end(dev, "DM.ALLOC", UVIO_PATH_AUTO, ret, path);

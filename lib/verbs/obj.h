@@ -33,6 +33,15 @@ static inline int obj_out(const void *out, size_t need)
 	return uvio_out_check(out) || *(const size_t *)out < need ? -EINVAL : 0;
 }
 
+/* For methods whose kernel spec has no UHW attributes (DM/ALLOC,
+ * COUNTERS/CREATE, FLOW_ACTION/ESP_*): the caller's driver data goes (a
+ * provider may have added attributes), the default response space does not. */
+static inline void obj_drv_no_default(struct drv_bufs *b)
+{
+	if (b->out == b->dflt)
+		b->out_len = 0;
+}
+
 /* The handle of a new object, as the kernel wrote it into the data of its
  * IDR attribute (the kernel's handles are 32 bits). */
 static inline int uvio_new_handle(const struct ib_uverbs_attr *a, uint32_t *handle)
@@ -56,5 +65,16 @@ static inline int obj_exec_new(struct uvio_device *dev, struct uvio_cmd *cmd,
 	uvio_drv_copy_back(cmd, b);
 	return ret ? ret : uvio_new_handle(handle, h);
 }
+
+/*
+ * An extended write() command with a long core (lib/verbs/long_ex.c): over
+ * INVOKE_WRITE or write() as p says. core_len and resp_len are multiples of
+ * 8, at most UVIO_LONG_EX_CORE and UVIO_LONG_EX_RESP.
+ */
+#define UVIO_LONG_EX_CORE (8u + 4096u)	/* comp_mask and a handle, then 4 KiB */
+#define UVIO_LONG_EX_RESP 64u
+int obj_long_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		const void *core, size_t core_len, void *resp, size_t resp_len,
+		const struct drv_bufs *drv);
 
 #endif
