@@ -39,6 +39,9 @@ struct uvio_srq_attr {
 	uint32_t max_num_tags;		/* TM only */
 	uint32_t xrcd_handle;		/* XRC only */
 	uint32_t cq_handle;		/* XRC and TM */
+	/* The async event fd for this SRQ's events; NULL: the context's. The
+	 * write() commands cannot name one (-EOPNOTSUPP there). */
+	const int *event_fd;
 };
 
 /* What the kernel granted. Output: the caller sets sz; fields past it are

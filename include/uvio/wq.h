@@ -36,6 +36,9 @@ struct uvio_wq_attr {
 	uint32_t max_wr;
 	uint32_t max_sge;
 	uint32_t flags;			/* enum ib_uverbs_wq_flags */
+	/* The async event fd for this WQ's events; NULL: the context's. The
+	 * write() command cannot name one (-EOPNOTSUPP there). */
+	const int *event_fd;
 };
 
 /* Output, sized. */

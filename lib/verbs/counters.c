@@ -13,7 +13,7 @@ static int create_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void
 	struct create_args *a = args;
 	struct ib_uverbs_attr *handle;
 
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
 	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
 	return obj_exec_new(dev, &cmd, &a->b, handle, a->handle);
 }

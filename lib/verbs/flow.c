@@ -106,7 +106,7 @@ static int create_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct esp_args *a = args;
 	struct ib_uverbs_attr *handle;
 
-	UVIO_DEV_CMD(dev, cmd, 6, p, UVERBS_OBJECT_FLOW_ACTION,
+	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
 	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
 	put_esp(&cmd, &a->in);
@@ -117,7 +117,7 @@ static int modify_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 {
 	struct esp_args *a = args;
 
-	UVIO_DEV_CMD(dev, cmd, 6, p, UVERBS_OBJECT_FLOW_ACTION,
+	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
 	/* An existing object the method writes: an IDR attribute. */
 	uvio_put_idr(&cmd, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, a->handle);

@@ -32,6 +32,8 @@ static int create_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, in->cq_handle);
 	if (in->type == IB_UVERBS_SRQT_TM)
 		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, in->max_num_tags);
+	if (in->event_fd)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_SRQ_EVENT_FD, *in->event_fd);
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
 	/* Filled for XRC only; zero otherwise, as write() answers. */
@@ -54,6 +56,9 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct ib_uverbs_create_srq_resp r;
 	int ret;
 
+	/* The write() commands always take the context's async fd. */
+	if (in->event_fd)
+		return -EOPNOTSUPP;
 	/* The first command knows basic SRQs only; the second any type. */
 	if (in->type == IB_UVERBS_SRQT_BASIC) {
 		struct ib_uverbs_create_srq c = {
@@ -97,7 +102,7 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 {
 	struct create_args a = { .srq = srq };
 	int ret = obj_in(&a.in, sizeof(a.in), attr,
-			 uvio_offsetofend(struct uvio_srq_attr, cq_handle));
+			 uvio_offsetofend(struct uvio_srq_attr, event_fd));
 
 	if (!ret)
 		ret = obj_out(srq, uvio_offsetofend(struct uvio_srq, handle));

@@ -32,7 +32,7 @@ static int create_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uint32_t max_wr = 0, max_sge = 0, wq_num = 0, h;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 12, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
+	UVIO_DEV_CMD(dev, cmd, 14, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
 	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_WQ_HANDLE);
 	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, in->pd_handle);
 	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, in->cq_handle);
@@ -41,6 +41,8 @@ static int create_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_WR, in->max_wr);
 	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_SGE, in->max_sge);
 	uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_WQ_FLAGS, in->flags);
+	if (in->event_fd)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_WQ_EVENT_FD, *in->event_fd);
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
 	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &wq_num,
@@ -65,9 +67,13 @@ static int create_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 		.create_flags = in->flags,
 	};
 	struct ib_uverbs_ex_create_wq_resp r;
-	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_WQ, &c, sizeof(c), &r,
-				     sizeof(r), &a->b);
+	int ret;
 
+	/* The extended command always takes the context's async fd. */
+	if (in->event_fd)
+		return -EOPNOTSUPP;
+	ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_WQ, &c, sizeof(c), &r,
+				 sizeof(r), &a->b);
 	if (!ret)
 		wq_out(a->wq, r.wq_handle, r.max_wr, r.max_sge, r.wqn);
 	return ret;
@@ -78,7 +84,7 @@ UVIO_API int uvio_create_wq(struct uvio_device *dev, const struct uvio_wq_attr *
 			    enum uvio_path *path)
 {
 	struct create_args a = { .wq = wq };
-	int ret = obj_in(&a.in, sizeof(a.in), attr, uvio_offsetofend(struct uvio_wq_attr, flags));
+	int ret = obj_in(&a.in, sizeof(a.in), attr, uvio_offsetofend(struct uvio_wq_attr, event_fd));
 
 	if (!ret)
 		ret = obj_out(wq, uvio_offsetofend(struct uvio_wq, handle));

@@ -130,7 +130,7 @@ static int srq_count(struct ctx *c)
 	return kt_rdma_res_count("srq", c->info->name, c->pid);
 }
 
-static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq)
+static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq, int async_fd)
 {
 	UVIO_OPTS(uvio_srq_attr, attr, .pd_handle = pd, .user_handle = 0x5151, .max_wr = 16,
 		  .max_sge = 1);
@@ -147,7 +147,7 @@ static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq)
 	KT_CHECK(srq.max_wr >= 16 && srq.max_sge >= 1, "srq max_wr %u max_sge %u", srq.max_wr,
 		 srq.max_sge);
 	KT_EQ(srq.srq_num, 0);		/* a basic SRQ has no number */
-	KT_EQ(srq_count(c), 1);
+	KT_EQ(kt_rdma_res_find("srq", c->info->name, c->pid, "type BASIC "), 1);
 
 	UVIO_OPTS(uvio_srq_modify, lim, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = 4);
 	RUN(c, "SRQ.MODIFY", W, false, 0, uvio_modify_srq(c->dev, srq.handle, &lim, mdrv, P));
@@ -170,6 +170,22 @@ static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq)
 	KT_EQ(srq_count(c), 0);
 	RUN(c, "SRQ.DESTROY", N | W, false, -ENOENT,
 	    uvio_destroy_srq(c->dev, srq.handle, NULL, P));
+
+	/* Its events on a given async fd: only the native method names one;
+	 * write() refuses it before sending anything. */
+	attr.event_fd = &async_fd;
+	{
+		enum uvio_path p;
+		long s0 = syscalls();
+		int ret = uvio_create_srq(c->dev, &attr, NULL, &srq, &p);
+
+		KT_EQ(ret, c->m == M_IOCTL ? 0 : -EOPNOTSUPP);
+		KT_EQ(p, c->m == M_IOCTL ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE);
+		KT_EQ(syscalls() - s0, c->m == M_IOCTL ? 1 : 0);
+		KT_EQ(srq_count(c), c->m == M_IOCTL ? 1 : 0);
+		if (!ret)
+			KT_EQ(uvio_destroy_srq(c->dev, srq.handle, NULL, NULL), 0);
+	}
 	RUN(c, "SRQ.QUERY", W, false, -ENOENT, uvio_query_srq(c->dev, srq.handle, &st, P));
 
 	/* XRC and tag-matching SRQs: neither driver has them. XRC needs an
@@ -235,10 +251,15 @@ static void mr_verbs(struct ctx *c, uint32_t pd, const struct uvio_mr *mr, void 
 
 	RUN(c, "MR.QUERY", N, false, 0, uvio_query_mr(c->dev, mr->handle, &info, P));
 	if (c->m == M_IOCTL) {
+		char want[64];
+
 		KT_EQ(info.lkey, mr->lkey);
 		KT_EQ(info.rkey, mr->rkey);
 		KT_EQ(info.length, 65536);
 		KT_EQ(info.iova, (uintptr_t)buf);
+		/* The kernel's own list agrees. */
+		snprintf(want, sizeof(want), "lkey 0x%x mrlen 65536 ", info.lkey);
+		KT_EQ(kt_rdma_res_find("mr", c->info->name, c->pid, want), 1);
 	}
 	/* Neither driver advises or takes dma-bufs; siw does not re-register,
 	 * rxe changes the access flags from 6.12 on. */
@@ -398,7 +419,7 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	KT_EQ(uvio_reg_mr(c.dev, &mr_attr, c.siw ? &siw_drv : NULL, &mr, NULL), 0);
 	KT_EQ(uvio_device_path(c.dev), m == M_IOCTL ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE);
 
-	srq_verbs(&c, pd, cq.handle);
+	srq_verbs(&c, pd, cq.handle, uctx.async_fd);
 	ah_mw_verbs(&c, pd);
 	mr_verbs(&c, pd, &mr, buf);
 	cq_verbs(&c, cq.handle);

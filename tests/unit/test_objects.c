@@ -600,6 +600,47 @@ static void srq_encodings(void **state)
 	uvio_device_close(dev);
 }
 
+/* The most a create command carries: every core attribute of the method,
+ * driver input and output, and the eight driver attributes a caller may
+ * join. Nothing may overflow the command. */
+static void everything_at_once(void **state)
+{
+	struct uvio_device *dev = fresh(UVIO_PATH_IOCTL);
+	int efd = 5;
+	uint64_t din = 1, dout[2];
+	UVIO_OPTS(uvio_srq_attr, sa, .type = IB_UVERBS_SRQT_XRC, .pd_handle = 1, .max_wr = 8,
+		  .max_sge = 1, .xrcd_handle = 2, .cq_handle = 3, .event_fd = &efd);
+	UVIO_OPTS(uvio_srq, srq);
+	UVIO_OPTS(uvio_wq_attr, wa, .pd_handle = 1, .cq_handle = 3, .max_wr = 8, .max_sge = 1,
+		  .event_fd = &efd);
+	UVIO_OPTS(uvio_wq, wq);
+	UVIO_CMD_DEFINE(extra, UVIO_MAX_DRV_ATTRS, 0, 0);
+	UVIO_OPTS(uvio_drv, drv, .in = &din, .in_len = sizeof(din), .out = dout,
+		  .out_len = sizeof(dout), .attrs = &extra);
+	enum uvio_path p;
+	(void)state;
+
+	for (unsigned int i = 0; i < UVIO_MAX_DRV_ATTRS; i++)
+		uvio_put_u32(&extra, UVIO_DRIVER_ATTR(2 + i), i);
+	k.new_attr = UVERBS_ATTR_CREATE_SRQ_HANDLE;
+	assert_int_equal(uvio_create_srq(dev, &sa, &drv, &srq, &p), 0);
+	expect_method(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, 13 + 2 + UVIO_MAX_DRV_ATTRS);
+	assert_int_equal(attr(UVERBS_ATTR_CREATE_SRQ_EVENT_FD)->data, 5);
+	expect_u32(UVIO_DRIVER_ATTR(9), 7);
+	k.new_attr = UVERBS_ATTR_CREATE_WQ_HANDLE;
+	assert_int_equal(uvio_create_wq(dev, &wa, &drv, &wq, &p), 0);
+	expect_method(UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE, 12 + 2 + UVIO_MAX_DRV_ATTRS);
+	assert_int_equal(attr(UVERBS_ATTR_CREATE_WQ_EVENT_FD)->data, 5);
+	uvio_device_close(dev);
+
+	/* write() cannot name an event fd: refused, not dropped. */
+	dev = fresh(UVIO_PATH_WRITE);
+	assert_int_equal(uvio_create_srq(dev, &sa, NULL, &srq, &p), -EOPNOTSUPP);
+	assert_int_equal(uvio_create_wq(dev, &wa, NULL, &wq, &p), -EOPNOTSUPP);
+	assert_int_equal(fake.write_calls, 0);
+	uvio_device_close(dev);
+}
+
 /* An old caller (a struct cut short) against this library: the fields it
  * does not have read as zero, nothing past its sz is read or written. */
 static void old_callers(void **state)
@@ -702,6 +743,7 @@ int main(void)
 		cmocka_unit_test(counters_and_esp),
 		cmocka_unit_test(mr_encodings),
 		cmocka_unit_test(srq_encodings),
+		cmocka_unit_test(everything_at_once),
 		cmocka_unit_test(old_callers),
 		cmocka_unit_test(ah_reserved_zero),
 	};
