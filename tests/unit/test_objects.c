@@ -17,6 +17,8 @@
 
 #include <uvio.h>
 #include "wrap.h"
+#include "fake_sysfs.h"
+#include "uapi.h"	/* REG_DMABUF_MR's ids, which 5.10 headers lack */
 
 /* What the stand-in kernel saw last, and what it answers. */
 static struct {
@@ -83,17 +85,14 @@ static ssize_t kernel_write(const void *buf, size_t len)
 
 static struct uvio_device *fresh(enum uvio_path pin)
 {
-	static int pipefd[2] = { -1, -1 };
 	struct uvio_device *dev;
 
-	if (pipefd[0] < 0)
-		assert_int_equal(pipe(pipefd), 0);
 	fake_reset();
 	memset(&k, 0, sizeof(k));
 	fake.on_ioctl = kernel_ioctl;
 	fake.on_write = kernel_write;
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(pipefd[0], 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
 	if (pin != UVIO_PATH_AUTO)
 		assert_int_equal(uvio_device_set_path(dev, pin), 0);
 	return dev;
