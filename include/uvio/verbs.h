@@ -205,4 +205,14 @@ UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 }
 #endif
 
+/* The other objects, one header each. */
+#include <uvio/cq.h>
+#include <uvio/srq.h>
+#include <uvio/ah.h>
+#include <uvio/mr.h>
+#include <uvio/dm.h>
+#include <uvio/wq.h>
+#include <uvio/flow.h>
+#include <uvio/counters.h>
+
 #endif

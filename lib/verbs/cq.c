@@ -144,3 +144,55 @@ UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 	}
 	return ret;
 }
+
+struct resize_args {
+	struct ib_uverbs_resize_cq c;
+	struct drv_bufs b;
+	uint32_t *granted;
+};
+
+static int resize_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct resize_args *a = args;
+	struct ib_uverbs_resize_cq_resp r;
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_RESIZE_CQ, &a->c, sizeof(a->c), &r,
+				  sizeof(r), &a->b);
+
+	if (!ret && a->granted)
+		*a->granted = r.cqe;
+	return ret;
+}
+
+UVIO_API int uvio_resize_cq(struct uvio_device *dev, uint32_t cq_handle, uint32_t cqe,
+			    const struct uvio_drv *drv, uint32_t *granted,
+			    enum uvio_path *path)
+{
+	struct resize_args a = { .c = { .cq_handle = cq_handle, .cqe = cqe }, .granted = granted };
+	int ret = drv_prepare(dev, "CQ.RESIZE", drv, &a.b);
+
+	if (ret)
+		return uvio_verb_end(dev, "CQ.RESIZE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_RESIZE_CQ, "CQ.RESIZE", NULL, resize_cq_write, &a,
+			     path);
+}
+
+static int modify_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	const struct ib_uverbs_ex_modify_cq *c = args;
+
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_CQ, c, sizeof(*c), NULL, 0,
+				  NULL);
+}
+
+UVIO_API int uvio_modify_cq(struct uvio_device *dev, uint32_t cq_handle, uint16_t count,
+			    uint16_t period, enum uvio_path *path)
+{
+	struct ib_uverbs_ex_modify_cq c = {
+		.cq_handle = cq_handle,
+		.attr_mask = 1,		/* IB_CQ_MODERATE, the only one */
+		.attr = { .cq_count = count, .cq_period = period },
+	};
+
+	return uvio_run_verb(dev, UVIO_VERB_MODIFY_CQ, "CQ.MODIFY", NULL, modify_cq_write, &c,
+			     path);
+}

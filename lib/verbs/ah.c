@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/* AH: created by write() command only, destroyed by both encodings. */
+#include <uvio/ah.h>
+#include "obj.h"
+
+struct create_args {
+	struct ib_uverbs_create_ah c;
+	struct drv_bufs b;
+	uint32_t *handle;
+};
+
+static int create_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	struct ib_uverbs_create_ah_resp r;
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_AH, &a->c, sizeof(a->c),
+				  &r, sizeof(r), &a->b);
+
+	if (!ret)
+		*a->handle = r.ah_handle;
+	return ret;
+}
+
+UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
+			    const struct uvio_drv *drv, uint32_t *ah_handle,
+			    enum uvio_path *path)
+{
+	struct create_args a = { .handle = ah_handle };
+	struct uvio_ah_attr in;
+	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_ah_attr, av));
+
+	if (!ret && !ah_handle)
+		ret = -EINVAL;
+	if (!ret) {
+		a.c.user_handle = in.user_handle;
+		a.c.pd_handle = in.pd_handle;
+		a.c.attr = in.av;
+		/* Reserved bytes reach the kernel as zero whatever the caller
+		 * left there. */
+		a.c.attr.grh.reserved = 0;
+		a.c.attr.reserved = 0;
+		ret = drv_prepare(dev, "AH.CREATE", drv, &a.b);
+	}
+	if (ret)
+		return uvio_verb_end(dev, "AH.CREATE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
+			     path);
+}
+
+static int destroy_ah_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_AH_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct ib_uverbs_destroy_ah c = { .ah_handle = *(uint32_t *)args };
+
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_AH, &c, sizeof(c), NULL, 0,
+			       NULL);
+}
+
+UVIO_API int uvio_destroy_ah(struct uvio_device *dev, uint32_t ah_handle,
+			     enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DESTROY_AH, "AH.DESTROY", destroy_ah_ioctl,
+			     destroy_ah_write, &ah_handle, path);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* COUNTERS: create, destroy and read, native ioctl methods only. */
+#include <uvio/counters.h>
+#include "obj.h"
+
+struct create_args {
+	struct drv_bufs b;
+	uint32_t *handle;
+};
+
+static int create_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	struct ib_uverbs_attr *handle;
+
+	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
+	return obj_exec_new(dev, &cmd, &a->b, handle, a->handle);
+}
+
+UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv *drv,
+				  uint32_t *counters_handle, enum uvio_path *path)
+{
+	struct create_args a = { .handle = counters_handle };
+	int ret = counters_handle ? drv_prepare(dev, "COUNTERS.CREATE", drv, &a.b) : -EINVAL;
+
+	if (ret)
+		return uvio_verb_end(dev, "COUNTERS.CREATE", UVIO_PATH_AUTO, ret, path);
+	obj_drv_no_default(&a.b);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_COUNTERS, "COUNTERS.CREATE",
+			     create_counters_ioctl, NULL, &a, path);
+}
+
+static int destroy_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_destroy_counters(struct uvio_device *dev, uint32_t counters_handle,
+				   enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DESTROY_COUNTERS, "COUNTERS.DESTROY",
+			     destroy_counters_ioctl, NULL, &counters_handle, path);
+}
+
+struct read_args {
+	uint32_t handle, flags;
+	uint64_t *values;
+	size_t n;
+};
+
+static int read_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct read_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+	uvio_put_idr(&cmd, UVERBS_ATTR_READ_COUNTERS_HANDLE, a->handle);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_READ_COUNTERS_BUFF, a->values,
+			 a->n * sizeof(*a->values));
+	if (a->flags)
+		uvio_put_flags(&cmd, UVERBS_ATTR_READ_COUNTERS_FLAGS, a->flags);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_read_counters(struct uvio_device *dev, uint32_t counters_handle,
+				uint64_t *values, size_t n, uint32_t flags,
+				enum uvio_path *path)
+{
+	struct read_args a = { counters_handle, flags, values, n };
+
+	/* The values travel in one attribute of at most 65535 bytes. */
+	if (!values && n)
+		return uvio_verb_end(dev, "COUNTERS.READ", UVIO_PATH_AUTO, -EINVAL, path);
+	if (n > UINT16_MAX / sizeof(*values))
+		return uvio_verb_end(dev, "COUNTERS.READ", UVIO_PATH_AUTO, -E2BIG, path);
+	return uvio_run_verb(dev, UVIO_VERB_READ_COUNTERS, "COUNTERS.READ", read_counters_ioctl,
+			     NULL, &a, path);
+}

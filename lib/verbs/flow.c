@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flow steering rules: created by the extended command EX_CMD_CREATE_FLOW
+ * only, destroyed by FLOW/DESTROY or EX_CMD_DESTROY_FLOW. ESP flow actions:
+ * native FLOW_ACTION methods only.
+ */
+#include <uvio/flow.h>
+#include "obj.h"
+
+struct create_args {
+	/* comp_mask, qp_handle, then the rule as given, zero-padded. */
+	uint32_t core[(8 + UVIO_MAX_FLOW_ATTR + 7) / 4];
+	size_t core_len;
+	struct drv_bufs b;
+	uint32_t *handle;
+};
+
+static int create_flow_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	struct ib_uverbs_create_flow_resp r;
+	int ret = obj_long_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_FLOW, a->core, a->core_len,
+			      &r, sizeof(r), &a->b);
+
+	if (!ret)
+		*a->handle = r.flow_handle;
+	return ret;
+}
+
+UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
+			      const struct ib_uverbs_flow_attr *flow, size_t len,
+			      const struct uvio_drv *drv, uint32_t *flow_handle,
+			      enum uvio_path *path)
+{
+	struct create_args a = { .handle = flow_handle };
+	int ret = 0;
+
+	if (!flow || !flow_handle || len < sizeof(*flow) || flow->size != len)
+		ret = -EINVAL;
+	else if (len > UVIO_MAX_FLOW_ATTR)
+		ret = -E2BIG;
+	if (!ret)
+		ret = drv_prepare(dev, "FLOW.CREATE", drv, &a.b);
+	if (ret)
+		return uvio_verb_end(dev, "FLOW.CREATE", UVIO_PATH_AUTO, ret, path);
+	a.core[1] = qp_handle;
+	memcpy(&a.core[2], flow, len);
+	a.core_len = (8 + len + 7) & ~(size_t)7;	/* the padding is zero */
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_FLOW, "FLOW.CREATE", NULL, create_flow_write,
+			     &a, path);
+}
+
+static int destroy_flow_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_flow_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct ib_uverbs_destroy_flow c = { .flow_handle = *(uint32_t *)args };
+
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &c, sizeof(c),
+				  NULL, 0, NULL);
+}
+
+UVIO_API int uvio_destroy_flow(struct uvio_device *dev, uint32_t flow_handle,
+			       enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DESTROY_FLOW, "FLOW.DESTROY", destroy_flow_ioctl,
+			     destroy_flow_write, &flow_handle, path);
+}
+
+struct esp_args {
+	struct uvio_flow_action_esp_attr in;
+	struct drv_bufs b;
+	uint32_t handle;		/* modify: the action; create: the new one */
+};
+
+/* The ESP attributes that create and modify share. */
+static void put_esp(struct uvio_cmd *cmd, const struct uvio_flow_action_esp_attr *in)
+{
+	if (in->esp)
+		uvio_put_ptr_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, in->esp, sizeof(*in->esp));
+	if (in->esn)
+		uvio_put_u32(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, *in->esn);
+	if (in->keymat)
+		uvio_put_enum(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT,
+			      IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM, in->keymat,
+			      sizeof(*in->keymat));
+	if (in->replay)
+		uvio_put_enum(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY,
+			      IB_UVERBS_FLOW_ACTION_ESP_REPLAY_BMP, in->replay,
+			      sizeof(*in->replay));
+	else if (in->replay_none)
+		uvio_put_enum(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY,
+			      IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE, NULL, 0);
+	if (in->encap)
+		uvio_put_ptr_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, in->encap,
+				sizeof(*in->encap));
+}
+
+static int create_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct esp_args *a = args;
+	struct ib_uverbs_attr *handle;
+
+	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
+		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
+	put_esp(&cmd, &a->in);
+	return obj_exec_new(dev, &cmd, &a->b, handle, &a->handle);
+}
+
+static int modify_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct esp_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
+		     UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
+	/* An existing object the method writes: an IDR attribute. */
+	uvio_put_idr(&cmd, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, a->handle);
+	put_esp(&cmd, &a->in);
+	uvio_put_drv(&cmd, &a->b);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int esp_begin(struct uvio_device *dev, const char *verb, struct esp_args *a,
+		     const struct uvio_flow_action_esp_attr *attr, const struct uvio_drv *drv)
+{
+	int ret = obj_in(&a->in, sizeof(a->in), attr,
+			 uvio_offsetofend(struct uvio_flow_action_esp_attr, esn));
+
+	if (!ret)
+		ret = drv_prepare(dev, verb, drv, &a->b);
+	obj_drv_no_default(&a->b);
+	return ret;
+}
+
+UVIO_API int uvio_create_flow_action_esp(struct uvio_device *dev,
+					 const struct uvio_flow_action_esp_attr *attr,
+					 const struct uvio_drv *drv, uint32_t *handle,
+					 enum uvio_path *path)
+{
+	struct esp_args a = { 0 };
+	int ret = handle ? esp_begin(dev, "FLOW_ACTION.ESP_CREATE", &a, attr, drv) : -EINVAL;
+
+	/* The kernel requires both; say so before sending. */
+	if (!ret && (!a.in.esp || !a.in.keymat))
+		ret = -EINVAL;
+	if (!ret)
+		ret = uvio_run_verb(dev, UVIO_VERB_CREATE_FLOW_ACTION_ESP, "FLOW_ACTION.ESP_CREATE",
+				    create_esp_ioctl, NULL, &a, path);
+	else
+		ret = uvio_verb_end(dev, "FLOW_ACTION.ESP_CREATE", UVIO_PATH_AUTO, ret, path);
+	if (!ret)
+		*handle = a.handle;
+	return ret;
+}
+
+UVIO_API int uvio_modify_flow_action_esp(struct uvio_device *dev, uint32_t handle,
+					 const struct uvio_flow_action_esp_attr *attr,
+					 const struct uvio_drv *drv, enum uvio_path *path)
+{
+	struct esp_args a = { .handle = handle };
+	int ret = esp_begin(dev, "FLOW_ACTION.ESP_MODIFY", &a, attr, drv);
+
+	if (ret)
+		return uvio_verb_end(dev, "FLOW_ACTION.ESP_MODIFY", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_MODIFY_FLOW_ACTION_ESP, "FLOW_ACTION.ESP_MODIFY",
+			     modify_esp_ioctl, NULL, &a, path);
+}
+
+static int destroy_action_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW_ACTION,
+		     UVERBS_METHOD_FLOW_ACTION_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+UVIO_API int uvio_destroy_flow_action(struct uvio_device *dev, uint32_t handle,
+				      enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DESTROY_FLOW_ACTION, "FLOW_ACTION.DESTROY",
+			     destroy_action_ioctl, NULL, &handle, path);
+}

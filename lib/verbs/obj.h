@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* What the object verbs (SRQ, AH, MW, MR extras, DM, WQ, flows, counters)
+ * share: taking a sized input whole, and reading back a new handle. */
+#ifndef UVIO_VERBS_OBJ_H
+#define UVIO_VERBS_OBJ_H
+
+#include "verb.h"
+
+/*
+ * Take the caller's sized input struct into dst (the library's own copy of
+ * the same type, dst_size bytes): checked as uvio_opts_check() does with
+ * known the end of the last field this library knows, then copied up to the
+ * caller's sz, zero beyond. The encoders then read dst without UVIO_OPT.
+ */
+static inline int obj_in(void *dst, size_t dst_size, const void *attr, size_t known)
+{
+	int ret = uvio_opts_check(attr, known, 1);
+	size_t sz;
+
+	if (ret)
+		return ret;
+	sz = *(const size_t *)attr;
+	memset(dst, 0, dst_size);
+	memcpy(dst, attr, sz < dst_size ? sz : dst_size);
+	*(size_t *)dst = dst_size;
+	return 0;
+}
+
+/* An output struct that must at least hold the field ending at need (the
+ * new object's handle: without it the object would be lost). */
+static inline int obj_out(const void *out, size_t need)
+{
+	return uvio_out_check(out) || *(const size_t *)out < need ? -EINVAL : 0;
+}
+
+/* For methods whose kernel spec has no UHW attributes (DM/ALLOC,
+ * COUNTERS/CREATE, FLOW_ACTION/ESP_*): the caller's driver data goes (a
+ * provider may have added attributes), the default response space does not. */
+static inline void obj_drv_no_default(struct drv_bufs *b)
+{
+	if (b->out == b->dflt)
+		b->out_len = 0;
+}
+
+/* The handle of a new object, as the kernel wrote it into the data of its
+ * IDR attribute (the kernel's handles are 32 bits). */
+static inline int uvio_new_handle(const struct ib_uverbs_attr *a, uint32_t *handle)
+{
+	if (a->data > UINT32_MAX)
+		return -ERANGE;
+	*handle = (uint32_t)a->data;
+	return 0;
+}
+
+/* Run a command that creates an object, with the verb's driver data joined,
+ * and read the new handle from its attribute. */
+static inline int obj_exec_new(struct uvio_device *dev, struct uvio_cmd *cmd,
+			       const struct drv_bufs *b, const struct ib_uverbs_attr *handle,
+			       uint32_t *h)
+{
+	int ret;
+
+	uvio_put_drv(cmd, b);
+	ret = uvio_dev_exec(dev, cmd);
+	uvio_drv_copy_back(cmd, b);
+	return ret ? ret : uvio_new_handle(handle, h);
+}
+
+/*
+ * An extended write() command with a long core (lib/verbs/long_ex.c): over
+ * INVOKE_WRITE or write() as p says. core_len and resp_len are multiples of
+ * 8, at most UVIO_LONG_EX_CORE and UVIO_LONG_EX_RESP.
+ */
+#define UVIO_LONG_EX_CORE (8u + 4096u)	/* comp_mask and a handle, then 4 KiB */
+#define UVIO_LONG_EX_RESP 64u
+int obj_long_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		const void *core, size_t core_len, void *resp, size_t resp_len,
+		const struct drv_bufs *drv);
+
+#endif

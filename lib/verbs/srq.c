@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/* SRQ: basic, XRC and tag matching. */
+#include <uvio/srq.h>
+#include "obj.h"
+
+struct create_args {
+	struct uvio_srq_attr in;	/* the caller's, cut to what it gave */
+	struct drv_bufs b;
+	struct uvio_srq *srq;
+};
+
+static int create_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	const struct uvio_srq_attr *in = &a->in;
+	struct ib_uverbs_attr *handle;
+	uint32_t max_wr = 0, max_sge = 0, srq_num = 0, h;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 15, p, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, in->pd_handle);
+	/* A "const" attribute: a u64 whatever the enum. */
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_TYPE, in->type);
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, in->user_handle);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR, in->max_wr);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, in->max_sge);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_LIMIT, in->srq_limit);
+	if (in->type == IB_UVERBS_SRQT_XRC)
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, in->xrcd_handle);
+	if (in->type == IB_UVERBS_SRQT_XRC || in->type == IB_UVERBS_SRQT_TM)
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, in->cq_handle);
+	if (in->type == IB_UVERBS_SRQT_TM)
+		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, in->max_num_tags);
+	if (in->event_fd)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_SRQ_EVENT_FD, *in->event_fd);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
+	/* Filled for XRC only; zero otherwise, as write() answers. */
+	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+					    &srq_num, sizeof(srq_num)));
+	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
+	if (ret)
+		return ret;
+	a->srq->handle = h;
+	UVIO_OUT_SET(a->srq, max_wr, max_wr);
+	UVIO_OUT_SET(a->srq, max_sge, max_sge);
+	UVIO_OUT_SET(a->srq, srq_num, srq_num);
+	return 0;
+}
+
+static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	const struct uvio_srq_attr *in = &a->in;
+	struct ib_uverbs_create_srq_resp r;
+	int ret;
+
+	/* The write() commands always take the context's async fd. */
+	if (in->event_fd)
+		return -EOPNOTSUPP;
+	/* The first command knows basic SRQs only; the second any type. */
+	if (in->type == IB_UVERBS_SRQT_BASIC) {
+		struct ib_uverbs_create_srq c = {
+			.user_handle = in->user_handle,
+			.pd_handle = in->pd_handle,
+			.max_wr = in->max_wr,
+			.max_sge = in->max_sge,
+			.srq_limit = in->srq_limit,
+		};
+
+		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c),
+				      &r, sizeof(r), &a->b);
+	} else {
+		struct ib_uverbs_create_xsrq c = {
+			.user_handle = in->user_handle,
+			.srq_type = in->type,
+			.pd_handle = in->pd_handle,
+			.max_wr = in->max_wr,
+			.max_sge = in->max_sge,
+			.srq_limit = in->srq_limit,
+			.max_num_tags = in->max_num_tags,
+			.xrcd_handle = in->xrcd_handle,
+			.cq_handle = in->cq_handle,
+		};
+
+		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_XSRQ, &c, sizeof(c),
+				      &r, sizeof(r), &a->b);
+	}
+	if (ret)
+		return ret;
+	a->srq->handle = r.srq_handle;
+	UVIO_OUT_SET(a->srq, max_wr, r.max_wr);
+	UVIO_OUT_SET(a->srq, max_sge, r.max_sge);
+	UVIO_OUT_SET(a->srq, srq_num, r.srqn);
+	return 0;
+}
+
+UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
+			     const struct uvio_drv *drv, struct uvio_srq *srq,
+			     enum uvio_path *path)
+{
+	struct create_args a = { .srq = srq };
+	int ret = obj_in(&a.in, sizeof(a.in), attr,
+			 uvio_offsetofend(struct uvio_srq_attr, event_fd));
+
+	if (!ret)
+		ret = obj_out(srq, uvio_offsetofend(struct uvio_srq, handle));
+	if (!ret)
+		ret = drv_prepare(dev, "SRQ.CREATE", drv, &a.b);
+	if (ret)
+		return uvio_verb_end(dev, "SRQ.CREATE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
+			     create_srq_write, &a, path);
+}
+
+struct modify_args {
+	struct ib_uverbs_modify_srq c;
+	struct drv_bufs b;
+};
+
+static int modify_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct modify_args *a = args;
+
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_SRQ, &a->c, sizeof(a->c),
+			       NULL, 0, &a->b);
+}
+
+UVIO_API int uvio_modify_srq(struct uvio_device *dev, uint32_t srq_handle,
+			     const struct uvio_srq_modify *attr, const struct uvio_drv *drv,
+			     enum uvio_path *path)
+{
+	struct modify_args a = { .c.srq_handle = srq_handle };
+	struct uvio_srq_modify in;
+	int ret = obj_in(&in, sizeof(in), attr,
+			 uvio_offsetofend(struct uvio_srq_modify, srq_limit));
+
+	if (!ret) {
+		a.c.attr_mask = in.attr_mask;
+		a.c.max_wr = in.max_wr;
+		a.c.srq_limit = in.srq_limit;
+		ret = drv_prepare(dev, "SRQ.MODIFY", drv, &a.b);
+	}
+	if (ret)
+		return uvio_verb_end(dev, "SRQ.MODIFY", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_MODIFY_SRQ, "SRQ.MODIFY", NULL, modify_srq_write,
+			     &a, path);
+}
+
+struct query_args {
+	uint32_t handle;
+	struct uvio_srq_state *out;
+};
+
+static int query_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct query_args *a = args;
+	struct ib_uverbs_query_srq c = { .srq_handle = a->handle };
+	struct ib_uverbs_query_srq_resp r;
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_SRQ, &c, sizeof(c), &r,
+				  sizeof(r), NULL);
+
+	if (ret)
+		return ret;
+	UVIO_OUT_SET(a->out, max_wr, r.max_wr);
+	UVIO_OUT_SET(a->out, max_sge, r.max_sge);
+	UVIO_OUT_SET(a->out, srq_limit, r.srq_limit);
+	return 0;
+}
+
+UVIO_API int uvio_query_srq(struct uvio_device *dev, uint32_t srq_handle,
+			    struct uvio_srq_state *state, enum uvio_path *path)
+{
+	struct query_args a = { .handle = srq_handle, .out = state };
+
+	if (obj_out(state, sizeof(size_t)))
+		return uvio_verb_end(dev, "SRQ.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_SRQ, "SRQ.QUERY", NULL, query_srq_write, &a,
+			     path);
+}
+
+struct destroy_args {
+	uint32_t handle;
+	struct ib_uverbs_destroy_srq_resp resp;
+};
+
+static int destroy_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_SRQ_HANDLE, a->handle);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_SRQ_RESP, &a->resp, sizeof(a->resp));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+	struct ib_uverbs_destroy_srq c = { .srq_handle = a->handle };
+
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_SRQ, &c, sizeof(c), &a->resp,
+			       sizeof(a->resp), NULL);
+}
+
+UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
+			      uint32_t *events_reported, enum uvio_path *path)
+{
+	struct destroy_args a = { .handle = srq_handle };
+	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
+				destroy_srq_write, &a, path);
+
+	if (!ret && events_reported)
+		*events_reported = a.resp.events_reported;
+	return ret;
+}

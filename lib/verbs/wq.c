@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * WQ: created by the native method WQ/CREATE or the extended command
+ * EX_CMD_CREATE_WQ, modified by EX_CMD_MODIFY_WQ only, destroyed by WQ/DESTROY
+ * or EX_CMD_DESTROY_WQ. RWQ indirection tables: created by
+ * EX_CMD_CREATE_RWQ_IND_TBL only, destroyed by RWQ_IND_TBL/DESTROY or
+ * EX_CMD_DESTROY_RWQ_IND_TBL.
+ */
+#include <uvio/wq.h>
+#include "obj.h"
+
+struct create_args {
+	struct uvio_wq_attr in;
+	struct drv_bufs b;
+	struct uvio_wq *wq;
+};
+
+static void wq_out(struct uvio_wq *wq, uint32_t handle, uint32_t max_wr, uint32_t max_sge,
+		   uint32_t wq_num)
+{
+	wq->handle = handle;
+	UVIO_OUT_SET(wq, max_wr, max_wr);
+	UVIO_OUT_SET(wq, max_sge, max_sge);
+	UVIO_OUT_SET(wq, wq_num, wq_num);
+}
+
+static int create_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	const struct uvio_wq_attr *in = &a->in;
+	struct ib_uverbs_attr *handle;
+	uint32_t max_wr = 0, max_sge = 0, wq_num = 0, h;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 14, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, in->pd_handle);
+	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, in->cq_handle);
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_WQ_TYPE, in->type);	/* const: u64 */
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, in->user_handle);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_WR, in->max_wr);
+	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_SGE, in->max_sge);
+	uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_WQ_FLAGS, in->flags);
+	if (in->event_fd)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_WQ_EVENT_FD, *in->event_fd);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
+	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &wq_num,
+					    sizeof(wq_num)));
+	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
+	if (!ret)
+		wq_out(a->wq, h, max_wr, max_sge, wq_num);
+	return ret;
+}
+
+static int create_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	const struct uvio_wq_attr *in = &a->in;
+	struct ib_uverbs_ex_create_wq c = {
+		.wq_type = in->type,
+		.user_handle = in->user_handle,
+		.pd_handle = in->pd_handle,
+		.cq_handle = in->cq_handle,
+		.max_wr = in->max_wr,
+		.max_sge = in->max_sge,
+		.create_flags = in->flags,
+	};
+	struct ib_uverbs_ex_create_wq_resp r;
+	int ret;
+
+	/* The extended command always takes the context's async fd. */
+	if (in->event_fd)
+		return -EOPNOTSUPP;
+	ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_WQ, &c, sizeof(c), &r,
+				 sizeof(r), &a->b);
+	if (!ret)
+		wq_out(a->wq, r.wq_handle, r.max_wr, r.max_sge, r.wqn);
+	return ret;
+}
+
+UVIO_API int uvio_create_wq(struct uvio_device *dev, const struct uvio_wq_attr *attr,
+			    const struct uvio_drv *drv, struct uvio_wq *wq,
+			    enum uvio_path *path)
+{
+	struct create_args a = { .wq = wq };
+	int ret = obj_in(&a.in, sizeof(a.in), attr, uvio_offsetofend(struct uvio_wq_attr, event_fd));
+
+	if (!ret)
+		ret = obj_out(wq, uvio_offsetofend(struct uvio_wq, handle));
+	if (!ret)
+		ret = drv_prepare(dev, "WQ.CREATE", drv, &a.b);
+	if (ret)
+		return uvio_verb_end(dev, "WQ.CREATE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_WQ, "WQ.CREATE", create_wq_ioctl,
+			     create_wq_write, &a, path);
+}
+
+struct modify_args {
+	struct ib_uverbs_ex_modify_wq c;
+	struct drv_bufs b;
+};
+
+static int modify_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct modify_args *a = args;
+
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_WQ, &a->c, sizeof(a->c),
+				  NULL, 0, &a->b);
+}
+
+UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
+			    const struct uvio_wq_modify *attr, const struct uvio_drv *drv,
+			    enum uvio_path *path)
+{
+	struct modify_args a = { .c.wq_handle = wq_handle };
+	struct uvio_wq_modify in;
+	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_wq_modify, flags_mask));
+
+	if (!ret) {
+		a.c.attr_mask = in.attr_mask;
+		a.c.wq_state = in.state;
+		a.c.curr_wq_state = in.cur_state;
+		a.c.flags = in.flags;
+		a.c.flags_mask = in.flags_mask;
+		ret = drv_prepare(dev, "WQ.MODIFY", drv, &a.b);
+	}
+	if (ret)
+		return uvio_verb_end(dev, "WQ.MODIFY", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_MODIFY_WQ, "WQ.MODIFY", NULL, modify_wq_write, &a,
+			     path);
+}
+
+struct destroy_args {
+	uint32_t handle;
+	uint32_t events_reported;
+};
+
+static int destroy_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE, a->handle);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->events_reported,
+			 sizeof(a->events_reported));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+	struct ib_uverbs_ex_destroy_wq c = { .wq_handle = a->handle };
+	struct ib_uverbs_ex_destroy_wq_resp r;
+	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_WQ, &c, sizeof(c), &r,
+				     sizeof(r), NULL);
+
+	if (!ret)
+		a->events_reported = r.events_reported;
+	return ret;
+}
+
+UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
+			     uint32_t *events_reported, enum uvio_path *path)
+{
+	struct destroy_args a = { .handle = wq_handle };
+	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_WQ, "WQ.DESTROY", destroy_wq_ioctl,
+				destroy_wq_write, &a, path);
+
+	if (!ret && events_reported)
+		*events_reported = a.events_reported;
+	return ret;
+}
+
+struct table_args {
+	/* comp_mask, log_ind_tbl_size, then the handles: the kernel reads
+	 * at least two (8-byte words) even for a table of one. */
+	uint32_t core[UVIO_LONG_EX_CORE / 4];
+	size_t core_len;
+	struct uvio_rwq_ind_table *table;
+};
+
+static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct table_args *a = args;
+	struct ib_uverbs_ex_create_rwq_ind_table_resp r;
+	int ret = obj_long_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, a->core,
+			      a->core_len, &r, sizeof(r), NULL);
+
+	if (ret)
+		return ret;
+	a->table->handle = r.ind_tbl_handle;
+	UVIO_OUT_SET(a->table, ind_tbl_num, r.ind_tbl_num);
+	return 0;
+}
+
+UVIO_API int uvio_create_rwq_ind_table(struct uvio_device *dev, uint32_t log_size,
+				       const uint32_t *wq_handles,
+				       struct uvio_rwq_ind_table *table,
+				       enum uvio_path *path)
+{
+	struct table_args a = { .table = table };
+	size_t n = (size_t)1 << (log_size <= UVIO_MAX_LOG_IND_TBL_SIZE ? log_size : 0);
+	int ret = obj_out(table, uvio_offsetofend(struct uvio_rwq_ind_table, handle));
+
+	if (!ret && !wq_handles)
+		ret = -EINVAL;
+	if (!ret && log_size > UVIO_MAX_LOG_IND_TBL_SIZE)
+		ret = -E2BIG;
+	if (ret)
+		return uvio_verb_end(dev, "RWQ_IND_TBL.CREATE", UVIO_PATH_AUTO, ret, path);
+	a.core[1] = log_size;
+	memcpy(&a.core[2], wq_handles, n * sizeof(*wq_handles));
+	a.core_len = 8 + (n < 2 ? 8 : n * 4);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_RWQ_IND_TBL, "RWQ_IND_TBL.CREATE", NULL,
+			     create_table_write, &a, path);
+}
+
+static int destroy_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_RWQ_IND_TBL,
+		     UVERBS_METHOD_RWQ_IND_TBL_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_table_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct ib_uverbs_ex_destroy_rwq_ind_table c = { .ind_tbl_handle = *(uint32_t *)args };
+
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL, &c,
+				  sizeof(c), NULL, 0, NULL);
+}
+
+UVIO_API int uvio_destroy_rwq_ind_table(struct uvio_device *dev, uint32_t handle,
+					enum uvio_path *path)
+{
+	return uvio_run_verb(dev, UVIO_VERB_DESTROY_RWQ_IND_TBL, "RWQ_IND_TBL.DESTROY",
+			     destroy_table_ioctl, destroy_table_write, &handle, path);
+}
