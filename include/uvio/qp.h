@@ -219,6 +219,44 @@ UVIO_API int uvio_attach_mcast(struct uvio_device *dev, uint32_t qp_handle,
 UVIO_API int uvio_detach_mcast(struct uvio_device *dev, uint32_t qp_handle,
 			       const uint8_t gid[16], uint16_t mlid, enum uvio_path *path);
 
+/*
+ * The data-path write() commands. Providers run the data path in userspace
+ * rings; the kernel only offers these for drivers that enable them: rxe
+ * enables POST_SEND (a doorbell: wr_count 0 makes the kernel run the send
+ * queue) and REQ_NOTIFY_CQ, siw only POST_SEND; a command a driver leaves
+ * disabled answers -EOPNOTSUPP.
+ *
+ * WRs and SGEs are the kernel's structs: each WR consumes the next num_sge
+ * entries of sges. A command (WRs, SGEs) over UVIO_MAX_POST_BYTES is
+ * refused with -E2BIG. *bad_wr (when not NULL): 0 on success, else the
+ * 1-based index of the WR the driver refused, as the kernel reports it.
+ */
+#define UVIO_MAX_POST_BYTES 4096u
+UVIO_API int uvio_post_send(struct uvio_device *dev, uint32_t qp_handle,
+			    const struct ib_uverbs_send_wr *wrs, uint32_t wr_count,
+			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
+			    uint32_t *bad_wr, enum uvio_path *path);
+UVIO_API int uvio_post_recv(struct uvio_device *dev, uint32_t qp_handle,
+			    const struct ib_uverbs_recv_wr *wrs, uint32_t wr_count,
+			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
+			    uint32_t *bad_wr, enum uvio_path *path);
+UVIO_API int uvio_post_srq_recv(struct uvio_device *dev, uint32_t srq_handle,
+				const struct ib_uverbs_recv_wr *wrs, uint32_t wr_count,
+				const struct ib_uverbs_sge *sges, uint32_t sge_count,
+				uint32_t *bad_wr, enum uvio_path *path);
+
+/* Ask for a completion event on the CQ's channel: at the next completion,
+ * or (solicited_only) the next solicited one. */
+UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
+				int solicited_only, enum uvio_path *path);
+
+/* Up to max completions into wc; *count says how many (0: CQ empty). At
+ * most UVIO_MAX_POLL_CQ per call. */
+#define UVIO_MAX_POLL_CQ 64u
+UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
+			  struct ib_uverbs_wc *wc, uint32_t max, uint32_t *count,
+			  enum uvio_path *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,8 @@
  * Every verb is counted: exactly one syscall, of the kind its reported path
  * says. `rdma resource show qp` is the witness of what the kernel holds.
  * On rxe two RC QPs are brought to RTS against each other with a RoCE v2
- * address, and queried back.
+ * address, and queried back. The data-path commands run on a QP in RESET
+ * and (rxe) in RTS: the doorbell, and what each driver leaves disabled.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@
 #include "kt.h"
 #include "syscount.h"
 
+#ifndef RXE_DOORBELL_RESET_ERRNO
+#define RXE_DOORBELL_RESET_ERRNO (-EINVAL)
+#endif
+/* A doorbell on a QP that cannot send yet. */
+#define DOORBELL_RESET_ERRNO (siw ? -ENOTCONN : RXE_DOORBELL_RESET_ERRNO)
 #ifndef SIW_RTR_ERRNO
 #define SIW_RTR_ERRNO (-EINVAL)
 #define SIW_UD_ERRNO (-EOPNOTSUPP)
@@ -283,6 +289,62 @@ static void qp_witness(uint32_t qpn, const char *what, int want)
 	}
 }
 
+/* The data-path commands on a QP in RESET (rts false) or RTS. */
+static void datapath(struct objs *o, uint32_t qp, bool rts)
+{
+	struct ib_uverbs_send_wr wr = { .wr_id = 1, .num_sge = 1, .opcode = IB_UVERBS_WR_SEND };
+	struct ib_uverbs_recv_wr rwr = { .wr_id = 2, .num_sge = 1 };
+	struct ib_uverbs_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0 };
+	struct ib_uverbs_wc wc[4];
+	uint32_t bad = 99, n = 99;
+
+	/* rxe's doorbell: no WRs, the kernel runs the send queue. */
+	VERB(false, rts ? 0 : DOORBELL_RESET_ERRNO,
+	     uvio_post_send(o->dev, qp, NULL, 0, NULL, 0, &bad, P));
+	KT_EQ(bad, 0);
+	/* A WR that wants more SGEs than the command has: the kernel's
+	 * parser refuses it before the driver sees it. */
+	VERB(false, -EINVAL, uvio_post_send(o->dev, qp, &wr, 1, NULL, 0, &bad, P));
+	KT_EQ(bad, 0);
+	/* A whole WR: rxe runs user QPs from their ring and ignores it (no
+	 * error); siw refuses WRs for user QPs, naming the first. */
+	VERB(false, siw ? -EINVAL : rts ? 0 : DOORBELL_RESET_ERRNO,
+	     uvio_post_send(o->dev, qp, &wr, 1, &sge, 1, &bad, P));
+	KT_EQ(bad, siw || !rts ? 1 : 0);
+	/* Disabled on both drivers: the error says which command. */
+	VERB(false, -EOPNOTSUPP, uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, P));
+	KT_CHECK(strstr(uvio_last_error(), "POST_RECV") != NULL, "%s", uvio_last_error());
+	VERB(false, -EOPNOTSUPP, uvio_post_srq_recv(o->dev, 0, &rwr, 1, &sge, 1, &bad, P));
+	KT_CHECK(strstr(uvio_last_error(), "POST_SRQ_RECV") != NULL, "%s", uvio_last_error());
+	VERB(false, -EOPNOTSUPP, uvio_poll_cq(o->dev, o->cq.handle, wc, 4, &n, P));
+	KT_CHECK(strstr(uvio_last_error(), "does not enable the write() command POLL_CQ"),
+		 "%s", uvio_last_error());
+	KT_EQ(n, 0);
+	VERB(false, siw ? -EOPNOTSUPP : 0, uvio_req_notify_cq(o->dev, o->cq.handle, 0, P));
+	VERB(false, siw ? -EOPNOTSUPP : 0, uvio_req_notify_cq(o->dev, o->cq.handle, 1, P));
+	VERB(false, siw ? -EOPNOTSUPP : -ENOENT,
+	     uvio_req_notify_cq(o->dev, 4242, 0, P));
+}
+
+/* Arguments the library refuses before any syscall. */
+static void datapath_args(struct objs *o)
+{
+	static struct ib_uverbs_send_wr many[UVIO_MAX_POST_BYTES / sizeof(struct ib_uverbs_send_wr) + 1];
+	struct ib_uverbs_wc wc[1];
+	uint32_t n, bad = 7;
+	long i0 = syscount_ioctls, w0 = syscount_writes;
+
+	KT_EQ(uvio_post_send(o->dev, 0, NULL, 1, NULL, 0, &bad, NULL), -EINVAL);
+	KT_EQ(bad, 0);
+	KT_EQ(uvio_post_send(o->dev, 0, many, sizeof(many) / sizeof(many[0]), NULL, 0, NULL, NULL),
+	      -E2BIG);
+	KT_EQ(uvio_post_recv(o->dev, 0, NULL, 0, NULL, 1, NULL, NULL), -EINVAL);
+	KT_EQ(uvio_poll_cq(o->dev, 0, NULL, 1, &n, NULL), -EINVAL);
+	KT_EQ(uvio_poll_cq(o->dev, 0, wc, 1, NULL, NULL), -EINVAL);
+	KT_EQ(syscount_ioctls - i0, 0);
+	KT_EQ(syscount_writes - w0, 0);
+}
+
 /* Create, witness, modify, query, destroy: on every device. */
 static void rc_lifecycle(struct objs *o)
 {
@@ -311,6 +373,7 @@ static void rc_lifecycle(struct objs *o)
 		 q.cap.max_send_wr, q.cap.max_recv_wr, q.cap.max_send_sge, qp.cap.max_send_wr,
 		 qp.cap.max_recv_wr);
 
+	datapath(o, qp.handle, false);
 	VERB(false, 0, to_init(o, qp.handle, P));
 	q = (struct uvio_qp_attr){ .sz = sizeof(q) };
 	VERB(false, 0, uvio_query_qp(o->dev, qp.handle, UVIO_QP_STATE, &q, P));
@@ -398,6 +461,8 @@ static void rc_rts(struct objs *o)
 	qp_witness(a.qp_num, extra, 1);
 	snprintf(extra, sizeof(extra), "rqpn %u ,type RC ,state RTS ,rq-psn 4660 ", a.qp_num);
 	qp_witness(b.qp_num, extra, 1);
+
+	datapath(o, a.handle, true);
 
 	/* An old caller's short struct: only the fields inside its sz. */
 	struct uvio_qp_attr small = { .sz = offsetof(struct uvio_qp_attr, qkey) };
@@ -540,6 +605,7 @@ static void run(const struct uvio_device_info *info)
 	ud_mcast(&o);
 	xrc(&o);
 	bad_args(&o);
+	datapath_args(&o);
 	printf("  %s on %s: %d QP verbs, each one syscall\n", mode_name[mode], devname,
 	       verbs_counted);
 	KT_EQ(uvio_device_path(o.dev), mode == M_IOCTL ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE);
