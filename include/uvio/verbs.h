@@ -35,6 +35,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
+#include <uvio/events.h>
+#include <uvio/qp.h>
 
 #ifdef __cplusplus
 extern "C" {

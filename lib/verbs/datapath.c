@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The data-path write() commands: POST_SEND, POST_RECV, POST_SRQ_RECV,
+ * POLL_CQ and REQ_NOTIFY_CQ. The posts and the poll are variable-length
+ * (WR and SGE arrays in, work completions out), so they are laid out here
+ * in one stack buffer each: [struct ib_uverbs_cmd_hdr | core | WRs | SGEs],
+ * which is a write() command as it stands and, from the core on, the
+ * CORE_IN of INVOKE_WRITE.
+ */
+#include <uvio/diag.h>
+#include <uvio/qp.h>
+#include "verb.h"
+
+/* What a driver answers for a command it leaves disabled: say so by name,
+ * since EOPNOTSUPP alone reads like a library fault. */
+static int disabled(struct uvio_device *dev, const char *verb, const char *command,
+		    int ret, enum uvio_path p, enum uvio_path *path)
+{
+	if (path)
+		*path = p;
+	if (ret == -EOPNOTSUPP) {
+		uvio_set_last_error("%s: %s over %s: EOPNOTSUPP: the driver does not enable the "
+				    "write() command %s (rxe and siw run the data path in "
+				    "userspace rings; rxe enables only POST_SEND and "
+				    "REQ_NOTIFY_CQ, siw only POST_SEND)",
+				    dev->name, verb, uvio_path_name(p), command);
+		uvio_log(LOG_INFO, "%s", uvio_last_error());
+	}
+	return ret;
+}
+
+/* Run a laid-out data-path command on path p. len counts the whole buffer,
+ * header included; the core's first field is the response address. */
+static int dp_exec(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
+		   size_t len, void *resp, size_t resp_len)
+{
+	struct ib_uverbs_cmd_hdr *hdr = buf;
+	__u64 at = p == UVIO_PATH_WRITE ? (uintptr_t)resp : 0;
+
+	if (len / 4 > UINT16_MAX || resp_len / 4 > UINT16_MAX)
+		return -E2BIG;
+	/* The kernel may answer with less (a failure before its response):
+	 * what it leaves reads as zero. */
+	memset(resp, 0, resp_len);
+	memcpy(hdr + 1, &at, sizeof(at));
+	if (p == UVIO_PATH_INVOKE_WRITE) {
+		UVIO_DEV_CMD(dev, cmd, 3, UVIO_PATH_IOCTL, UVERBS_OBJECT_DEVICE,
+			     UVERBS_METHOD_INVOKE_WRITE);
+		uvio_put_u64(&cmd, UVERBS_ATTR_WRITE_CMD, command);
+		uvio_put_ptr_in(&cmd, UVERBS_ATTR_CORE_IN, hdr + 1, len - sizeof(*hdr));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CORE_OUT, resp, resp_len);
+		return uvio_dev_exec(dev, &cmd);
+	}
+	hdr->command = command;
+	hdr->in_words = (__u16)(len / 4);
+	hdr->out_words = (__u16)(resp_len / 4);
+	return uvio_dev_write(dev, buf, len);
+}
+
+/* struct ib_uverbs_post_send, _post_recv and _post_srq_recv share their
+ * core: response, handle, wr_count, sge_count, wqe_size. */
+_Static_assert(sizeof(struct ib_uverbs_post_send) == 24 &&
+	       sizeof(struct ib_uverbs_post_recv) == 24 &&
+	       sizeof(struct ib_uverbs_post_srq_recv) == 24 &&
+	       offsetof(struct ib_uverbs_post_recv, wqe_size) ==
+		       offsetof(struct ib_uverbs_post_send, wqe_size) &&
+	       offsetof(struct ib_uverbs_post_srq_recv, srq_handle) ==
+		       offsetof(struct ib_uverbs_post_send, qp_handle),
+	       "the three posts share a core");
+_Static_assert(sizeof(struct ib_uverbs_post_send_resp) == 4 &&
+	       sizeof(struct ib_uverbs_post_recv_resp) == 4 &&
+	       sizeof(struct ib_uverbs_post_srq_recv_resp) == 4, "bad_wr answers");
+
+#define POST_BUF_BYTES                                                                 \
+	(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_post_send) +       \
+	 UVIO_MAX_POST_BYTES)
+
+struct post_args {
+	uint32_t command;
+	uint32_t handle, wr_count, sge_count, wqe_size;
+	const void *wrs;
+	const struct ib_uverbs_sge *sges;
+	struct ib_uverbs_post_send_resp resp;
+};
+
+static int post_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct post_args *a = args;
+	uint64_t buf[POST_BUF_BYTES / 8];
+	struct ib_uverbs_post_send *c =
+		(struct ib_uverbs_post_send *)((struct ib_uverbs_cmd_hdr *)buf + 1);
+	size_t wr_bytes = (size_t)a->wr_count * a->wqe_size;
+	size_t sge_bytes = (size_t)a->sge_count * sizeof(*a->sges);
+
+	*c = (struct ib_uverbs_post_send){
+		.qp_handle = a->handle,
+		.wr_count = a->wr_count,
+		.sge_count = a->sge_count,
+		.wqe_size = a->wqe_size,
+	};
+	if (wr_bytes)
+		memcpy(c->send_wr, a->wrs, wr_bytes);
+	if (sge_bytes)
+		memcpy((uint8_t *)c->send_wr + wr_bytes, a->sges, sge_bytes);
+	return dp_exec(dev, p, a->command, buf,
+		       sizeof(struct ib_uverbs_cmd_hdr) + sizeof(*c) + wr_bytes + sge_bytes,
+		       &a->resp, sizeof(a->resp));
+}
+
+/* One of the three posts: the kernel's WR structs, each wqe_size long. */
+static int post(struct uvio_device *dev, unsigned int verb, const char *name,
+		uint32_t command, uint32_t handle, const void *wrs, uint32_t wr_count,
+		uint32_t wqe_size, const struct ib_uverbs_sge *sges, uint32_t sge_count,
+		uint32_t *bad_wr, enum uvio_path *path)
+{
+	struct post_args a = {
+		.command = command, .handle = handle, .wr_count = wr_count,
+		.sge_count = sge_count, .wqe_size = wqe_size, .wrs = wrs, .sges = sges,
+	};
+	size_t bytes = (size_t)wr_count * wqe_size + (size_t)sge_count * sizeof(*sges);
+	enum uvio_path p = UVIO_PATH_AUTO;
+	int ret = 0;
+
+	if ((!wrs && wr_count) || (!sges && sge_count))
+		ret = -EINVAL;
+	else if (wr_count > UVIO_MAX_POST_BYTES || sge_count > UVIO_MAX_POST_BYTES ||
+		 bytes > UVIO_MAX_POST_BYTES)
+		ret = -E2BIG;
+	if (bad_wr)
+		*bad_wr = 0;
+	if (ret)
+		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, verb, name, NULL, post_write, &a, &p);
+	/* The kernel names the WR it stopped at even when it fails. */
+	if (bad_wr)
+		*bad_wr = a.resp.bad_wr;
+	return disabled(dev, name, uvio_write_cmd_name(command), ret, p, path);
+}
+
+/* wqe_size is the whole WR struct: rxe refuses a smaller one even for a
+ * doorbell without WRs. */
+UVIO_API int uvio_post_send(struct uvio_device *dev, uint32_t qp_handle,
+			    const struct ib_uverbs_send_wr *wrs, uint32_t wr_count,
+			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
+			    uint32_t *bad_wr, enum uvio_path *path)
+{
+	return post(dev, UVIO_VERB_POST_SEND, "QP.POST_SEND", IB_USER_VERBS_CMD_POST_SEND,
+		    qp_handle, wrs, wr_count, sizeof(*wrs), sges, sge_count, bad_wr, path);
+}
+
+UVIO_API int uvio_post_recv(struct uvio_device *dev, uint32_t qp_handle,
+			    const struct ib_uverbs_recv_wr *wrs, uint32_t wr_count,
+			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
+			    uint32_t *bad_wr, enum uvio_path *path)
+{
+	return post(dev, UVIO_VERB_POST_RECV, "QP.POST_RECV", IB_USER_VERBS_CMD_POST_RECV,
+		    qp_handle, wrs, wr_count, sizeof(*wrs), sges, sge_count, bad_wr, path);
+}
+
+UVIO_API int uvio_post_srq_recv(struct uvio_device *dev, uint32_t srq_handle,
+				const struct ib_uverbs_recv_wr *wrs, uint32_t wr_count,
+				const struct ib_uverbs_sge *sges, uint32_t sge_count,
+				uint32_t *bad_wr, enum uvio_path *path)
+{
+	return post(dev, UVIO_VERB_POST_SRQ_RECV, "SRQ.POST_RECV",
+		    IB_USER_VERBS_CMD_POST_SRQ_RECV, srq_handle, wrs, wr_count, sizeof(*wrs),
+		    sges, sge_count, bad_wr, path);
+}
+
+struct notify_args {
+	struct ib_uverbs_req_notify_cq c;
+};
+
+static int notify_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct notify_args *a = args;
+
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &a->c, sizeof(a->c),
+			       NULL, 0, NULL);
+}
+
+UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
+				int solicited_only, enum uvio_path *path)
+{
+	struct notify_args a = { .c = { .cq_handle = cq_handle,
+					.solicited_only = solicited_only ? 1 : 0 } };
+	enum uvio_path p = UVIO_PATH_AUTO;
+	int ret = uvio_run_verb(dev, UVIO_VERB_REQ_NOTIFY_CQ, "CQ.REQ_NOTIFY", NULL,
+				notify_write, &a, &p);
+
+	return disabled(dev, "CQ.REQ_NOTIFY",
+			uvio_write_cmd_name(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ), ret, p, path);
+}
+
+struct poll_args {
+	uint32_t handle, ne;
+	/* The kernel's answer: struct ib_uverbs_poll_cq_resp and its WCs. */
+	uint64_t resp[(sizeof(struct ib_uverbs_poll_cq_resp) +
+		       UVIO_MAX_POLL_CQ * sizeof(struct ib_uverbs_wc)) / 8];
+};
+
+static int poll_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct poll_args *a = args;
+	uint64_t buf[(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_poll_cq)) / 8];
+	struct ib_uverbs_poll_cq *c =
+		(struct ib_uverbs_poll_cq *)((struct ib_uverbs_cmd_hdr *)buf + 1);
+
+	*c = (struct ib_uverbs_poll_cq){ .cq_handle = a->handle, .ne = a->ne };
+	return dp_exec(dev, p, IB_USER_VERBS_CMD_POLL_CQ, buf, sizeof(buf), a->resp,
+		       sizeof(struct ib_uverbs_poll_cq_resp) +
+			       a->ne * sizeof(struct ib_uverbs_wc));
+}
+
+UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
+			  struct ib_uverbs_wc *wc, uint32_t max, uint32_t *count,
+			  enum uvio_path *path)
+{
+	struct poll_args a = { .handle = cq_handle, .ne = max };
+	const struct ib_uverbs_poll_cq_resp *r = (const void *)a.resp;
+	enum uvio_path p = UVIO_PATH_AUTO;
+	int ret;
+
+	if (count)
+		*count = 0;
+	if (!count || (!wc && max))
+		return uvio_verb_end(dev, "CQ.POLL", UVIO_PATH_AUTO, -EINVAL, path);
+	if (a.ne > UVIO_MAX_POLL_CQ)
+		a.ne = UVIO_MAX_POLL_CQ;
+	ret = uvio_run_verb(dev, UVIO_VERB_POLL_CQ, "CQ.POLL", NULL, poll_write, &a, &p);
+	if (!ret) {
+		/* Never more than asked, whatever the kernel says. */
+		if (r->count > a.ne)
+			return uvio_verb_end(dev, "CQ.POLL", p, -EPROTO, path);
+		if (r->count)
+			memcpy(wc, r->wc, r->count * sizeof(*wc));
+		*count = r->count;
+	}
+	return disabled(dev, "CQ.POLL", uvio_write_cmd_name(IB_USER_VERBS_CMD_POLL_CQ), ret, p,
+			path);
+}

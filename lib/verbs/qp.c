@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: MIT
+/*
+ * QP: CREATE and DESTROY (native methods and write() commands), MODIFY,
+ * QUERY, OPEN and the multicast commands (write() commands, which the ioctl
+ * path carries through INVOKE_WRITE).
+ */
+#include <uvio/qp.h>
+#include "verb.h"
+
+/* The kernel's IB_QP_CREATE_SOURCE_QPN: the extended write() command names
+ * a source QPN by this create flag; the ioctl method by its attribute. */
+#define KERNEL_QP_CREATE_SOURCE_QPN (1u << 10)
+
+/* Extended commands are named with the extended flag: INVOKE_WRITE looks
+ * the command up by this number, and without the flag finds the plain
+ * command of the same number (write() sets the flag in its header anyway). */
+#define EX_CMD(c) (IB_USER_VERBS_CMD_FLAG_EXTENDED | (c))
+
+struct create_args {
+	const struct uvio_qp_init_attr *attr;
+	struct drv_bufs b;
+	struct uvio_qp *qp;
+	/* The caller's fields, read once within its sz. */
+	uint32_t type, fields, create_flags, source_qpn;
+	uint32_t pd, send_cq, recv_cq, xrcd, srq, ind_table;
+	uint64_t user_handle;
+	struct ib_uverbs_qp_cap cap;
+	const int *event_fd;
+};
+
+/* Which handles a QP of this type names (the kernel refuses extra ones on
+ * the ioctl path and ignores them on write()). */
+static bool needs_send_cq(const struct create_args *a)
+{
+	if (a->type == IB_UVERBS_QPT_XRC_TGT)
+		return false;
+	return !(a->fields & UVIO_QP_INIT_IND_TABLE) || a->cap.max_send_wr;
+}
+
+static bool needs_recv_cq(const struct create_args *a)
+{
+	return a->type != IB_UVERBS_QPT_XRC_TGT && a->type != IB_UVERBS_QPT_XRC_INI &&
+	       !(a->fields & UVIO_QP_INIT_IND_TABLE);
+}
+
+static void qp_out(struct uvio_qp *out, uint32_t handle, uint32_t qpn,
+		   const struct ib_uverbs_qp_cap *cap)
+{
+	UVIO_OUT_SET(out, handle, handle);
+	UVIO_OUT_SET(out, qp_num, qpn);
+	UVIO_OUT_SET(out, cap, *cap);
+}
+
+static int create_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	struct ib_uverbs_qp_cap granted = { 0 };
+	struct ib_uverbs_attr *handle;
+	uint32_t qpn = 0;
+	int ret;
+
+	UVIO_DEV_CMD(dev, cmd, 16, p, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	if (a->type == IB_UVERBS_QPT_XRC_TGT) {
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, a->xrcd);
+	} else {
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_PD_HANDLE, a->pd);
+		if (needs_send_cq(a))
+			uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, a->send_cq);
+		if (needs_recv_cq(a))
+			uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, a->recv_cq);
+	}
+	if (a->fields & UVIO_QP_INIT_SRQ)
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, a->srq);
+	if (a->fields & UVIO_QP_INIT_IND_TABLE)
+		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, a->ind_table);
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, a->user_handle);
+	uvio_put_ptr_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &a->cap, sizeof(a->cap));
+	/* A CONST_IN attribute: the kernel reads a u64. */
+	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, a->type);
+	if (a->create_flags)
+		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_QP_FLAGS, a->create_flags);
+	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
+		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a->source_qpn);
+	if (a->event_fd)
+		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_QP_EVENT_FD, *a->event_fd);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP, &granted, sizeof(granted));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qpn, sizeof(qpn));
+	uvio_put_drv(&cmd, &a->b);
+	ret = uvio_dev_exec(dev, &cmd);
+	uvio_drv_copy_back(&cmd, &a->b);
+	if (ret)
+		return ret;
+	if (handle->data > UINT32_MAX)
+		return -ERANGE;
+	qp_out(a->qp, (uint32_t)handle->data, qpn, &granted);
+	return 0;
+}
+
+/* The plain CREATE_QP is the extended struct's first part behind a response
+ * address: one fill serves both. */
+_Static_assert(offsetof(struct ib_uverbs_create_qp, user_handle) == sizeof(__u64) &&
+	       offsetof(struct ib_uverbs_create_qp, is_srq) - sizeof(__u64) ==
+		       offsetof(struct ib_uverbs_ex_create_qp, is_srq) &&
+	       sizeof(struct ib_uverbs_create_qp) - sizeof(__u64) ==
+		       offsetof(struct ib_uverbs_ex_create_qp, comp_mask),
+	       "CREATE_QP is EX_CREATE_QP's head behind the response address");
+
+static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct create_args *a = args;
+	const uint32_t sig_all = IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
+	struct ib_uverbs_ex_create_qp c = {
+		.user_handle = a->user_handle,
+		/* XRC_TGT names its XRC domain where others name the PD. */
+		.pd_handle = a->type == IB_UVERBS_QPT_XRC_TGT ? a->xrcd : a->pd,
+		.send_cq_handle = a->send_cq,
+		/* The kernel takes the send CQ where both handles agree. */
+		.recv_cq_handle = needs_recv_cq(a) ? a->recv_cq : a->send_cq,
+		.srq_handle = a->srq,
+		.max_send_wr = a->cap.max_send_wr,
+		.max_recv_wr = a->cap.max_recv_wr,
+		.max_send_sge = a->cap.max_send_sge,
+		.max_recv_sge = a->cap.max_recv_sge,
+		.max_inline_data = a->cap.max_inline_data,
+		.sq_sig_all = !!(a->create_flags & sig_all),
+		.qp_type = (uint8_t)a->type,
+		.is_srq = !!(a->fields & UVIO_QP_INIT_SRQ),
+		.create_flags = a->create_flags & ~sig_all,
+		.rwq_ind_tbl_handle = a->ind_table,
+		.source_qpn = a->source_qpn,
+	};
+	struct ib_uverbs_ex_create_qp_resp r;
+	int ret;
+
+	/* The write() commands take the context's async fd, always. */
+	if (a->event_fd)
+		return -EOPNOTSUPP;
+	if (a->fields & UVIO_QP_INIT_IND_TABLE)
+		c.comp_mask |= IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
+		c.create_flags |= KERNEL_QP_CREATE_SOURCE_QPN;
+	if (c.create_flags || c.comp_mask) {
+		ret = uvio_legacy_cmd_ex(dev, p, EX_CMD(IB_USER_VERBS_EX_CMD_CREATE_QP), &c,
+					 sizeof(c), &r, sizeof(r), &a->b);
+	} else {
+		struct ib_uverbs_create_qp plain;
+
+		memset(&plain, 0, sizeof(plain));
+		memcpy(&plain.user_handle, &c, sizeof(plain) - sizeof(__u64));
+		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_QP, &plain,
+				      sizeof(plain), &r.base, sizeof(r.base), &a->b);
+	}
+	if (ret)
+		return ret;
+	qp_out(a->qp, r.base.qp_handle, r.base.qpn,
+	       &(struct ib_uverbs_qp_cap){ r.base.max_send_wr, r.base.max_recv_wr,
+					   r.base.max_send_sge, r.base.max_recv_sge,
+					   r.base.max_inline_data });
+	return 0;
+}
+
+/* Output structs must at least hold the handle. */
+#define OUT_OK(out, field) UVIO_OPT_HAS(out, field)
+
+UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
+			    const struct uvio_drv *drv, struct uvio_qp *qp,
+			    enum uvio_path *path)
+{
+	struct create_args a = { .attr = attr, .qp = qp };
+	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_init_attr, event_fd), 1);
+
+	if (!ret && !OUT_OK(qp, handle))
+		ret = -EINVAL;
+	if (!ret) {
+		a.type = UVIO_OPT(attr, type);
+		a.fields = UVIO_OPT(attr, fields);
+		a.user_handle = UVIO_OPT(attr, user_handle);
+		a.pd = UVIO_OPT(attr, pd_handle);
+		a.send_cq = UVIO_OPT(attr, send_cq_handle);
+		a.recv_cq = UVIO_OPT(attr, recv_cq_handle);
+		a.xrcd = UVIO_OPT(attr, xrcd_handle);
+		a.srq = UVIO_OPT(attr, srq_handle);
+		a.ind_table = UVIO_OPT(attr, ind_table_handle);
+		if (UVIO_OPT_HAS(attr, cap))
+			a.cap = attr->cap;
+		a.create_flags = UVIO_OPT(attr, create_flags);
+		a.source_qpn = UVIO_OPT(attr, source_qpn);
+		a.event_fd = UVIO_OPT(attr, event_fd);
+		/* The write() commands carry the type in one byte: refuse
+		 * what would wrap rather than create another type. */
+		if (a.type > UINT8_MAX ||
+		    (a.fields & ~(uint32_t)(UVIO_QP_INIT_SRQ | UVIO_QP_INIT_IND_TABLE |
+					    UVIO_QP_INIT_SOURCE_QPN)))
+			ret = -EINVAL;
+	}
+	if (!ret)
+		ret = drv_prepare(dev, "QP.CREATE", drv, &a.b);
+	if (ret)
+		return uvio_verb_end(dev, "QP.CREATE", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
+			     create_qp_write, &a, path);
+}
+
+struct destroy_args {
+	uint32_t handle;
+	struct ib_uverbs_destroy_qp_resp resp;
+};
+
+static int destroy_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+
+	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_QP_HANDLE, a->handle);
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_QP_RESP, &a->resp, sizeof(a->resp));
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static int destroy_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct destroy_args *a = args;
+	struct ib_uverbs_destroy_qp c = { .qp_handle = a->handle };
+
+	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_QP, &c, sizeof(c), &a->resp,
+			       sizeof(a->resp), NULL);
+}
+
+UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
+			     struct uvio_events_reported *events, enum uvio_path *path)
+{
+	struct destroy_args a = { .handle = qp_handle };
+	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
+				destroy_qp_write, &a, path);
+
+	/* A QP has no completion events of its own. */
+	if (!ret && events) {
+		events->comp_events_reported = 0;
+		events->async_events_reported = a.resp.events_reported;
+	}
+	return ret;
+}
+
+/* struct uvio_av <-> the kernel's struct ib_uverbs_qp_dest */
+static void av_to_kernel(struct ib_uverbs_qp_dest *d, const struct uvio_av *av)
+{
+	memcpy(d->dgid, av->dgid, sizeof(d->dgid));
+	d->flow_label = av->flow_label;
+	d->dlid = av->dlid;
+	d->sgid_index = av->sgid_index;
+	d->hop_limit = av->hop_limit;
+	d->traffic_class = av->traffic_class;
+	d->sl = av->sl;
+	d->src_path_bits = av->src_path_bits;
+	d->static_rate = av->static_rate;
+	d->is_global = av->is_global;
+	d->port_num = av->port_num;
+}
+
+static void av_from_kernel(struct uvio_av *av, const struct ib_uverbs_qp_dest *d)
+{
+	memcpy(av->dgid, d->dgid, sizeof(av->dgid));
+	av->flow_label = d->flow_label;
+	av->dlid = d->dlid;
+	av->sgid_index = d->sgid_index;
+	av->hop_limit = d->hop_limit;
+	av->traffic_class = d->traffic_class;
+	av->sl = d->sl;
+	av->src_path_bits = d->src_path_bits;
+	av->static_rate = d->static_rate;
+	av->is_global = d->is_global;
+	av->port_num = d->port_num;
+}
+
+struct modify_args {
+	uint32_t handle;
+	struct uvio_qp_attr attr;	/* the caller's, extended with zeros */
+	bool drv_given;
+	struct drv_bufs b;
+};
+
+static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct modify_args *a = args;
+	const struct uvio_qp_attr *x = &a->attr;
+	struct ib_uverbs_ex_modify_qp c = {
+		.base = {
+			.qp_handle = a->handle,
+			.attr_mask = x->attr_mask,
+			.qkey = x->qkey,
+			.rq_psn = x->rq_psn,
+			.sq_psn = x->sq_psn,
+			.dest_qp_num = x->dest_qp_num,
+			.qp_access_flags = x->qp_access_flags,
+			.pkey_index = x->pkey_index,
+			.alt_pkey_index = x->alt_pkey_index,
+			.qp_state = x->qp_state,
+			.cur_qp_state = x->cur_qp_state,
+			.path_mtu = x->path_mtu,
+			.path_mig_state = x->path_mig_state,
+			.en_sqd_async_notify = x->en_sqd_async_notify,
+			.max_rd_atomic = x->max_rd_atomic,
+			.max_dest_rd_atomic = x->max_dest_rd_atomic,
+			.min_rnr_timer = x->min_rnr_timer,
+			.port_num = x->port_num,
+			.timeout = x->timeout,
+			.retry_cnt = x->retry_cnt,
+			.rnr_retry = x->rnr_retry,
+			.alt_port_num = x->alt_port_num,
+			.alt_timeout = x->alt_timeout,
+		},
+		.rate_limit = x->rate_limit,
+	};
+	struct ib_uverbs_ex_modify_qp_resp r;
+
+	av_to_kernel(&c.base.dest, &x->ah);
+	av_to_kernel(&c.base.alt_dest, &x->alt_ah);
+	/* The plain command carries the standard attributes and no driver
+	 * data; anything else needs the extended one. */
+	if (!(x->attr_mask & ~UVIO_QP_STANDARD_BITS) && !a->drv_given)
+		return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, &c.base,
+				       sizeof(c.base), NULL, 0, NULL);
+	return uvio_legacy_cmd_ex(dev, p, EX_CMD(IB_USER_VERBS_EX_CMD_MODIFY_QP), &c, sizeof(c), &r,
+				  sizeof(r), &a->b);
+}
+
+/* Copy the fields of src that lie inside dst->sz (dst->sz unchanged). */
+static void out_copy(void *dst, const void *src, size_t known)
+{
+	size_t sz = *(const size_t *)dst;
+
+	if (sz > known)
+		sz = known;
+	if (sz > sizeof(size_t))
+		memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+		       sz - sizeof(size_t));
+}
+
+UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
+			    const struct uvio_qp_attr *attr, const struct uvio_drv *drv,
+			    enum uvio_path *path)
+{
+	struct modify_args a = { .handle = qp_handle };
+	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_attr, rate_limit), 1);
+
+	if (!ret) {
+		/* Fields past the caller's sz read as zero. */
+		a.attr.sz = sizeof(a.attr);
+		out_copy(&a.attr, attr, attr->sz);
+		a.drv_given = UVIO_OPT(drv, in_len) || UVIO_OPT(drv, out_len) ||
+			      UVIO_OPT(drv, attrs);
+		ret = drv_prepare(dev, "QP.MODIFY", drv, &a.b);
+	}
+	if (ret)
+		return uvio_verb_end(dev, "QP.MODIFY", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_MODIFY_QP, "QP.MODIFY", NULL, modify_qp_write, &a,
+			     path);
+}
+
+struct query_args {
+	uint32_t handle, mask;
+	struct uvio_qp_attr *out;
+};
+
+static int query_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct query_args *a = args;
+	struct ib_uverbs_query_qp c = { .qp_handle = a->handle, .attr_mask = a->mask };
+	struct ib_uverbs_query_qp_resp r;
+	struct uvio_qp_attr x = { .sz = sizeof(x) };
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_QP, &c, sizeof(c), &r,
+				  sizeof(r), NULL);
+
+	if (ret)
+		return ret;
+	x.attr_mask = a->mask;
+	x.qp_state = r.qp_state;
+	x.cur_qp_state = r.cur_qp_state;
+	x.path_mtu = r.path_mtu;
+	x.path_mig_state = r.path_mig_state;
+	x.qkey = r.qkey;
+	x.rq_psn = r.rq_psn;
+	x.sq_psn = r.sq_psn;
+	x.dest_qp_num = r.dest_qp_num;
+	x.qp_access_flags = r.qp_access_flags;
+	x.pkey_index = r.pkey_index;
+	x.alt_pkey_index = r.alt_pkey_index;
+	x.sq_draining = r.sq_draining;
+	x.max_rd_atomic = r.max_rd_atomic;
+	x.max_dest_rd_atomic = r.max_dest_rd_atomic;
+	x.min_rnr_timer = r.min_rnr_timer;
+	x.port_num = r.port_num;
+	x.timeout = r.timeout;
+	x.retry_cnt = r.retry_cnt;
+	x.rnr_retry = r.rnr_retry;
+	x.alt_port_num = r.alt_port_num;
+	x.alt_timeout = r.alt_timeout;
+	x.sq_sig_all = r.sq_sig_all;
+	av_from_kernel(&x.ah, &r.dest);
+	av_from_kernel(&x.alt_ah, &r.alt_dest);
+	x.cap = (struct ib_uverbs_qp_cap){
+		r.max_send_wr, r.max_recv_wr, r.max_send_sge, r.max_recv_sge, r.max_inline_data,
+	};
+	out_copy(a->out, &x, sizeof(x));
+	return 0;
+}
+
+UVIO_API int uvio_query_qp(struct uvio_device *dev, uint32_t qp_handle, uint32_t attr_mask,
+			   struct uvio_qp_attr *attr, enum uvio_path *path)
+{
+	struct query_args a = { .handle = qp_handle, .mask = attr_mask, .out = attr };
+
+	if (!OUT_OK(attr, qp_state))
+		return uvio_verb_end(dev, "QP.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, UVIO_VERB_QUERY_QP, "QP.QUERY", NULL, query_qp_write, &a,
+			     path);
+}
+
+struct open_args {
+	struct ib_uverbs_open_qp c;
+	struct drv_bufs b;
+	struct uvio_qp *qp;
+};
+
+static int open_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct open_args *a = args;
+	struct ib_uverbs_create_qp_resp r;
+	struct ib_uverbs_qp_cap cap;
+	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_OPEN_QP, &a->c, sizeof(a->c), &r,
+				  sizeof(r), &a->b);
+
+	if (ret)
+		return ret;
+	cap = (struct ib_uverbs_qp_cap){
+		r.max_send_wr, r.max_recv_wr, r.max_send_sge, r.max_recv_sge, r.max_inline_data,
+	};
+	qp_out(a->qp, r.qp_handle, r.qpn, &cap);
+	return 0;
+}
+
+UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_attr *attr,
+			  const struct uvio_drv *drv, struct uvio_qp *qp,
+			  enum uvio_path *path)
+{
+	struct open_args a = { .qp = qp };
+	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_open_qp_attr, type), 1);
+
+	if (!ret && !OUT_OK(qp, handle))
+		ret = -EINVAL;
+	if (!ret) {
+		a.c.user_handle = UVIO_OPT(attr, user_handle);
+		a.c.pd_handle = UVIO_OPT(attr, xrcd_handle);
+		a.c.qpn = UVIO_OPT(attr, qp_num);
+		if (UVIO_OPT(attr, type) > UINT8_MAX)
+			ret = -EINVAL;
+		a.c.qp_type = (uint8_t)UVIO_OPT(attr, type);
+	}
+	if (!ret)
+		ret = drv_prepare(dev, "QP.OPEN", drv, &a.b);
+	if (ret)
+		return uvio_verb_end(dev, "QP.OPEN", UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, UVIO_VERB_OPEN_QP, "QP.OPEN", NULL, open_qp_write, &a, path);
+}
+
+struct mcast_args {
+	uint32_t command;
+	struct ib_uverbs_attach_mcast c;	/* DETACH_MCAST has the same layout */
+};
+
+_Static_assert(sizeof(struct ib_uverbs_attach_mcast) == sizeof(struct ib_uverbs_detach_mcast),
+	       "attach and detach share a layout");
+
+static int mcast_write(struct uvio_device *dev, enum uvio_path p, void *args)
+{
+	struct mcast_args *a = args;
+
+	return uvio_legacy_cmd(dev, p, a->command, &a->c, sizeof(a->c), NULL, 0, NULL);
+}
+
+static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
+		 uint32_t command, uint32_t qp_handle, const uint8_t gid[16], uint16_t mlid,
+		 enum uvio_path *path)
+{
+	struct mcast_args a = {
+		.command = command,
+		.c = { .qp_handle = qp_handle, .mlid = mlid },
+	};
+
+	if (!gid)
+		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, -EINVAL, path);
+	memcpy(a.c.gid, gid, sizeof(a.c.gid));
+	return uvio_run_verb(dev, verb, name, NULL, mcast_write, &a, path);
+}
+
+UVIO_API int uvio_attach_mcast(struct uvio_device *dev, uint32_t qp_handle,
+			       const uint8_t gid[16], uint16_t mlid, enum uvio_path *path)
+{
+	return mcast(dev, UVIO_VERB_ATTACH_MCAST, "QP.ATTACH_MCAST",
+		     IB_USER_VERBS_CMD_ATTACH_MCAST, qp_handle, gid, mlid, path);
+}
+
+UVIO_API int uvio_detach_mcast(struct uvio_device *dev, uint32_t qp_handle,
+			       const uint8_t gid[16], uint16_t mlid, enum uvio_path *path)
+{
+	return mcast(dev, UVIO_VERB_DETACH_MCAST, "QP.DETACH_MCAST",
+		     IB_USER_VERBS_CMD_DETACH_MCAST, qp_handle, gid, mlid, path);
+}
