@@ -31,8 +31,9 @@ struct env {
 	int have_gid;
 	void *buf;			/* a page to register */
 	size_t buf_len;
+	unsigned int tick;		/* counts calls: verbs that change an object
+					 * alternate its state with it */
 	uint32_t h[BENCH_MAX_BATCH];	/* handles of the batch in flight */
-	uint32_t h2[BENCH_MAX_BATCH];
 };
 
 int env_open(struct env *e, const char *name, int use_write);

@@ -71,10 +71,7 @@ if command -v valgrind >/dev/null; then
 		grep '^RESULT' "$out/stdout"
 		for f in "$out"/cg.*; do
 			label=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
-			case $label in
-			seq*) profile "$f" "$label" split ;;
-			?*) profile "$f" "$label" ;;
-			esac
+			[ -n "$label" ] && profile "$f" "$label" split
 		done
 		# Cold start, whole programs from their first instruction.
 		node=$(node_of "$dev") did=$(driver_id_of "$dev")

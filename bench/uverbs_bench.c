@@ -6,13 +6,15 @@
  *   uverbs_bench verbs DEVICE [ROUNDS] [BATCH]
  *	every verb of bench/verbs.c, this library against the bare floor,
  *	on the ioctl path (native method or INVOKE_WRITE) and on write();
- *	batches of BATCH calls, library and floor back to back in an order
- *	that alternates, ROUNDS times; medians of the per-round ratios.
+ *	BATCH calls each way per round, library and floor taking turns call
+ *	by call, each call timed; per round the median call each way, over
+ *	ROUNDS rounds the medians and the median of the per-round ratios.
  *	First each verb runs once both ways under capture: the library and
  *	the floor must send the same commands.
  *   uverbs_bench qp DEVICE [ROUNDS] [BATCH]
  *	QP bring-ups per second (create, INIT, RTR, RTS, destroy): floor,
- *	this library on both paths, libibverbs' ibv_cmd_* and its public verbs.
+ *	this library on both paths, libibverbs' ibv_cmd_* and its public verbs;
+ *	the six take turns sequence by sequence, each sequence timed.
  *   uverbs_bench insn DEVICE [REPEAT]
  *	run under valgrind --tool=callgrind --collect-atstart=no: each
  *	sequence and each verb is collected on its own and dumped with its
@@ -62,25 +64,38 @@ struct verb_state {
 	double lib[2][MAX_ROUNDS], fl[2][MAX_ROUNDS];	/* seconds per call, per verb of the group */
 };
 
-/* Run group g, way (0 library, 1 floor), n calls of each verb; the seconds
- * per call of each verb into t. */
-static int run_group(const struct group *g, struct env *e, int way, int n, double t[2])
+/*
+ * One round of group g: for each of its verbs, batch calls by the library
+ * and batch by the floor, alternating call by call (which of the two goes
+ * first alternates too), each call timed on its own; the median seconds per
+ * call of each verb and way into med[way][verb]. The floor's objects live
+ * at indices batch.. of the handle array, the library's at 0..
+ */
+static int round_group(const struct group *g, struct env *e, int batch, double med[2][2])
 {
+	static double t[2][BENCH_MAX_BATCH / 2];
+
 	for (int k = 0; k < g->n; k++) {
-		verb_fn fn = way ? g->v[k].floor : g->v[k].lib;
-		double t0 = bench_now();
+		for (int i = 0; i < batch; i++) {
+			for (int j = 0; j < 2; j++) {
+				int way = (i + j) & 1, ret;
+				verb_fn fn = way ? g->v[k].floor : g->v[k].lib;
+				double t0;
 
-		for (int i = 0; i < n; i++) {
-			int ret = fn(e, i);
-
-			if (ret) {
-				fprintf(stderr, "uverbs_bench: %s (%s, %s) call %d: %s\n", g->v[k].name,
-					way ? "floor" : "library", path_name[e->use_write], i,
-					strerror(-ret));
-				return ret;
+				e->tick++;
+				t0 = bench_now();
+				ret = fn(e, i + way * batch);
+				t[way][i] = bench_now() - t0;
+				if (ret) {
+					fprintf(stderr, "uverbs_bench: %s (%s, %s) call %d: %s\n",
+						g->v[k].name, way ? "floor" : "library",
+						path_name[e->use_write], i, strerror(-ret));
+					return ret;
+				}
 			}
 		}
-		t[k] = (bench_now() - t0) / n;
+		med[0][k] = stats_median(t[0], batch);
+		med[1][k] = stats_median(t[1], batch);
 	}
 	return 0;
 }
@@ -133,7 +148,7 @@ static int mode_verbs(const char *name, int rounds, int batch)
 			struct env *e = &env[p];
 			const char *why = needs_missing(g, e);
 			char lib_sig[2][1024];
-			double t[2];
+			double t[2][2];
 			int ret;
 
 			if (p == 1 && (g->flags & G_NATIVE_ONLY))
@@ -185,8 +200,8 @@ static int mode_verbs(const char *name, int rounds, int batch)
 					return 1;
 				}
 			}
-			/* warm-up batches, both ways */
-			if (run_group(g, e, 0, batch / 4 + 1, t) || run_group(g, e, 1, batch / 4 + 1, t))
+			/* a warm-up round */
+			if (round_group(g, e, batch, t))
 				return 1;
 		}
 	}
@@ -211,12 +226,8 @@ static int mode_verbs(const char *name, int rounds, int batch)
 
 				if (s->skip)
 					continue;
-				for (int k = 0; k < 2; k++) {
-					int way = (k + r + gi) & 1;
-
-					if (run_group(g, &env[p], way, batch, t[way]))
-						return 1;
-				}
+				if (round_group(g, &env[p], batch, t))
+					return 1;
 				for (int k = 0; k < g->n; k++) {
 					s->lib[k][r] = t[0][k];
 					s->fl[k][r] = t[1][k];
@@ -288,6 +299,7 @@ static int q_run(int w, int n)
 
 static int mode_qp(const char *name, int rounds, int batch)
 {
+	static double one[Q_WAYS][BENCH_MAX_BATCH];
 	double t[Q_WAYS][MAX_ROUNDS];
 	double r_floor[MAX_ROUNDS], r_ibvcmd[MAX_ROUNDS], r_ibv[MAX_ROUNDS], r_wfloor[MAX_ROUNDS];
 	int ret;
@@ -310,35 +322,35 @@ static int mode_qp(const char *name, int rounds, int batch)
 	for (int w = 0; w < Q_WAYS; w++)
 		if (q_run(w, batch / 4 + 1))
 			return 1;
+	/* The ways take turns sequence by sequence, each timed on its own;
+	 * a round's time per way is the median of its sequences. */
 	for (int r = 0; r < rounds; r++) {
-		for (int k = 0; k < Q_WAYS; k++) {
-			int w = (k + r) % Q_WAYS;
-			double t0 = bench_now();
+		for (int i = 0; i < batch; i++)
+			for (int k = 0; k < Q_WAYS; k++) {
+				int w = (k + i + r) % Q_WAYS;
+				double t0 = bench_now();
 
-			if (q_run(w, batch))
-				return 1;
-			t[w][r] = bench_now() - t0;
-		}
+				if (q_run(w, 1))
+					return 1;
+				one[w][i] = bench_now() - t0;
+			}
+		for (int w = 0; w < Q_WAYS; w++)
+			t[w][r] = stats_median(one[w], batch);
 		r_floor[r] = t[Q_IOCTL][r] / t[Q_FLOOR][r];
 		r_wfloor[r] = t[Q_WRITE][r] / t[Q_FLOOR_WRITE][r];
 		r_ibvcmd[r] = t[Q_IOCTL][r] / t[Q_IBVCMD][r];
 		r_ibv[r] = t[Q_IOCTL][r] / t[Q_IBV][r];
 		printf("round %d:", r + 1);
 		for (int w = 0; w < Q_WAYS; w++)
-			printf(" %s %.0f/s", q_name[w], batch / t[w][r]);
+			printf(" %s %.0f/s", q_name[w], 1 / t[w][r]);
 		printf("  ioctl/floor %.3f ioctl/ibvcmd %.3f\n", r_floor[r], r_ibvcmd[r]);
 	}
-	for (int w = 0; w < Q_WAYS; w++) {
-		double rate[MAX_ROUNDS];
-
-		for (int r = 0; r < rounds; r++)
-			rate[r] = batch / t[w][r];
-		printf("RESULT qp_per_s_%s %.0f\n", q_name[w], bench_median(rate, rounds));
-	}
-	printf("RESULT ratio_qp_ioctl_to_floor %.3f\n", bench_median(r_floor, rounds));
-	printf("RESULT ratio_qp_write_to_floor_write %.3f\n", bench_median(r_wfloor, rounds));
-	printf("RESULT ratio_qp_ioctl_to_ibvcmd %.3f\n", bench_median(r_ibvcmd, rounds));
-	printf("RESULT ratio_qp_ioctl_to_ibv %.3f\n", bench_median(r_ibv, rounds));
+	for (int w = 0; w < Q_WAYS; w++)
+		printf("RESULT qp_per_s_%s %.0f\n", q_name[w], 1 / stats_median(t[w], rounds));
+	printf("RESULT ratio_qp_ioctl_to_floor %.3f\n", stats_median(r_floor, rounds));
+	printf("RESULT ratio_qp_write_to_floor_write %.3f\n", stats_median(r_wfloor, rounds));
+	printf("RESULT ratio_qp_ioctl_to_ibvcmd %.3f\n", stats_median(r_ibvcmd, rounds));
+	printf("RESULT ratio_qp_ioctl_to_ibv %.3f\n", stats_median(r_ibv, rounds));
 	return 0;
 }
 
@@ -452,9 +464,9 @@ int main(int argc, char **argv)
 	int batch = argc > 4 ? atoi(argv[4]) : 100;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (rounds < 1 || rounds > MAX_ROUNDS || batch < 1 || batch > BENCH_MAX_BATCH) {
-		fprintf(stderr, "uverbs_bench: rounds 1..%d, batch 1..%d\n", MAX_ROUNDS,
-			BENCH_MAX_BATCH);
+	if (rounds < 1 || rounds > MAX_ROUNDS || batch < 2 || batch > BENCH_MAX_BATCH / 2) {
+		fprintf(stderr, "uverbs_bench: rounds 1..%d, batch 2..%d\n", MAX_ROUNDS,
+			BENCH_MAX_BATCH / 2);
 		return 2;
 	}
 	if (!strcmp(mode, "verbs"))

@@ -299,24 +299,26 @@ static int fl_destroy_cq(struct env *e, int i)
 }
 
 /* Between two sizes, so that every call resizes. */
-static uint32_t resize_to(int i)
+static uint32_t resize_to(unsigned int tick)
 {
-	return i & 1 ? 32 : 64;
+	return tick & 1 ? 32 : 64;
 }
 
 static int lib_resize_cq(struct env *e, int i)
 {
-	return uvio_resize_cq(e->dev, e->cq_resize, resize_to(i), NULL, NULL, NULL);
+	(void)i;
+	return uvio_resize_cq(e->dev, e->cq_resize, resize_to(e->tick), NULL, NULL, NULL);
 }
 
 static int fl_resize_cq(struct env *e, int i)
 {
-	struct ib_uverbs_resize_cq c = { .cq_handle = e->cq_resize, .cqe = resize_to(i) };
+	struct ib_uverbs_resize_cq c = { .cq_handle = e->cq_resize, .cqe = resize_to(e->tick) };
 	struct {
 		struct ib_uverbs_resize_cq_resp r;
 		uint8_t drv[FL_DRV_OUT];
 	} r;
 
+	(void)i;
 	return FL_CMD_OF(e, IB_USER_VERBS_CMD_RESIZE_CQ, c, &r, FL_DRV_OUT);
 }
 
@@ -381,18 +383,19 @@ static int fl_dereg_mr(struct env *e, int i)
 }
 
 /* Access flags back and forth, so that every call changes the MR. */
-static uint32_t rereg_access(int i)
+static uint32_t rereg_access(unsigned int tick)
 {
-	return i & 1 ? IB_UVERBS_ACCESS_LOCAL_WRITE :
+	return tick & 1 ? IB_UVERBS_ACCESS_LOCAL_WRITE :
 		       IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ;
 }
 
 static int lib_rereg_mr(struct env *e, int i)
 {
 	UVIO_OPTS(uvio_rereg_mr_attr, attr, .flags = UVIO_MR_REREG_ACCESS,
-		  .access = rereg_access(i));
+		  .access = rereg_access(e->tick));
 	UVIO_OPTS(uvio_mr, keys);
 
+	(void)i;
 	return uvio_rereg_mr(e->dev, e->mr, &attr, NULL, &keys, NULL);
 }
 
@@ -401,13 +404,14 @@ static int fl_rereg_mr(struct env *e, int i)
 	struct ib_uverbs_rereg_mr c = {
 		.mr_handle = e->mr,
 		.flags = UVIO_MR_REREG_ACCESS,
-		.access_flags = rereg_access(i),
+		.access_flags = rereg_access(e->tick),
 	};
 	struct {
 		struct ib_uverbs_rereg_mr_resp r;
 		uint8_t drv[FL_DRV_OUT];
 	} r;
 
+	(void)i;
 	return FL_CMD_OF(e, IB_USER_VERBS_CMD_REREG_MR, c, &r, FL_DRV_OUT);
 }
 
@@ -605,9 +609,9 @@ static int fl_destroy_srq(struct env *e, int i)
 }
 
 /* The limit moves within max_wr, arming the SRQ each time. */
-static uint32_t srq_limit(int i)
+static uint32_t srq_limit(unsigned int tick)
 {
-	return 1 + (uint32_t)(i & 3);
+	return 1 + (tick & 3);
 }
 
 /* rxe reads 8 bytes of driver input (struct rxe_modify_srq_cmd, where a
@@ -616,19 +620,21 @@ static const uint64_t rxe_modify_srq_in;
 
 static int lib_modify_srq(struct env *e, int i)
 {
-	UVIO_OPTS(uvio_srq_modify, m, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = srq_limit(i));
+	UVIO_OPTS(uvio_srq_modify, m, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = srq_limit(e->tick));
 	UVIO_OPTS(uvio_drv, d, .in = &rxe_modify_srq_in, .in_len = sizeof(rxe_modify_srq_in));
 
+	(void)i;
 	return uvio_modify_srq(e->dev, e->srq, &m, e->siw ? NULL : &d, NULL);
 }
 
 static int fl_modify_srq(struct env *e, int i)
 {
 	struct ib_uverbs_modify_srq c = {
-		.srq_handle = e->srq, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = srq_limit(i),
+		.srq_handle = e->srq, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = srq_limit(e->tick),
 	};
 	size_t in_len = e->siw ? 0 : sizeof(rxe_modify_srq_in);
 
+	(void)i;
 	if (e->use_write)
 		return fl_write(e->fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &c, sizeof(c),
 				&rxe_modify_srq_in, in_len, NULL, 0, 0);
@@ -782,8 +788,9 @@ static int lib_modify_qp(struct env *e, int i)
 {
 	struct uvio_qp_attr a;
 
+	(void)i;
 	lib_qp_step(e, 0, 0, &a);
-	a.qp_access_flags = i & 1 ? BQ_ACCESS : IB_UVERBS_ACCESS_LOCAL_WRITE;
+	a.qp_access_flags = e->tick & 1 ? BQ_ACCESS : IB_UVERBS_ACCESS_LOCAL_WRITE;
 	return uvio_modify_qp(e->dev, e->qp, &a, NULL, NULL);
 }
 
@@ -791,8 +798,9 @@ static int fl_modify_qp(struct env *e, int i)
 {
 	struct ib_uverbs_modify_qp c;
 
+	(void)i;
 	fl_qp_step(e, 0, e->qp, 0, &c);
-	c.qp_access_flags = i & 1 ? BQ_ACCESS : IB_UVERBS_ACCESS_LOCAL_WRITE;
+	c.qp_access_flags = e->tick & 1 ? BQ_ACCESS : IB_UVERBS_ACCESS_LOCAL_WRITE;
 	return fl_modify_qp_cmd(e, &c);
 }
 
@@ -863,13 +871,15 @@ static int fl_detach_mcast(struct env *e, int i)
 
 static int lib_req_notify(struct env *e, int i)
 {
-	return uvio_req_notify_cq(e->dev, e->cq, i & 1, NULL);
+	(void)i;
+	return uvio_req_notify_cq(e->dev, e->cq, (int)(e->tick & 1), NULL);
 }
 
 static int fl_req_notify(struct env *e, int i)
 {
-	struct ib_uverbs_req_notify_cq c = { .cq_handle = e->cq, .solicited_only = (uint32_t)(i & 1) };
+	struct ib_uverbs_req_notify_cq c = { .cq_handle = e->cq, .solicited_only = e->tick & 1 };
 
+	(void)i;
 	if (e->use_write)
 		return fl_write(e->fd, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &c, sizeof(c), NULL, 0, NULL,
 				0, 0);
