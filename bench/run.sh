@@ -24,6 +24,8 @@ build=${1:-$top/build}
 args=${UVIO_BENCH_ARGS:-9,3000,15,100,15,40,31,10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Wall times need a quiet machine: the load before anything of ours runs.
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 if [ "$clean" = 1 ] && [ -e "$build" ]; then
 	[ -d "$build/vm-cache" ] && mv "$build/vm-cache" "$work/vm-cache"
@@ -64,7 +66,7 @@ cp "$work/vm.log" "$build/bench/vm-bench.log"
 python3 "$here/report.py" --log "$work/vm.log" --host "$work/host.txt" \
 	--size "$work/size.txt" --size-objects "$work/size-objects.txt" \
 	--insns "$(cat "$work/insns.txt")" --so "$(basename "$so")" --args "$args" \
-	--load-before "$load_before" --load-after "$load_after" \
+	--load-start "$load_start" --load-before "$load_before" --load-after "$load_after" \
 	--cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)" \
 	--cores "$(nproc)" --host-kernel "$(uname -r)" \
 	--qemu "$(qemu-system-x86_64 --version | head -n1)" \
