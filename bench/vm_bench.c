@@ -32,17 +32,8 @@
 #include <uvio.h>
 #include "../tests/kernel/kt.h"
 #include "../tests/kernel/syscount.h"
-
-/* libibverbs' command layer: exported by libibverbs.so.1 under
- * IBVERBS_PRIVATE_34; Debian ships no header for it. */
-struct bench_ibv_create_cq {
-	struct ib_uverbs_cmd_hdr hdr;
-	struct ib_uverbs_create_cq core;
-};
-int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
-		      int comp_vector, struct ibv_cq *cq, struct bench_ibv_create_cq *cmd,
-		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size);
-int ibv_cmd_destroy_cq(struct ibv_cq *cq);
+#include "ibv_cmd.h"
+#include "stats.h"
 
 /* ---- counting: syscalls by tests/kernel/syscount.c, heap here ---- */
 static _Atomic long n_malloc;
@@ -196,19 +187,6 @@ static void run_way(int w, long n)
 	}
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* ---- threads on one handle ---- */
 static long thread_pairs;
 static void *thread_body(void *arg)
@@ -325,14 +303,14 @@ int main(int argc, char **argv)
 
 		for (int r = 0; r < rounds; r++)
 			rate[r] = pairs / t[w][r];
-		printf("RESULT pairs_per_s_%s %.0f\n", way_name[w], median(rate, rounds));
+		printf("RESULT pairs_per_s_%s %.0f\n", way_name[w], stats_median(rate, rounds));
 		printf("RESULT user_us_per_pair_%s %.2f\n", way_name[w],
 		       user_s[w] * 1e6 / ((double)pairs * rounds));
 		printf("RESULT sys_us_per_pair_%s %.2f\n", way_name[w],
 		       sys_s[w] * 1e6 / ((double)pairs * rounds));
 	}
-	printf("RESULT ratio_ioctl_to_floor %.3f\n", median(ratio_floor, rounds));
-	printf("RESULT ratio_ioctl_to_ibvcmd %.3f\n", median(ratio_ibvcmd, rounds));
+	printf("RESULT ratio_ioctl_to_floor %.3f\n", stats_median(ratio_floor, rounds));
+	printf("RESULT ratio_ioctl_to_ibvcmd %.3f\n", stats_median(ratio_ibvcmd, rounds));
 
 	/* Syscalls and heap allocations per verb, after discovery. */
 	for (int w = IOCTL; w <= WRITE; w++) {

@@ -48,7 +48,12 @@ for tool in rdma ip; do
 done
 add_bin "$userland/usr/bin/ibv_devinfo" bin
 mkdir -p "$root/$libdir/libibverbs" "$root/etc/libibverbs.d"
-for p in rxe siw; do
+providers="rxe siw"
+# UVIO_VM_ALL_PROVIDERS=1 (the benchmarks): every provider the package has,
+# as libibverbs finds them on a real system.
+[ "${UVIO_VM_ALL_PROVIDERS:-0}" = 1 ] &&
+	providers=$(ls "$userland/etc/libibverbs.d" | sed -n 's/\.driver$//p')
+for p in $providers; do
 	cp -L "$userland/$libdir/libibverbs/lib$p-rdmav"*.so "$root/$libdir/libibverbs/"
 	copy_libs "$root/$libdir/libibverbs/lib$p-rdmav"*.so
 	cp "$userland/etc/libibverbs.d/$p.driver" "$root/etc/libibverbs.d/"
@@ -100,7 +105,8 @@ if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 		cp "$dbg" "$root$dbg"
 	done
 	cp "$vg/memcheck-amd64-linux" "$vg/vgpreload_core-amd64-linux.so" \
-		"$vg/vgpreload_memcheck-amd64-linux.so" "$vg/default.supp" "$root$vg/"
+		"$vg/vgpreload_memcheck-amd64-linux.so" "$vg/default.supp" \
+		"$vg/callgrind-amd64-linux" "$root$vg/"
 fi
 
 cp "$here/init" "$root/init"

@@ -7,7 +7,8 @@
 # IMAGE_META: linux-image-amd64 (6.1) or linux-image-6.12-amd64.
 # "shell" boots the same guest with a shell on the console instead;
 # "example" runs examples/create_cq on every device instead of the tests;
-# "bench" runs bench/vm_bench on every device (UVIO_BENCH_ARGS="ROUNDS,PAIRS");
+# "bench" runs bench/guest-bench.sh: the benchmarks on every device, and
+# callgrind (UVIO_BENCH_ARGS, see that script);
 # "valgrind" runs the kernel tests and examples under memcheck.
 # Exits 77 (skip) with the reason when qemu or apt-get is not there, unless
 # UVIO_REQUIRE_VM=1, as in CI.
@@ -34,10 +35,17 @@ initrd=$cache/initramfs-$(basename "$kdir")-$mode.cpio.gz
 # The consumer programs, when the package tests (consumer-bin) or CI against
 # the installed packages (consumer-bin-system) built them.
 consumers=$(ls "$build"/consumer-bin*/consumer-* 2>/dev/null | grep -v /cmake/ || true)
-[ "$mode" = bench ] && consumers="$consumers $build/bench/vm_bench"
+data=
+if [ "$mode" = bench ]; then
+	# valgrind for callgrind's counts; every provider Debian installs, so
+	# that libibverbs starts as it does on a real system.
+	export UVIO_VM_VALGRIND=1 UVIO_VM_ALL_PROVIDERS=1
+	consumers="$consumers $(cat "$build/bench/programs.txt")"
+	data="$here/../../bench/guest-bench.sh"
+fi
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
-	"$build/tests/kernel/guest-valgrind.sh" || { echo "vm: FAIL: building the initramfs"; exit 1; }
+	"$build/tests/kernel/guest-valgrind.sh" $data || { echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $(cat "$kdir/version") in $((SECONDS - t0)) s"
 
 append="console=ttyS0 panic=-1 quiet loglevel=3"
