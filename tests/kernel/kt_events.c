@@ -3,7 +3,8 @@
  *  - port events: the netdev under the device goes down and up; the async
  *    event fd delivers PORT_ERR and PORT_ACTIVE for port 1, read
  *    non-blocking after poll() and blocking while another process brings
- *    the link up;
+ *    the link up (rxe on 7.2 delivers none: the blocking read ends by an
+ *    alarm, EINTR);
  *  - (rxe) a completion event: a receive WQE in the QP's ring, the CQ armed
  *    with REQ_NOTIFY_CQ, the QP moved to ERR; the kernel flushes the WQE
  *    into the CQ ring and signals the channel once; CQ.DESTROY reports the
@@ -15,6 +16,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -48,10 +50,19 @@ static int link_set(const char *netdev, const char *state)
 	return system(cmd);
 }
 
-/* Read async events until one of type want arrives (the GID table changes
- * with the link too), waiting with poll() when nonblocking. */
+static void on_alarm(int sig)
+{
+	(void)sig;	/* only to interrupt a blocking read */
+}
+
+/* Read async events until one of type want arrives (others may come with
+ * it), waiting with poll() when nonblocking, else in the read itself,
+ * which an alarm bounds (EINTR). */
 static int wait_async(int fd, uint32_t want, bool nonblock, struct uvio_async_event *ev)
 {
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+
+	sigaction(SIGALRM, &sa, NULL);
 	for (int i = 0; i < 16; i++) {
 		int ret;
 
@@ -62,7 +73,9 @@ static int wait_async(int fd, uint32_t want, bool nonblock, struct uvio_async_ev
 				return -ETIME;
 		}
 		*ev = (struct uvio_async_event){ .sz = sizeof(*ev) };
+		alarm(nonblock ? 0 : 10);
 		ret = uvio_get_async_event(fd, ev);
+		alarm(0);
 		if (ret)
 			return ret;
 		printf("  %s: async event %s (%u), element %llu, kind %u\n", devname,
@@ -89,6 +102,14 @@ static void wait_gid_back(void)
 	KT_CHECK(0, "%s: GID 1 did not come back after the link", devname);
 }
 
+/* The port's state as the device reports it (4 ACTIVE, 1 DOWN). */
+static int port_state(struct uvio_device *dev)
+{
+	UVIO_OPTS(uvio_port_attr, pa);
+
+	return uvio_query_port(dev, 1, &pa, NULL) ? -1 : pa.core.state;
+}
+
 static void port_events(const struct uvio_device_info *info)
 {
 	struct uvio_device *dev;
@@ -97,6 +118,9 @@ static void port_events(const struct uvio_device_info *info)
 	char netdev[32];
 	pid_t child;
 	int status;
+	/* rxe on 7.2 reports no port event for its netdev's link (the port's
+	 * state follows it); 5.10, 6.1 and 6.12 do, and siw on all four. */
+	bool quiet = !siw && kernel_at_least(7, 0);
 
 	KT_EQ(uvio_device_open(info->name, &dev), 0);
 	if (!dev)
@@ -108,9 +132,15 @@ static void port_events(const struct uvio_device_info *info)
 	KT_EQ(uvio_event_fd_set_nonblock(ctx.async_fd, true), 0);
 	KT_EQ(uvio_get_async_event(ctx.async_fd, &ev), -EAGAIN);
 	KT_EQ(link_set(netdev, "down"), 0);
-	KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ERR, true, &ev), 0);
-	KT_EQ(ev.element, 1);
-	KT_EQ(ev.element_kind, UVIO_ELEMENT_PORT);
+	if (quiet) {
+		/* Nothing within the 5 s that poll() waits. */
+		KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ERR, true, &ev), -ETIME);
+	} else {
+		KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ERR, true, &ev), 0);
+		KT_EQ(ev.element, 1);
+		KT_EQ(ev.element_kind, UVIO_ELEMENT_PORT);
+	}
+	printf("  %s: port state %d with %s down\n", devname, port_state(dev), netdev);
 
 	/* Blocking: the read waits until another process brings the link up. */
 	KT_EQ(uvio_event_fd_set_nonblock(ctx.async_fd, false), 0);
@@ -119,9 +149,15 @@ static void port_events(const struct uvio_device_info *info)
 		usleep(300000);
 		_exit(link_set(netdev, "up") ? 1 : 0);
 	}
-	KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ACTIVE, false, &ev), 0);
-	KT_EQ(ev.element, 1);
+	if (quiet) {
+		/* The read waits until the alarm interrupts it. */
+		KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ACTIVE, false, &ev), -EINTR);
+	} else {
+		KT_EQ(wait_async(ctx.async_fd, UVIO_EVENT_PORT_ACTIVE, false, &ev), 0);
+		KT_EQ(ev.element, 1);
+	}
 	waitpid(child, &status, 0);
+	printf("  %s: port state %d with %s up\n", devname, port_state(dev), netdev);
 	KT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "link up failed");
 	if (!siw)
 		wait_gid_back();
