@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +181,24 @@ static void *map_ring(struct objs *o, const struct mminfo *mi)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static void *ring_elem(struct rxe_queue_buf *q, uint32_t index)
+/* The head of an rxe ring, as the kernel lays it out (struct rxe_queue_buf
+ * of <rdma/rdma_user_rxe.h>, which Debian 11's 5.10 headers lack; the
+ * 5.10 kernel has the same layout). */
+struct ring {
+	uint32_t log2_elem_size;
+	uint32_t index_mask;
+	uint32_t pad_1[30];
+	uint32_t producer_index;
+	uint32_t pad_2[31];
+	uint32_t consumer_index;
+	uint32_t pad_3[31];
+	uint8_t data[];
+};
+_Static_assert(offsetof(struct ring, producer_index) == 128 &&
+	       offsetof(struct ring, consumer_index) == 256 && offsetof(struct ring, data) == 384,
+	       "rxe ring head");
+
+static void *ring_elem(struct ring *q, uint32_t index)
 {
 	return q->data + ((size_t)(index & q->index_mask) << q->log2_elem_size);
 }
@@ -196,7 +214,7 @@ static void comp_event(struct objs *o)
 	struct uvio_comp_event ce = { .sz = sizeof(ce) };
 	struct uvio_events_reported rep = { 99, 99 };
 	const struct rxe_create_cq_resp *cresp = (const void *)o->cq_drv;
-	struct rxe_queue_buf *rq, *cq;
+	struct ring *rq, *cq;
 	struct pollfd pf = { .fd = o->channel.fd, .events = POLLIN };
 
 	rc_init_attr(&ia, o, 0x77);
