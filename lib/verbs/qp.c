@@ -11,11 +11,6 @@
  * a source QPN by this create flag; the ioctl method by its attribute. */
 #define KERNEL_QP_CREATE_SOURCE_QPN (1u << 10)
 
-/* Extended commands are named with the extended flag: INVOKE_WRITE looks
- * the command up by this number, and without the flag finds the plain
- * command of the same number (write() sets the flag in its header anyway). */
-#define EX_CMD(c) (IB_USER_VERBS_CMD_FLAG_EXTENDED | (c))
-
 struct create_args {
 	const struct uvio_qp_init_attr *attr;
 	struct drv_bufs b;
@@ -141,7 +136,7 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
 		c.create_flags |= KERNEL_QP_CREATE_SOURCE_QPN;
 	if (c.create_flags || c.comp_mask) {
-		ret = uvio_legacy_cmd_ex(dev, p, EX_CMD(IB_USER_VERBS_EX_CMD_CREATE_QP), &c,
+		ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_QP, &c,
 					 sizeof(c), &r, sizeof(r), &a->b);
 	} else {
 		struct ib_uverbs_create_qp plain;
@@ -320,7 +315,7 @@ static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (!(x->attr_mask & ~UVIO_QP_STANDARD_BITS) && !a->drv_given)
 		return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, &c.base,
 				       sizeof(c.base), NULL, 0, NULL);
-	return uvio_legacy_cmd_ex(dev, p, EX_CMD(IB_USER_VERBS_EX_CMD_MODIFY_QP), &c, sizeof(c), &r,
+	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_QP, &c, sizeof(c), &r,
 				  sizeof(r), &a->b);
 }
 

@@ -19,7 +19,15 @@
 #include <uvio.h>
 #include "kt_qp_lib.h"
 
-/* The kernel's answers, as measured on 6.1 and 6.12. */
+/* The kernel's answers, as measured on 5.10, 6.1 and 6.12. Before 6.1 (as
+ * measured on 5.10) drivers still enabled the data-path write() commands
+ * by a command mask, and a handle lookup that failed answered EINVAL. */
+#define OLD (!kernel_at_least(6, 1))
+#define LOOKUP_ERRNO (OLD ? -EINVAL : -ENOENT)	/* no such handle */
+/* siw's IDLE state as QUERY_QP reports it: RESET on 5.10 and 6.1, INIT on
+ * 6.12 and 7.2. */
+#define NEW_SIW_IDLE kernel_at_least(6, 12)
+#define SIW_IDLE (NEW_SIW_IDLE ? UVIO_QPS_INIT : UVIO_QPS_RESET)
 #define DOORBELL_RESET_ERRNO (siw ? -ENOTCONN : -EINVAL)	/* a doorbell before RTS */
 #define SIW_RTR_ERRNO (-EINVAL)		/* iWARP: RTR only through the CM */
 #define SIW_UD_ERRNO (-EOPNOTSUPP)	/* siw has RC QPs only */
@@ -47,6 +55,19 @@ static void datapath(struct objs *o, uint32_t qp, bool rts)
 	VERB(false, siw ? -EINVAL : rts ? 0 : DOORBELL_RESET_ERRNO,
 	     uvio_post_send(o->dev, qp, &wr, 1, &sge, 1, &bad, P));
 	KT_EQ(bad, siw || !rts ? 1 : 0);
+	if (OLD) {
+		/* 5.10: both drivers still enable the rest. A receive WR: siw
+		 * refuses WRs of user QPs, rxe those of a QP in RESET. */
+		VERB(false, siw || !rts ? -EINVAL : 0,
+		     uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, P));
+		VERB(false, -EINVAL, uvio_post_srq_recv(o->dev, 4242, &rwr, 1, &sge, 1, &bad, P));
+		VERB(false, 0, uvio_poll_cq(o->dev, o->cq.handle, wc, 4, &n, P));
+		KT_EQ(n, 0);	/* nothing completed */
+		VERB(false, 0, uvio_req_notify_cq(o->dev, o->cq.handle, 0, P));
+		VERB(false, 0, uvio_req_notify_cq(o->dev, o->cq.handle, 1, P));
+		VERB(false, -EINVAL, uvio_req_notify_cq(o->dev, 4242, 0, P));
+		return;
+	}
 	/* Disabled on both drivers: the error says which command. */
 	VERB(false, -EOPNOTSUPP, uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, P));
 	KT_CHECK(strstr(uvio_last_error(), "POST_RECV") != NULL, "%s", uvio_last_error());
@@ -95,12 +116,16 @@ static void rc_lifecycle(struct objs *o)
 	VERB(true, 0, uvio_create_qp(o->dev, &ia, NULL, &qp, P));
 	KT_CHECK(qp.cap.max_send_wr >= 16 && qp.cap.max_recv_wr >= 16,
 		 "granted send %u recv %u", qp.cap.max_send_wr, qp.cap.max_recv_wr);
-	/* No port before INIT. */
-	snprintf(what, sizeof(what), "type RC ,state RESET ,link %s/- ", devname);
-	qp_witness(qp.qp_num, what, 1);
+	/* No port before INIT. siw's QPs sit in its IDLE state until the
+	 * CM connects them, which it reports as RESET on 6.1 and as INIT
+	 * on 6.12 and 7.2; on 5.10 it hands the witness garbage ("state RTS",
+	 * "rq-psn -1"). */
+	snprintf(what, sizeof(what), "type RC ,state %s ,link %s/- ",
+		 siw && NEW_SIW_IDLE ? "INIT" : "RESET", devname);
+	qp_witness(qp.qp_num, siw && OLD ? "type RC " : what, 1);
 
 	VERB(false, 0, uvio_query_qp(o->dev, qp.handle, 0, &q, P));
-	KT_EQ(q.qp_state, UVIO_QPS_RESET);
+	KT_EQ(q.qp_state, siw ? SIW_IDLE : UVIO_QPS_RESET);
 	KT_EQ(q.sq_sig_all, 1);
 	/* What query reports may exceed what create granted (rxe rounds
 	 * its rings up); never less than asked. */
@@ -114,13 +139,14 @@ static void rc_lifecycle(struct objs *o)
 	q = (struct uvio_qp_attr){ .sz = sizeof(q) };
 	VERB(false, 0, uvio_query_qp(o->dev, qp.handle, UVIO_QP_STATE, &q, P));
 	if (siw) {
-		/* siw keeps INIT as its IDLE state, which it reports as RESET,
-		 * with every access right and no port. */
-		KT_EQ(q.qp_state, UVIO_QPS_RESET);
+		/* siw keeps INIT as its IDLE state, with every access
+		 * right and no port. */
+		KT_EQ(q.qp_state, SIW_IDLE);
 		KT_EQ(q.port_num, 0);
 		KT_EQ(q.qp_access_flags, IB_UVERBS_ACCESS_LOCAL_WRITE |
 			IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_READ);
-		qp_witness(qp.qp_num, "type RC ,state RESET ", 1);
+		qp_witness(qp.qp_num, OLD ? "type RC " : NEW_SIW_IDLE ? "type RC ,state INIT " :
+			   "type RC ,state RESET ", 1);
 	} else {
 		KT_EQ(q.qp_state, UVIO_QPS_INIT);
 		KT_EQ(q.port_num, 1);
@@ -140,8 +166,8 @@ static void rc_lifecycle(struct objs *o)
 	qp_witness(qp.qp_num, "", 0);
 	/* Gone: every verb on the handle now. */
 	VERB(true, -ENOENT, uvio_destroy_qp(o->dev, qp.handle, NULL, P));
-	VERB(false, -ENOENT, uvio_query_qp(o->dev, qp.handle, 0, &q, P));
-	VERB(false, -ENOENT, to_init(o, qp.handle, P));
+	VERB(false, LOOKUP_ERRNO, uvio_query_qp(o->dev, qp.handle, 0, &q, P));
+	VERB(false, LOOKUP_ERRNO, to_init(o, qp.handle, P));
 }
 
 /* Two RC QPs brought to RTS against each other (rxe). */
@@ -213,9 +239,10 @@ static void rc_rts(struct objs *o)
 	UVIO_OPTS(uvio_drv, d, .out = &drv_out, .out_len = sizeof(drv_out));
 	struct uvio_qp_attr t = { .sz = sizeof(t), .attr_mask = UVIO_QP_MIN_RNR_TIMER,
 				  .min_rnr_timer = 20 };
-	VERB(false, 0, uvio_modify_qp(o->dev, a.handle, &t, &d, P));
+	/* 5.10 enabled no extended QP command: EOPNOTSUPP. */
+	VERB(false, OLD ? -EOPNOTSUPP : 0, uvio_modify_qp(o->dev, a.handle, &t, &d, P));
 	VERB(false, 0, uvio_query_qp(o->dev, a.handle, 0, &q, P));
-	KT_EQ(q.min_rnr_timer, 20);
+	KT_EQ(q.min_rnr_timer, OLD ? 12 : 20);
 	/* The timeout in RTS to RTS: the kernel's state table refuses it on
 	 * 6.1 and takes it on 6.12 (the two kernels measured). */
 	t = (struct uvio_qp_attr){ .sz = sizeof(t), .attr_mask = UVIO_QP_TIMEOUT, .timeout = 18 };
@@ -277,11 +304,15 @@ static void ud_mcast(struct objs *o)
 	qp_witness(u.qp_num, "type UD ", 1);
 	VERB(false, 0, uvio_detach_mcast(o->dev, u.handle, mgid, 0, P));
 	VERB(false, -EINVAL, uvio_detach_mcast(o->dev, u.handle, mgid, 0, P));
-	/* An extended create flag goes as EX_CREATE_QP on write(); rxe
-	 * takes none. */
+	/* An extended create flag goes as EX_CREATE_QP on write(). rxe
+	 * takes no create flag since 6.1; on 5.10 its QP/CREATE method took
+	 * this one, and it enabled no extended QP command (EOPNOTSUPP). */
 	struct uvio_qp v = { .sz = sizeof(v) };
+	bool created = OLD && mode == M_IOCTL;
 	ia.create_flags = IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK;
-	VERB(true, -EOPNOTSUPP, uvio_create_qp(o->dev, &ia, NULL, &v, P));
+	VERB(true, created ? 0 : -EOPNOTSUPP, uvio_create_qp(o->dev, &ia, NULL, &v, P));
+	if (created)
+		VERB(true, 0, uvio_destroy_qp(o->dev, v.handle, NULL, P));
 	VERB(true, 0, uvio_destroy_qp(o->dev, u.handle, &events, P));
 	KT_EQ(events.async_events_reported, 0);
 	KT_EQ(events.comp_events_reported, 0);

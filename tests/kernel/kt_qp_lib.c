@@ -34,8 +34,8 @@ void verb_check(const char *what, int line, int ret, int want_ret, enum uvio_pat
 	if (ret != want_ret) {
 		kt_failures++;
 		printf("FAIL line %d: %s on %s (%s): %d (%s), want %d (%s): %s\n", line, what,
-		       devname, mode_name[mode], ret, ret ? strerrorname_np(-ret) : "0", want_ret,
-		       want_ret ? strerrorname_np(-want_ret) : "0", uvio_last_error());
+		       devname, mode_name[mode], ret, ret ? uvio_errno_name(ret) : "0", want_ret,
+		       want_ret ? uvio_errno_name(want_ret) : "0", uvio_last_error());
 	}
 	KT_CHECK(p == want, "line %d: %s ran over %s, want %s", line, what, uvio_path_name(p),
 		 uvio_path_name(want));
