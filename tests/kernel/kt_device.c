@@ -174,6 +174,7 @@ int main(void)
 			int status;
 
 			if (pid == 0) {
+				kt_failures = 0;	/* this child's own failures only */
 				queries(&devs[i], (enum mode)m);
 				_exit(kt_failures ? 1 : 0);
 			}

@@ -206,6 +206,7 @@ int main(void)
 			int status;
 
 			if (pid == 0) {
+				kt_failures = 0;	/* this child's own failures only */
 				all_verbs(d, (enum mode)m);
 				_exit(kt_failures ? 1 : 0);
 			}
