@@ -18,17 +18,26 @@ static int fd;			/* a uverbs fd with a context */
 static uint32_t driver_id;
 static const char *devname;
 
+static const char *answer(int v, char *buf, size_t size)
+{
+	if (v < 0)
+		snprintf(buf, size, "%s", uvio_errno_name(v));
+	else
+		snprintf(buf, size, "%d", v);
+	return buf;
+}
+
+/* One fact: what the kernel answered and what this kernel should answer.
+ * The line is also what docs/kernels.md is made from (scripts/kernels-doc.sh):
+ * "row DEV | WHAT | ANSWER | ok". */
 static void row(const char *what, int got, int want)
 {
-	char w[16];
+	char g[24], w[24];
 
-	if (want < 0)
-		snprintf(w, sizeof(w), "%s", uvio_errno_name(want));
-	else
-		snprintf(w, sizeof(w), "%d", want);
-	printf("  %-58s %-16s %s\n", what, w, got == want ? "ok" : "FAIL");
-	KT_CHECK(got == want, "%s on %s: got %d (%s), want %d", what, devname, got,
-		 got < 0 ? uvio_errno_name(got) : "-", want);
+	printf("row %s | %s | %s | %s\n", devname, what, answer(got, g, sizeof(g)),
+	       got == want ? "ok" : "FAIL");
+	KT_CHECK(got == want, "%s on %s, kernel %s: got %s, want %s", what, devname,
+		 kt_kernel_release(), g, answer(want, w, sizeof(w)));
 }
 
 /* A CQ CREATE with what every driver needs; callers spoil one thing. */
