@@ -340,7 +340,7 @@ static void kernel_rows(struct uvio_device *dev, bool siw)
 
 		UVIO_CMD_DEFINE(cmd, 2, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT_SPEED);
 		uvio_cmd_set_driver_id(&cmd, driver_id);
-		uvio_put_u32(&cmd, UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, 1);
+		uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, 1);	/* const: 8 bytes */
 		uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_PORT_SPEED_RESP, &speed, sizeof(speed));
 		row("DEVICE.QUERY_PORT_SPEED port 1", uvio_cmd_exec(fd, &cmd),
 		    kt_per_kernel(NOSUP, NOSUP, NOSUP, -EOPNOTSUPP));
@@ -355,7 +355,7 @@ static void kernel_rows(struct uvio_device *dev, bool siw)
 		int ret;
 
 		/* 7.2's one registration method, for a virtual address. */
-		UVIO_CMD_DEFINE(cmd, 9, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
+		UVIO_CMD_DEFINE(cmd, 11, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
 		uvio_cmd_set_driver_id(&cmd, driver_id);
 		uvio_put_idr_new(&cmd, UVERBS_ATTR_REG_MR_HANDLE);
 		uvio_put_idr(&cmd, UVERBS_ATTR_REG_MR_PD_HANDLE, pd);
@@ -392,7 +392,7 @@ static void kernel_rows(struct uvio_device *dev, bool siw)
 		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
 		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 4096);
 		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
-		uvio_put_fd(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);
+		uvio_put_u32(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);	/* a u32, not an fd attribute */
 		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
 		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
 		row("MR.REG_DMABUF_MR (stdin as the dma-buf)", uvio_cmd_exec(fd, &cmd),

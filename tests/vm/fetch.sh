@@ -218,4 +218,7 @@ if [ "$want_siw" = siw ] && [ ! -f "$kdir/siw.ko" ]; then
 	build_siw
 	log "siw.ko for $kver built in $((SECONDS - t0)) s"
 fi
+# Kernels no run has used for 30 days go (a suite's newer version took over).
+find "$cache/kernels" -mindepth 1 -maxdepth 1 -type d -mtime +30 -print0 |
+	xargs -0r rm -rf
 echo "$kdir"
