@@ -395,7 +395,7 @@ static void kernel_rows(struct uvio_device *dev, bool siw)
 		uvio_put_u32(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);	/* a u32, not an fd attribute */
 		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
 		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
-		row("MR.REG_DMABUF_MR (stdin as the dma-buf)", uvio_cmd_exec(fd, &cmd),
+		row("MR.REG_DMABUF_MR (rxe, siw: no dma-buf support)", uvio_cmd_exec(fd, &cmd),
 		    kt_per_kernel(NOSUP, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP));
 	}
 	KT_EQ(uvio_dealloc_pd(dev, pd, NULL), 0);

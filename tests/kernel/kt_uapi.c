@@ -117,7 +117,7 @@ static void check(const char *dev, const char *name, int got, const char *per_ke
 	int want = want_of(per_kernel);
 
 	printf("probe %s | %s | %s | %s\n", dev, name,
-	       got == 1 ? "present" : got == 0 ? "absent" : strerrorname_np(-got),
+	       got == 1 ? "present" : got == 0 ? "absent" : uvio_errno_name(got),
 	       got == want ? "ok" : "FAIL");
 	KT_CHECK(got == want, "%s on %s, kernel %s: probe %d, want %d (seen %s on %s/%s/%s/%s)",
 		 name, dev, kt_kernel_release(), got, want, per_kernel, kernels[0], kernels[1],
