@@ -19,11 +19,15 @@ logs=$(ls "$vm"/console-*-rxe.log "$vm"/console-*-siw.log 2>/dev/null |
 [ -n "$logs" ] || { echo "kernels-doc: no console logs in $vm" >&2; exit 1; }
 series=$(for t in $logs; do echo "${t%-*}"; done | sort -uV)
 
-# Every fact as "SERIES<TAB>DEV<TAB>KIND<TAB>NAME<TAB>ANSWER<TAB>VERDICT".
+# Every fact as "SERIES<TAB>DEV<TAB>KIND<TAB>NAME<TAB>ANSWER<TAB>VERDICT", the
+# device from the line itself (rxe0 -> rxe): a boot for siw may meet rxe
+# devices that another test adds.
 facts=$(for t in $logs; do
-	awk -v s="${t%-*}" -v d="${t##*-}" -F' [|] ' '
+	awk -v s="${t%-*}" -F' [|] ' '
 		/^(row|probe) / {
 			split($1, a, " ")
+			d = a[2]; sub(/[0-9]+$/, "", d)
+			if (d != "rxe" && d != "siw") next
 			gsub(/\r/, "")
 			print s "\t" d "\t" a[1] "\t" $2 "\t" $3 "\t" $4
 		}' "$vm/console-$t.log"

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include <uvio.h>
-#include "uapi-compat.h"
+#include "uapi.h"		/* ids 5.10's headers lack */
+#include "uapi-compat.h"	/* ids only 7.2's headers have */
 #include "kt.h"
 
 static int fd;			/* a uverbs fd with a context */

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include <uvio.h>
-#include "uapi-compat.h"
+#include "uapi.h"		/* ids 5.10's headers lack */
+#include "uapi-compat.h"	/* ids only 7.2's headers have */
 #include "kt.h"
 
 #define NO_ATTR 0xffff
