@@ -1,8 +1,10 @@
 #!/bin/sh
 # Install what building and testing needs on Debian 12 (as root, or through
 # sudo).
-# The VM suite also fetches a kernel and guest packages at test time, into
-# the build directory, with apt-get download: nothing goes into /boot.
+# The VM suite also fetches Debian's kernels (bullseye to sid) and guest
+# packages at test time, with apt-get download and a private apt
+# configuration, into ~/.cache/uvio: nothing goes into /boot or the
+# system's apt state.
 set -eu
 # As root it runs as is; otherwise through sudo, when there is one.
 if [ "$(id -u)" -ne 0 ]; then

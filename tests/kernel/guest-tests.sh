@@ -3,6 +3,7 @@
 # Prints one line per program and the closing "N passed, N failed" line.
 pass=0 fail=0 skip=0
 echo "guest: kernel $(uname -r)"
+echo "guest: the harness booted ${UVIO_KERNEL:-?} (series ${UVIO_KERNEL_SERIES:-?})"
 rdma link show
 for t in /opt/uvio/bin/kt_*; do
 	name=$(basename "$t")
@@ -35,6 +36,8 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 		[ -x "$c" ] && run "$(basename "$c") $dev" "$c" "$dev"
 	done
 done
+# The capability probe as a user sees it (docs/kernels.md quotes it).
+run "uverbs-info" uverbs-info
 # Tracing, and the decoder on the traced bytes: both must name the command
 # the same way.
 check_trace() {	# check_trace DEV PATH

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -90,9 +91,71 @@ int kt_rdma_res_find(const char *type, const char *dev, int pid, const char *ext
 	return count;
 }
 
+static struct {
+	char release[128], series[16];
+	int major, minor;
+	bool known;
+} kernel;
+
+static void kernel_init(void)
+{
+	const char *rel = getenv("UVIO_KERNEL"), *ser = getenv("UVIO_KERNEL_SERIES");
+	struct utsname u;
+
+	if (kernel.known)
+		return;
+	kernel.known = true;
+	uname(&u);
+	if (!rel || !*rel || !ser || !*ser) {
+		printf("note: UVIO_KERNEL/UVIO_KERNEL_SERIES unset (not under the harness):"
+		       " taking %s from uname\n", u.release);
+		rel = u.release;
+		ser = u.release;
+	}
+	snprintf(kernel.release, sizeof(kernel.release), "%s", rel);
+	KT_CHECK(!strcmp(rel, u.release), "the harness booted %s, uname says %s", rel,
+		 u.release);
+	KT_CHECK(sscanf(ser, "%d.%d", &kernel.major, &kernel.minor) == 2,
+		 "kernel series '%s'", ser);
+	snprintf(kernel.series, sizeof(kernel.series), "%d.%d", kernel.major, kernel.minor);
+}
+
+const char *kt_kernel_release(void)
+{
+	kernel_init();
+	return kernel.release;
+}
+
+const char *kt_kernel_series(void)
+{
+	kernel_init();
+	return kernel.series;
+}
+
+bool kt_kernel_ge(int major, int minor)
+{
+	kernel_init();
+	return kernel.major > major || (kernel.major == major && kernel.minor >= minor);
+}
+
+long long kt_per_kernel(long long k5_10, long long k6_1, long long k6_12, long long k7_2)
+{
+	if (kt_kernel_ge(7, 2))
+		return k7_2;
+	if (kt_kernel_ge(6, 12))
+		return k6_12;
+	if (kt_kernel_ge(6, 1))
+		return k6_1;
+	KT_CHECK(kt_kernel_ge(5, 10), "kernel %s is older than any the suite knows",
+		 kernel.release);
+	return k5_10;
+}
+
 int kt_exit(void)
 {
-	printf("%s: %d failure(s)\n", kt_failures ? "FAILED" : "ok", kt_failures);
+	kernel_init();
+	printf("%s: %d failure(s) on kernel %s\n", kt_failures ? "FAILED" : "ok", kt_failures,
+	       kernel.release);
 	return kt_failures ? 1 : 0;
 }
 

@@ -38,6 +38,25 @@ int kt_rdma_res_count(const char *type, const char *dev, int pid);
 /* Exit status for main: 0, or 1 after any failure. */
 int kt_exit(void);
 
+/*
+ * The kernel under test, as the harness booted it: the VM's init passes
+ * uvio.kernel (uname -r) and uvio.series ("5.10", "6.1", "6.12", "7.2") from
+ * the kernel command line as UVIO_KERNEL and UVIO_KERNEL_SERIES; the first
+ * call checks them against uname (a mismatch is a failure). Outside the
+ * harness, uname's release is used.
+ */
+const char *kt_kernel_release(void);
+const char *kt_kernel_series(void);	/* "6.12" */
+bool kt_kernel_ge(int major, int minor);
+
+/*
+ * What this kernel answers, out of the four kernels the suite runs on: the
+ * value given for the newest of 5.10, 6.1, 6.12 and 7.2 that is not newer
+ * than the kernel under test. Each is what that kernel was seen to answer;
+ * a kernel between two of them is assumed to answer as the older one.
+ */
+long long kt_per_kernel(long long k5_10, long long k6_1, long long k6_12, long long k7_2);
+
 #endif
 
 /* Lines of `rdma resource show TYPE` for DEV and PID that also contain

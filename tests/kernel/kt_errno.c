@@ -9,26 +9,38 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <uvio.h>
+#include "uapi.h"		/* ids 5.10's headers lack */
+#include "uapi-compat.h"	/* ids only 7.2's headers have */
 #include "kt.h"
 
 static int fd;			/* a uverbs fd with a context */
 static uint32_t driver_id;
 static const char *devname;
 
+static const char *answer(int v, char *buf, size_t size)
+{
+	if (v < 0)
+		snprintf(buf, size, "%s", uvio_errno_name(v));
+	else
+		snprintf(buf, size, "%d", v);
+	return buf;
+}
+
+/* One fact: what the kernel answered and what this kernel should answer.
+ * The line is also what docs/kernels.md is made from (scripts/kernels-doc.sh):
+ * "row DEV | WHAT | ANSWER | ok". */
 static void row(const char *what, int got, int want)
 {
-	char w[16];
+	char g[24], w[24];
 
-	if (want < 0)
-		snprintf(w, sizeof(w), "%s", uvio_errno_name(want));
-	else
-		snprintf(w, sizeof(w), "%d", want);
-	printf("  %-58s %-16s %s\n", what, w, got == want ? "ok" : "FAIL");
-	KT_CHECK(got == want, "%s on %s: got %d (%s), want %d", what, devname, got,
-		 got < 0 ? uvio_errno_name(got) : "-", want);
+	printf("row %s | %s | %s | %s\n", devname, what, answer(got, g, sizeof(g)),
+	       got == want ? "ok" : "FAIL");
+	KT_CHECK(got == want, "%s on %s, kernel %s: got %s, want %s", what, devname,
+		 kt_kernel_release(), g, answer(want, w, sizeof(w)));
 }
 
 /* A CQ CREATE with what every driver needs; callers spoil one thing. */
@@ -293,6 +305,103 @@ static void write_rows(void)
 	row("write: GET_CONTEXT twice", raw_write(&w, sizeof(w.hdr) + sizeof(w.ctx)), -EINVAL);
 }
 
+/*
+ * Rows that differ between kernels: CQ sizes as the driver rounds them, and
+ * methods and attributes that newer kernels add (lib/uapi-compat.h), issued
+ * for real. kt_per_kernel(5.10, 6.1, 6.12, 7.2) holds each kernel to what it
+ * was seen to answer.
+ */
+static void kernel_rows(struct uvio_device *dev, bool siw)
+{
+	const int NOSUP = -EPROTONOSUPPORT;
+	struct cq_cmd c;
+	uint32_t pd;
+
+	cq_create(&c, 16);
+	KT_EQ(run_cq(&c), 0);
+	row("CQ CREATE cqe 16: RESP_CQE", (int)c.cqe,
+	    siw ? kt_per_kernel(16, 16, 16, 16) : kt_per_kernel(31, 31, 31, 31));
+	cq_create(&c, 100);
+	KT_EQ(run_cq(&c), 0);
+	row("CQ CREATE cqe 100: RESP_CQE", (int)c.cqe,
+	    siw ? kt_per_kernel(128, 128, 128, 128) : kt_per_kernel(127, 127, 127, 127));
+
+	/* 7.2: a buffer of the caller's for the ring; rxe and siw ignore it. */
+	{
+		static uint8_t ring[4096] __attribute__((aligned(4096)));
+
+		cq_create(&c, 16);
+		uvio_put_u64(&c.cmd, UVERBS_ATTR_CREATE_CQ_BUFFER_VA, (uintptr_t)ring);
+		uvio_put_u64(&c.cmd, UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, sizeof(ring));
+		row("CQ CREATE with BUFFER_VA (mandatory)", run_cq(&c),
+		    kt_per_kernel(NOSUP, NOSUP, NOSUP, 0));
+	}
+	{
+		uint64_t speed = 0;
+
+		UVIO_CMD_DEFINE(cmd, 2, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT_SPEED);
+		uvio_cmd_set_driver_id(&cmd, driver_id);
+		uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, 1);	/* const: 8 bytes */
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_PORT_SPEED_RESP, &speed, sizeof(speed));
+		row("DEVICE.QUERY_PORT_SPEED port 1", uvio_cmd_exec(fd, &cmd),
+		    kt_per_kernel(NOSUP, NOSUP, NOSUP, -EOPNOTSUPP));
+	}
+
+	KT_EQ(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
+	{
+		void *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uint32_t lkey = 0, rkey = 0, h = 0;
+		uint64_t siw_req = 0, siw_resp = 0;
+		int ret;
+
+		/* 7.2's one registration method, for a virtual address. */
+		UVIO_CMD_DEFINE(cmd, 11, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
+		uvio_cmd_set_driver_id(&cmd, driver_id);
+		uvio_put_idr_new(&cmd, UVERBS_ATTR_REG_MR_HANDLE);
+		uvio_put_idr(&cmd, UVERBS_ATTR_REG_MR_PD_HANDLE, pd);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_MR_IOVA, (uintptr_t)buf);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_MR_ADDR, (uintptr_t)buf);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_MR_LENGTH, 4096);
+		uvio_put_flags(&cmd, UVERBS_ATTR_REG_MR_ACCESS_FLAGS, IB_UVERBS_ACCESS_LOCAL_WRITE);
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_MR_RESP_LKEY, &lkey, sizeof(lkey));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_MR_RESP_RKEY, &rkey, sizeof(rkey));
+		if (siw) {	/* struct siw_ureq_reg_mr in, siw_uresp_reg_mr out */
+			uvio_put_uhw_in(&cmd, &siw_req, sizeof(siw_req));
+			uvio_put_uhw_out(&cmd, &siw_resp, sizeof(siw_resp));
+		}
+		ret = uvio_cmd_exec(fd, &cmd);
+		row("MR.REG_MR of a virtual address", ret, kt_per_kernel(NOSUP, NOSUP, NOSUP, 0));
+		if (!ret && !uvio_cmd_read_handle(&cmd, UVERBS_ATTR_REG_MR_HANDLE, &h)) {
+			UVIO_CMD_DEFINE(d, 1, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY);
+			uvio_cmd_set_driver_id(&d, driver_id);
+			uvio_put_idr(&d, UVERBS_ATTR_DESTROY_MR_HANDLE, h);
+			KT_EQ(uvio_cmd_exec(fd, &d), 0);
+			KT_CHECK(lkey != 0 || rkey != 0, "REG_MR answered no key");
+		}
+		munmap(buf, 4096);
+	}
+	{
+		uint32_t lkey, rkey;
+
+		/* A dma-buf registration: 6.1 on have the method, and rxe and
+		 * siw no dma-buf support behind it. */
+		UVIO_CMD_DEFINE(cmd, 8, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+		uvio_cmd_set_driver_id(&cmd, driver_id);
+		uvio_put_idr_new(&cmd, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+		uvio_put_idr(&cmd, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 0);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 4096);
+		uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 0);
+		uvio_put_u32(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, 0);	/* a u32, not an fd attribute */
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
+		row("MR.REG_DMABUF_MR (rxe, siw: no dma-buf support)", uvio_cmd_exec(fd, &cmd),
+		    kt_per_kernel(NOSUP, -EOPNOTSUPP, -EOPNOTSUPP, -EOPNOTSUPP));
+	}
+	KT_EQ(uvio_dealloc_pd(dev, pd, NULL), 0);
+}
+
 static void one_device(const struct uvio_device_info *info)
 {
 	struct uvio_device *probed;
@@ -323,6 +432,7 @@ static void one_device(const struct uvio_device_info *info)
 	fd = uvio_device_fd(dev);
 	ioctl_rows();
 	write_rows();
+	kernel_rows(dev, !strncmp(info->name, "siw", 3));
 	KT_EQ(kt_rdma_res_count("cq", info->name, getpid()), 0);
 	close(ctx.async_fd);
 	uvio_device_close(dev);

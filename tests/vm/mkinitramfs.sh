@@ -9,7 +9,6 @@
 set -euo pipefail
 kdir=$1 userland=$2 out=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
-kver=$(cat "$kdir/version")
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 libdir=usr/lib/x86_64-linux-gnu
@@ -60,20 +59,9 @@ for p in $providers; do
 done
 copy_libs "$userland/$libdir/libibverbs.so.1"
 
-# Modules, in load order, decompressed so busybox insmod can take them.
-mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic; do
-	modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-done | awk '!seen[$0]++')
-: > "$root/opt/uvio/modules/order"
-for m in $mods; do
-	name=$(basename "$m"); name=${name%.xz}; name=${name%.zst}
-	case $m in
-	*.xz) xz -dc "$m" > "$root/opt/uvio/modules/$name" ;;
-	*.zst) zstd -qdc "$m" > "$root/opt/uvio/modules/$name" ;;
-	*) cp "$m" "$root/opt/uvio/modules/$name" ;;
-	esac
-	echo "$name" >> "$root/opt/uvio/modules/order"
-done
+# Modules, decompressed and in load order (fetch.sh chose them); siw.ko
+# where it was built. The init loads siw only when asked for siw.
+cp "$kdir"/modules/* "$root/opt/uvio/modules/"
 if [ -f "$kdir/siw.ko" ]; then
 	cp "$kdir/siw.ko" "$root/opt/uvio/modules/"
 	echo siw.ko >> "$root/opt/uvio/modules/order"

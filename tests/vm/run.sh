@@ -1,22 +1,44 @@
 #!/bin/bash
-# Boot Debian's kernel under qemu with rxe (and siw) and run the kernel
-# tests inside; the exit status is theirs.
+# Boot one of Debian's kernels under qemu with rxe and/or siw and run the
+# kernel tests inside; the exit status is theirs.
 #
-#   run.sh BUILD_DIR IMAGE_META [siw] [shell|example|bench|valgrind]
+#   run.sh BUILD_DIR KERNEL [dev=rxe|siw|rxe,siw] [siw] [shell|example|bench|valgrind]
 #
-# IMAGE_META: linux-image-amd64 (6.1) or linux-image-6.12-amd64.
+# KERNEL: a suite (bullseye 5.10, bookworm 6.1, trixie 6.12, sid: the newest),
+# SUITE:PACKAGE (bookworm:linux-image-6.12-amd64) or a package of the
+# machine's own suite (linux-image-amd64). The version is resolved at run
+# time (see fetch.sh) and named in every result line.
+# dev=: the devices to make in the guest (default rxe); the word "siw" alone
+# means dev=rxe,siw.
 # "shell" boots the same guest with a shell on the console instead;
 # "example" runs examples/create_cq on every device instead of the tests;
 # "bench" runs bench/guest-bench.sh: the benchmarks on every device, and
 # callgrind (UVIO_BENCH_ARGS, see that script);
 # "valgrind" runs the kernel tests and examples under memcheck.
+#
+# A boot that shows no guest output within UVIO_VM_BOOT_TIMEOUT seconds
+# (default 60) is killed and started once more, and the result says so; a
+# second such boot fails. The whole run is bounded by UVIO_VM_TIMEOUT (900).
+# UVIO_VM_HANG=N starts the first N boots with the CPU stopped, to show that.
+#
+# Downloads and built modules are cached in $UVIO_CACHE (~/.cache/uvio);
+# the initramfs and the console log go to BUILD_DIR/vm/.
 # Exits 77 (skip) with the reason when qemu or apt-get is not there, unless
 # UVIO_REQUIRE_VM=1, as in CI.
 set -euo pipefail
-build=$(cd "$1" && pwd) meta=$2; shift 2
-siw= mode=tests
-for a in "$@"; do case $a in siw) siw=siw ;; shell|example|bench|valgrind) mode=$a ;; esac; done
+build=$(cd "$1" && pwd) kernel=$2; shift 2
+devs=rxe mode=tests
+for a in "$@"; do
+	case $a in
+	siw) devs=rxe,siw ;;
+	dev=rxe|dev=siw|dev=rxe,siw|dev=siw,rxe) devs=${a#dev=} ;;
+	shell|example|bench|valgrind) mode=$a ;;
+	*) echo "run.sh: unknown argument $a" >&2; exit 2 ;;
+	esac
+done
 here=$(cd "$(dirname "$0")" && pwd)
+cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
+export UVIO_CACHE=$cache
 
 skip() {
 	if [ "${UVIO_REQUIRE_VM:-0}" = 1 ]; then echo "vm: FAIL: $*"; exit 1; fi
@@ -26,11 +48,16 @@ command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not install
 command -v apt-get >/dev/null || skip "apt-get not available to fetch Debian's kernel"
 [ -x /bin/busybox ] || skip "busybox not installed (apt-get install busybox-static)"
 
-cache=$build/vm-cache
 t0=$SECONDS
-kdir=$("$here/fetch.sh" "$cache" "$meta" $siw) || skip "could not fetch $meta"
+siw=; case $devs in *siw*) siw=siw ;; esac
+kdir=$("$here/fetch.sh" "$kernel" $siw) || skip "could not fetch $kernel"
 userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
-initrd=$cache/initramfs-$(basename "$kdir")-$mode.cpio.gz
+kver=$(cat "$kdir/version") series=$(cat "$kdir/series")
+ran="kernel $kver ($(cat "$kdir/package"), $(cat "$kdir/suite")) dev $devs"
+tag=$series-${devs/,/-}$([ "$mode" = tests ] || echo "-$mode")
+work=$build/vm
+mkdir -p "$work"
+initrd=$work/initramfs-$tag.cpio.gz
 [ "$mode" = valgrind ] && export UVIO_VM_VALGRIND=1
 # The consumer programs, when the package tests (consumer-bin) or CI against
 # the installed packages (consumer-bin-system) built them.
@@ -46,9 +73,11 @@ fi
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
 	"$build/tests/kernel/guest-valgrind.sh" $data || { echo "vm: FAIL: building the initramfs"; exit 1; }
-echo "vm: prepared $(cat "$kdir/version") in $((SECONDS - t0)) s"
+echo "vm: prepared $ran in $((SECONDS - t0)) s"
 
-append="console=ttyS0 panic=-1 quiet loglevel=3"
+# The guest learns which kernel the harness meant to boot from the command
+# line; the tests check it against uname and key their expectations on it.
+append="console=ttyS0 panic=-1 quiet loglevel=3 uvio.dev=$devs uvio.kernel=$kver uvio.series=$series"
 qemu=(qemu-system-x86_64 -M pc -accel tcg -cpu max -smp 2 -m 1G -nographic -no-reboot
       -kernel "$kdir/vmlinux" -initrd "$initrd")
 if [ "$mode" = shell ]; then
@@ -57,15 +86,60 @@ fi
 [ "$mode" = example ] && append="$append uvio.cmd=example"
 [ "$mode" = valgrind ] && append="$append uvio.cmd=valgrind"
 [ "$mode" = bench ] && append="$append uvio.cmd=bench uvio.args=${UVIO_BENCH_ARGS:-7,2000}"
-log=$cache/console-$(basename "$kdir").log
-rm -f "$log"	# never write through a hard link into another run's log
-t1=$SECONDS
+
+log=$work/console-$tag.log
+raw=$work/console-$tag.raw
+bound=${UVIO_VM_BOOT_TIMEOUT:-60}
+now() { date +%s.%N; }
 # The firmware clears the terminal first (ESC c, ESC [2J, ...): keep only
 # text, for the user and the log.
-timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" -append "$append" </dev/null 2>&1 |
-	sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g' |
-	tee "$log" || true
+clean() { sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g'; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+boot() {	# boot ATTEMPT: 0 when the guest printed anything, 1 when it hung
+	local extra=() start qpid tpid hung=0
+	[ "$1" -le "${UVIO_VM_HANG:-0}" ] && extra=(-S)	# CPU stopped: a hang
+	rm -f "$raw" "$log"	# never write through a hard link into another run's log
+	start=$(now)
+	timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" "${extra[@]}" -append "$append" \
+		</dev/null >"$raw" 2>&1 &
+	qpid=$!
+	tail -n +1 -f --pid=$qpid "$raw" | clean &
+	tpid=$!
+	# The init prints UVIO-INIT first thing; the kernel itself is quiet.
+	while ! grep -aq 'UVIO-INIT ' "$raw"; do
+		if ! kill -0 $qpid 2>/dev/null; then break; fi
+		if [ "$(secs "$start" "$(now)" | cut -d. -f1)" -ge "$bound" ]; then
+			hung=1
+			kill $qpid 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+	done
+	booted=$(secs "$start" "$(now)")
+	wait $qpid || true
+	wait $tpid 2>/dev/null || true
+	total=$(secs "$start" "$(now)")
+	return $hung
+}
+retried=
+if ! boot 1; then
+	echo "vm: RETRY: no guest output within $bound s; killed, booting $kver once more"
+	retried=", after one boot that hung (no guest output within $bound s)"
+	if ! boot 2; then
+		clean < "$raw" > "$log"
+		echo "vm: RESULT $ran: FAIL, no guest output within $bound s, twice"
+		exit 1
+	fi
+fi
+clean < "$raw" > "$log"
+rm -f "$raw"
 rc=$(sed -n 's/^UVIO-EXIT \([0-9]*\)$/\1/p' "$log" | tail -n1)
-echo "vm: guest ran $((SECONDS - t1)) s, exit ${rc:-none}"
-[ -n "$rc" ] || { echo "vm: FAIL: no exit marker from the guest (timeout or crash)"; exit 1; }
+suite=$(awk -v a="$booted" -v b="$total" 'BEGIN { printf "%.1f", b - a }')
+summary="boot $booted s, suite $suite s$retried"
+echo "$ran $mode: exit ${rc:-none}, $summary" > "$work/result-$tag.txt"
+if [ -z "$rc" ]; then
+	echo "vm: RESULT $ran: FAIL, no exit marker from the guest (timeout or crash); $summary"
+	exit 1
+fi
+echo "vm: RESULT $ran: $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)"); $summary"
 exit "$rc"
