@@ -56,7 +56,8 @@ done
 copy_libs "$userland/$libdir/libibverbs.so.1"
 
 # Modules, in load order, decompressed so busybox insmod can take them.
-mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic; do
+# UVIO_VM_MODULES adds more (run-multi.sh: the virtio NIC).
+mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic ${UVIO_VM_MODULES:-}; do
 	modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++')
 : > "$root/opt/uvio/modules/order"
@@ -103,7 +104,8 @@ if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 		"$vg/vgpreload_memcheck-amd64-linux.so" "$vg/default.supp" "$root$vg/"
 fi
 
-cp "$here/init" "$root/init"
+# UVIO_VM_INIT: another init script (run-multi.sh's).
+cp "${UVIO_VM_INIT:-$here/init}" "$root/init"
 chmod +x "$root/init"
 # A new file, not the old one rewritten: a cache copied with hard links
 # must not see another run's image change under it.
