@@ -17,6 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 cmd="UVIO_VM_ARGS=50,4096,$iters,$rounds tests/vm/run-multi.sh BUILD linux-image-amd64 2 BUILD/tests/kernel/kt_pingpong.sh server client"
 UVIO_VM_ARGS=50,4096,$iters,$rounds "$here/../tests/vm/run-multi.sh" "$build" linux-image-amd64 2 \
 	"$build/tests/kernel/kt_pingpong.sh" server client > "$log" 2>&1 || {
@@ -24,33 +25,45 @@ UVIO_VM_ARGS=50,4096,$iters,$rounds "$here/../tests/vm/run-multi.sh" "$build" li
 
 kernel=$(sed -n 's/.*pingpong\[server\]: kernel \([^ ,]*\).*/\1/p' "$log" | head -n1)
 echo "Two guests (qemu TCG, 2 vCPUs each, one host), Debian $kernel, rxe over virtio-net"
-echo "(MTU 9000, path MTU 4096), qemu UDP socket network on 127.0.0.1; $rounds rounds of"
-echo "$iters round trips per program and size, alternating; medians. Latency: one"
-echo "round trip (a message each way). Messages/s: two per round trip."
+echo "(MTU 9000, path MTU 4096), qemu UDP socket network on 127.0.0.1. $rounds rounds of"
+echo "$iters round trips per program and size, alternating; medians of the rounds. A round"
+echo "trip is one message each way; messages/s counts both. CPU: user + system time of"
+echo "each side's process (time(1), 10 ms ticks) per round trip. Both programs sleep on"
+echo "the completion channel (ibv_rc_pingpong -e). Host load average at the start: $load."
 echo
 echo "Command: \`$cmd\` (or \`bench/pingpong.sh BUILD $iters $rounds\`)"
 echo
-echo "| program | size (bytes) | round trip (us), median | messages/s | rounds (us) |"
-echo "|---|---|---|---|---|"
-sed -n 's/^\[g1\] BENCH //p' "$log" |
+echo "| program | size (bytes) | round trip (us) | messages/s | CPU per round trip, client + server (us) | round trips, each round (us) |"
+echo "|---|---|---|---|---|---|"
+sed -n 's/^\[g[01]\] BENCH //p' "$log" |
 awk '
+function median(arr, m,    a, b, t, s) {
+	for (a = 1; a <= m; a++) s[a] = arr[a]
+	for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
+		if (s[b] + 0 < s[a] + 0) { t = s[a]; s[a] = s[b]; s[b] = t }
+	return (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+}
 {
+	delete f
 	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 	k = f["program"] " " f["size"]
-	if (!(k in n)) order[++nk] = k
-	v[k, ++n[k]] = f["usec_per_iter"]
+	if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+	if (f["side"] == "client") lat[k, ++nl[k]] = f["usec_per_iter"]
+	cpu[k, f["round"], f["side"]] = f["cpu_us_per_iter"]
+	rounds[k, f["round"]] = 1
 }
 END {
 	for (j = 1; j <= nk; j++) {
-		k = order[j]; m = n[k]
-		for (a = 1; a <= m; a++) s[a] = v[k, a]
-		for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
-			if (s[b] + 0 < s[a] + 0) { t = s[a]; s[a] = s[b]; s[b] = t }
-		med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-		all = ""
-		for (a = 1; a <= m; a++) all = all (a > 1 ? ", " : "") v[k, a]
+		k = order[j]; m = nl[k]; all = ""
+		delete L; delete C
+		for (a = 1; a <= m; a++) { L[a] = lat[k, a]; all = all (a > 1 ? ", " : "") lat[k, a] }
+		nc = 0
+		for (r = 1; (k, r) in rounds; r++)
+			C[++nc] = cpu[k, r, "client"] + cpu[k, r, "server"]
+		med = median(L, m)
 		split(k, pk, " ")
-		printf "| %s | %s | %.0f | %.0f | %s |\n", pk[1], pk[2], med, 2e6 / med, all
+		printf "| %s | %s | %.0f | %.0f | %.0f | %s |\n", pk[1], pk[2], med, 2e6 / med,
+			median(C, nc), all
 	}
 }'
 fails=$(grep -c -- '--- FAIL' "$log" || true)

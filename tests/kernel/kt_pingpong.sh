@@ -189,41 +189,44 @@ corrupt_case() {	# corrupt_case server|client: who spoils
 }
 
 # Latency and messages/s of both programs, same guests, same sizes,
-# alternating. BENCH lines come from the client (the side that starts the
-# clock on its first send).
+# alternating, and the CPU time (user + system, as time(1) sees it) each
+# side spent per round trip. Both programs sleep on the completion channel
+# (ibv_rc_pingpong -e). Each side prints a BENCH line per run.
+bench_one() {	# bench_one PROGRAM SIZE ROUND
+	p=$1 sz=$2 r=$3 name="bench $1 size $2 round $3"
+	args="-d $dev -g 1 -m 4096 -s $sz -n $bench_iters"
+	if [ $p = rc_pingpong ]; then args="$args -T 60"; else args="$args -e"; fi
+	side=client out=/tmp/bc.out
+	if [ "$role" = server ]; then
+		side=server out=/tmp/bs.out
+		[ $p = rc_pingpong ] && args="$args -W 300"
+		busybox time -o /tmp/time.out -p timeout 300 $p $args > $out 2>&1 &
+		spid=$!
+		wait_listen $port || { bad "$name: no server"; return 1; }
+		barrier "$name"
+		wait $spid
+	else
+		barrier "$name"
+		busybox time -o /tmp/time.out -p timeout 300 $p $args $peer > $out 2>&1
+	fi
+	crc=$?
+	us=$(sed -n 's/.* = \([0-9.]*\) usec\/iter$/\1/p' $out)
+	cpu=$(awk -v n=$bench_iters '$1 == "user" || $1 == "sys" { t += $2 }
+		END { printf "%.0f", t * 1e6 / n }' /tmp/time.out)
+	if [ $crc != 0 ] || [ -z "$us" ]; then
+		bad "$name: $side exit $crc"; cat $out
+	else
+		echo "BENCH program=$p size=$sz iters=$bench_iters round=$r side=$side usec_per_iter=$us cpu_us_per_iter=$cpu"
+	fi
+	barrier "$name: done"
+}
 bench() {
 	for sz in 64 $size; do
 		r=0
 		while [ $r -lt "$bench_rounds" ]; do
 			r=$((r + 1))
 			for p in rc_pingpong ibv_rc_pingpong; do
-				name="bench $p size $sz round $r"
-				if [ "$role" = server ]; then
-					if [ $p = rc_pingpong ]; then
-						rc_pingpong -d $dev -g 1 -m 4096 -s $sz -n $bench_iters -T 60 -W 300 > /tmp/bs.out 2>&1 &
-					else
-						timeout 300 ibv_rc_pingpong -d $dev -g 1 -m 4096 -s $sz -n $bench_iters -e > /tmp/bs.out 2>&1 &
-					fi
-					spid=$!
-					wait_listen $port || { bad "$name: no server"; return; }
-					barrier "$name"
-					wait $spid || { bad "$name: server failed"; cat /tmp/bs.out; }
-				else
-					barrier "$name"
-					if [ $p = rc_pingpong ]; then
-						rc_pingpong -d $dev -g 1 -m 4096 -s $sz -n $bench_iters -T 60 $peer > /tmp/bc.out 2>&1
-					else
-						timeout 300 ibv_rc_pingpong -d $dev -g 1 -m 4096 -s $sz -n $bench_iters -e $peer > /tmp/bc.out 2>&1
-					fi
-					crc=$?
-					us=$(sed -n 's/.* = \([0-9.]*\) usec\/iter$/\1/p' /tmp/bc.out)
-					if [ $crc != 0 ] || [ -z "$us" ]; then
-						bad "$name: client exit $crc"; cat /tmp/bc.out
-					else
-						echo "BENCH program=$p size=$sz iters=$bench_iters round=$r usec_per_iter=$us"
-					fi
-				fi
-				barrier "$name: done"
+				bench_one $p $sz $r || return
 			done
 		done
 	done
