@@ -19,5 +19,5 @@ apt-get install -y -q --no-install-recommends \
 	valgrind libc6-dbg gcovr g++ pandoc abigail-tools clang libclang-rt-14-dev \
 	debhelper dpkg-dev lintian rpm rpmlint git \
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd bc flex bison \
-	libelf-dev libssl-dev debootstrap \
+	libelf-dev libssl-dev debootstrap iproute2 \
 	python3 gnuplot-nox

@@ -97,7 +97,8 @@ if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 		"$vg/callgrind-amd64-linux" "$root$vg/"
 fi
 
-cp "$here/init" "$root/init"
+# UVIO_VM_INIT: another init script (run-multi.sh's).
+cp "${UVIO_VM_INIT:-$here/init}" "$root/init"
 chmod +x "$root/init"
 # A new file, not the old one rewritten: a cache copied with hard links
 # must not see another run's image change under it.

@@ -1,0 +1,228 @@
+#!/bin/bash
+# Boot COUNT guests of Debian's kernel under qemu, joined by a network, each
+# with rxe on its NIC, and run a script in each; the exit status is theirs.
+#
+#   run-multi.sh BUILD_DIR IMAGE_META COUNT SCRIPT [ROLE...] [-- DATA...]
+#
+# SCRIPT (a file, copied to /opt/uvio in every guest, or "shell") runs in each
+# guest as `sh SCRIPT ROLE`; guest I gets the I-th ROLE (default guestI). DATA
+# files are copied to /opt/uvio too. The guests also get the kernel test
+# programs and examples of BUILD_DIR and libibverbs' ibv_*_pingpong programs.
+#
+# Network: every pair of guests has a link of its own, qemu's UDP socket
+# backend on two 127.0.0.1 ports (no start order, no root), a virtio NIC at
+# each end with its own MAC, MTU 9000 and an address 10.0.L.(I+1)/24 (L the
+# link's number, I the guest's), and rxeK on ethK in the guest. Two guests
+# thus have one link: 10.0.0.1 on guest 0, 10.0.0.2 on guest 1, rxe0 on eth0.
+# A single guest gets one NIC whose far end nobody holds, for rxe loopback.
+# The guest sees its addresses and its peers' in the environment
+# (tests/vm/init-multi).
+#
+# Each guest's console goes to BUILD_DIR/vm/console-multi-K-gI.log and,
+# prefixed with [gI], to stdout. Exit: 0 when every guest's script exited 0;
+# 77 when all skipped; otherwise the first failure, 1 for a guest that gave
+# no exit marker (timeout UVIO_VM_TIMEOUT, default 900 s, or crash).
+# A script that prints its exit marker and then a line UVIO-POWER-OFF is
+# powered off from outside within a second, mid-work: a peer that vanishes.
+# UVIO_VM_SMP sets each guest's CPUs (default 2); UVIO_VM_ARGS (comma
+# separated, no spaces) reaches the scripts as UVIO_ARGS.
+set -euo pipefail
+build=$(cd "$1" && pwd) meta=$2 count=$3 script=$4; shift 4
+roles=() data=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do roles+=("$1"); shift; done
+[ "${1:-}" = -- ] && { shift; data=("$@"); }
+here=$(cd "$(dirname "$0")" && pwd)
+
+skip() {
+	if [ "${UVIO_REQUIRE_VM:-0}" = 1 ]; then echo "vm: FAIL: $*"; exit 1; fi
+	echo "vm: SKIP: $*"; exit 77
+}
+case $count in ''|*[!0-9]*|0) echo "vm: COUNT must be a positive number, not '$count'"; exit 2 ;; esac
+[ "$count" -le 16 ] || { echo "vm: at most 16 guests"; exit 2; }
+if [ "$script" != shell ] && [ ! -f "$script" ]; then echo "vm: no script $script"; exit 2; fi
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
+command -v apt-get >/dev/null || skip "apt-get not available to fetch Debian's kernel"
+[ -x /bin/busybox ] || skip "busybox not installed (apt-get install busybox-static)"
+command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
+
+# The kernels and the guest userland live in the harness's cache (fetch.sh);
+# what this run builds, in the build tree.
+cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
+export UVIO_CACHE=$cache
+t0=$SECONDS
+kdir=$("$here/fetch.sh" "$meta") || skip "could not fetch $meta"
+userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
+kname=$(cat "$kdir/version")
+mkdir -p "$build/vm"
+initrd=$build/vm/initramfs-$kname-multi.cpio.gz
+refs=$(ls "$userland"/usr/bin/ibv_*_pingpong)
+files=("${data[@]}")
+[ "$script" != shell ] && files+=("$script")
+UVIO_VM_INIT=$here/init-multi \
+"$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
+	$(cat "$build/tests/kernel/programs.txt") $refs -- "${files[@]}" ||
+	{ echo "vm: FAIL: building the initramfs"; exit 1; }
+echo "vm: prepared $(cat "$kdir/version") for $count guest(s) in $((SECONDS - t0)) s"
+
+# Two UDP ports per link, on 127.0.0.1, none of them in use now.
+links=$(( count == 1 ? 1 : count * (count - 1) / 2 ))
+nports=$((2 * links + (count == 1 ? 1 : 0)))
+for try in $(seq 20); do
+	base=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+	used=$(ss -Hlun | awk '{ n = split($4, a, ":"); print a[n] }')
+	free=1
+	for p in $(seq "$base" $((base + nports - 1))); do
+		grep -qx "$p" <<<"$used" && { free=0; break; }
+	done
+	[ $free = 1 ] && break
+done
+[ $free = 1 ] || { echo "vm: FAIL: no free UDP ports"; exit 1; }
+
+# The links: guests (i, j), i < j, numbered in order. Guest i's NIC to j is its
+# k-th, k counting its peers in guest order.
+declare -A nics peers netargs
+l=0
+for ((i = 0; i < count; i++)); do nics[$i]= peers[$i]= netargs[$i]=; done
+add_nic() {	# add_nic GUEST LINK MYPORT FARPORT
+	local g=$1 k
+	k=$(( $(wc -w <<<"${nics[$g]//,/ }") ))
+	nics[$g]+="${nics[$g]:+,}10.0.$2.$((g + 1))/24"
+	netargs[$g]+=" -netdev socket,id=n$k,udp=127.0.0.1:$4,localaddr=127.0.0.1:$3"
+	netargs[$g]+=" -device virtio-net-pci,netdev=n$k,romfile=,mac=52:54:00:$(printf '%02x:%02x:%02x' "$2" "$g" "$k")"
+}
+if [ "$count" = 1 ]; then
+	add_nic 0 0 "$base" $((base + 1))	# the far end stays unbound
+else
+	for ((i = 0; i < count; i++)); do
+		for ((j = i + 1; j < count; j++)); do
+			add_nic "$i" "$l" $((base + 2 * l)) $((base + 2 * l + 1))
+			add_nic "$j" "$l" $((base + 2 * l + 1)) $((base + 2 * l))
+			peers[$i]+="${peers[$i]:+,}10.0.$l.$((j + 1))"
+			peers[$j]+="${peers[$j]:+,}10.0.$l.$((i + 1))"
+			l=$((l + 1))
+		done
+	done
+	# Peers in guest order: guest j lists peers i < j first, which it met
+	# after its links to lower guests were numbered; sort by guest number.
+	for ((i = 0; i < count; i++)); do
+		peers[$i]=$(tr , '\n' <<<"${peers[$i]}" | sort -t. -k4,4n | paste -sd,)
+	done
+fi
+
+# no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check
+# can fail and panic the boot ("IO-APIC + timer doesn't work!").
+append_base="console=ttyS0 panic=-1 quiet loglevel=3 no_timer_check"
+append_base="$append_base uvio.count=$count uvio.script=$(basename "$script")"
+[ -n "${UVIO_VM_ARGS:-}" ] && append_base="$append_base uvio.args=$UVIO_VM_ARGS"
+t1=$SECONDS
+declare -A pids qemus appends boots marked
+others=()
+for ((i = 0; i < count; i++)); do
+	role=${roles[$i]:-guest$i}
+	appends[$i]="$append_base uvio.index=$i uvio.role=$role uvio.nics=${nics[$i]} uvio.peers=${peers[$i]:-none}"
+	qemus[$i]="qemu-system-x86_64 -M pc -accel tcg -cpu max -smp ${UVIO_VM_SMP:-2} -m 1G
+		   -no-reboot -kernel $kdir/vmlinux -initrd $initrd ${netargs[$i]}"
+done
+
+if [ "$script" = shell ]; then
+	# Guest 0 on this terminal, the others on sockets (connect with
+	# `socat - UNIX-CONNECT:PATH`).
+	for ((i = 1; i < count; i++)); do
+		sock=$build/vm/console-multi-g$i.sock
+		${qemus[$i]} -display none -monitor none \
+			-serial "unix:$sock,server=on,wait=off" -append "${appends[$i]}" &
+		others+=($!)
+		echo "vm: guest $i console on $sock"
+	done
+	${qemus[0]} -nographic -append "${appends[0]}" || true
+	for p in "${others[@]}"; do kill "$p" 2>/dev/null || true; done
+	exit 0
+fi
+
+log_of() { echo "$build/vm/console-multi-$kname-g$1.log"; }
+start_guest() {	# start_guest I: boot guest I, console to its log and stdout
+	local i=$1 log
+	log=$(log_of "$i")
+	rm -f "$log" "$build/vm/qemu-multi-g$i.pid"	# never write through a hard link
+	boots[$i]=$(( ${boots[$i]:-0} + 1 ))
+	# Word splitting of qemus[] is wanted: paths come from the cache dir.
+	# shellcheck disable=SC2086
+	( timeout "${UVIO_VM_TIMEOUT:-900}" ${qemus[$i]} -nographic \
+		-pidfile "$build/vm/qemu-multi-g$i.pid" -append "${appends[$i]}" </dev/null 2>&1 |
+	  sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g' |
+	  tee "$log" | sed -u "s/^/[g$i] /" ) &
+	pids[$i]=$!
+}
+stop_guest() {	# stop_guest I: end its qemu (started by us, by its pid)
+	if [ -s "$build/vm/qemu-multi-g$1.pid" ]; then
+		kill "$(cat "$build/vm/qemu-multi-g$1.pid")" 2>/dev/null || true
+	fi
+	rm -f "$build/vm/qemu-multi-g$1.pid"
+}
+for ((i = 0; i < count; i++)); do start_guest "$i"; done
+
+# Watch the guests:
+# - one that panics before its init runs (a boot that went wrong under
+#   TCG) is booted again, twice at most: the others wait at their barriers;
+# - one that printed its exit marker has nothing more to say: if it has not
+#   powered off 30 s later (a kernel stuck on the way down), it is stopped;
+#   if it then printed UVIO-POWER-OFF, it is stopped at once (within a
+#   second): the machine vanishes as if unplugged, no guest code runs;
+# - one that is gone without a marker dooms the run: the others are stopped.
+failed=
+while :; do
+	alive=0
+	for ((i = 0; i < count; i++)); do
+		log=$(log_of "$i")
+		if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+			if [ -z "$failed" ] && ! grep -q '^UVIO-EXIT ' "$log"; then
+				failed=$i
+				echo "vm: guest $i is gone without an exit marker: stopping the others"
+				for ((j = 0; j < count; j++)); do stop_guest "$j"; done
+			fi
+			continue
+		fi
+		alive=1
+		if grep -q 'Kernel panic' "$log" && ! grep -q '^init: guest' "$log" &&
+		   [ "${boots[$i]}" -lt 3 ]; then
+			echo "vm: guest $i panicked while booting: booting it again"
+			cp "$log" "$log.boot${boots[$i]}"
+			stop_guest "$i"
+			wait "${pids[$i]}" 2>/dev/null || true
+			start_guest "$i"
+			continue
+		fi
+		grep -q '^UVIO-EXIT ' "$log" || continue
+		if grep -q '^UVIO-POWER-OFF$' "$log"; then
+			echo "vm: guest $i asked to be powered off: stopping its qemu"
+			stop_guest "$i"
+			continue
+		fi
+		: "${marked[$i]:=$SECONDS}"
+		if [ $((SECONDS - marked[$i])) -gt 30 ]; then
+			echo "vm: guest $i gave its exit marker but did not power off in 30 s: stopping it"
+			stop_guest "$i"
+		fi
+	done
+	[ $alive = 0 ] && break
+	sleep 1
+done
+for ((i = 0; i < count; i++)); do wait "${pids[$i]}" 2>/dev/null || true; done
+
+rc=0 skipped=0
+for ((i = 0; i < count; i++)); do
+	log=$(log_of "$i")
+	g=$(sed -n 's/^UVIO-EXIT \([0-9]*\)$/\1/p' "$log" | tail -n1)
+	echo "vm: guest $i (${roles[$i]:-guest$i}) exit ${g:-none}"
+	if [ -z "$g" ]; then
+		echo "vm: FAIL: no exit marker from guest $i (timeout or crash)"
+		[ "$rc" = 0 ] && rc=1
+	elif [ "$g" = 77 ]; then
+		skipped=$((skipped + 1))
+	elif [ "$g" != 0 ] && [ "$rc" = 0 ]; then
+		rc=$g
+	fi
+done
+echo "vm: $count guest(s) ran $((SECONDS - t1)) s"
+[ "$rc" = 0 ] && [ "$skipped" = "$count" ] && rc=77
+exit "$rc"
