@@ -23,7 +23,7 @@ done
 ulib="$userland/$libdir:$userland/lib/x86_64-linux-gnu"
 
 copy_libs() {	# copy_libs FILE: every library FILE needs, into the guest
-	LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
+	{ LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
 	while read -r lib; do
 		case $lib in
 		*/ld-linux-x86-64.so.2) cp -L "$lib" "$root/lib64/" ;;
@@ -61,7 +61,7 @@ done
 copy_libs "$userland/$libdir/libibverbs.so.1"
 
 # Modules, in load order, decompressed so busybox insmod can take them.
-mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic; do
+mods=$(for m in dummy crc32_generic rdma_rxe ib_uverbs libcrc32c crc32c_generic rdma_ucm; do
 	modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
 done | awk '!seen[$0]++')
 : > "$root/opt/uvio/modules/order"
