@@ -12,8 +12,11 @@ T=/tmp/kt_trace
 rm -rf "$T" && mkdir -p "$T"
 export UCX_MODULE_DIR=/opt/uvio/bin	# UCX's transports, copied beside the programs
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null	# UCX's shared memory
+ip link set lo up	# the pingpongs and perftest exchange addresses over TCP
 # Every program gets a time limit: a hang fails its check, not the guest.
-tmo() { timeout 300 "$@"; }
+# (busybox timeout execs the program: $! of "timeout N prog &" is prog's pid.)
+TMO=300
+tmo() { timeout $TMO "$@"; }
 pass=0 fail=0
 dev=rxe0 gid=1 ip=192.0.2.1
 
@@ -130,42 +133,49 @@ pair() {
 	while [ "$1" != -- ]; do srv="$srv $1"; shift; done; shift
 	cli="$*"
 	# untraced first
-	tmo $srv > "$T/$n.srv.plain" 2>&1 & sp=$!
+	timeout $TMO $srv > "$T/$n.srv.plain" 2>&1 & sp=$!
 	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.plain"; return 1; }
 	tmo $cli > "$T/$n.cli.plain" 2>&1; c1=$?
+	[ $c1 -eq 0 ] || kill $sp
 	wait $sp; s1=$?
 	echo "  untraced: server exit $s1, client exit $c1"
 	# traced
-	tmo uverbs-trace --json -o "$T/$n.srv.json" $srv > "$T/$n.srv.out" 2>&1 & sp=$!
+	timeout $TMO uverbs-trace --json -o "$T/$n.srv.json" $srv > "$T/$n.srv.out" 2>&1 & sp=$!
 	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.out"; return 1; }
 	spid=$(trace_pid "$T/$n.srv.json")
 	echo "  server (pid $spid) waiting for its client:"
 	objects_match "$spid" "$T/$n.srv.json"; o1=$?
 	tmo uverbs-trace --json -o "$T/$n.cli.json" $cli > "$T/$n.cli.out" 2>&1; c2=$?
+	[ $c2 -eq 0 ] || kill $sp
 	wait $sp; s2=$?
 	echo "  traced: server exit $s2, client exit $c2"
 	tail -n 2 "$T/$n.cli.out"
-	[ "$s1$c1$s2$c2" = 0000 ] && [ "$o1" -eq 0 ] || { cat "$T/$n.srv.out" "$T/$n.cli.out"; return 1; }
+	[ "$s1$c1$s2$c2" = 0000 ] && [ "$o1" -eq 0 ] ||
+		{ cat "$T/$n.srv.plain" "$T/$n.cli.plain" "$T/$n.srv.out" "$T/$n.cli.out"; return 1; }
 	echo "  server:"; named "$T/$n.srv.json" || return 1
 	echo "  client:"; named "$T/$n.cli.json" || return 1
 	all_destroyed "$T/$n.srv.json" && all_destroyed "$T/$n.cli.json"
 }
 pp=4853	# 18515, the port of the pingpong programs and perftest
-check "ibv_rc_pingpong" pair rc $pp ibv_rc_pingpong -d $dev -g $gid -- ibv_rc_pingpong -d $dev -g $gid 127.0.0.1
-check "ibv_ud_pingpong" pair ud $pp ibv_ud_pingpong -d $dev -g $gid -- ibv_ud_pingpong -d $dev -g $gid 127.0.0.1
-check "ibv_srq_pingpong" pair srq $pp ibv_srq_pingpong -d $dev -g $gid -- ibv_srq_pingpong -d $dev -g $gid 127.0.0.1
-check "ib_send_bw" pair send_bw $pp ib_send_bw -d $dev -x $gid -n 200 -s 4096 -- \
-	ib_send_bw -d $dev -x $gid -n 200 -s 4096 127.0.0.1
-check "ib_write_lat" pair write_lat $pp ib_write_lat -d $dev -x $gid -n 200 -- \
-	ib_write_lat -d $dev -x $gid -n 200 127.0.0.1
+n=100	# iterations: TCG runs a pingpong at some 50 round trips a second
+check "ibv_rc_pingpong" pair rc $pp ibv_rc_pingpong -d $dev -g $gid -n $n -- \
+	ibv_rc_pingpong -d $dev -g $gid -n $n 127.0.0.1
+check "ibv_ud_pingpong" pair ud $pp ibv_ud_pingpong -d $dev -g $gid -n $n -- \
+	ibv_ud_pingpong -d $dev -g $gid -n $n 127.0.0.1
+check "ibv_srq_pingpong" pair srq $pp ibv_srq_pingpong -d $dev -g $gid -n $n -- \
+	ibv_srq_pingpong -d $dev -g $gid -n $n 127.0.0.1
+check "ib_send_bw" pair send_bw $pp ib_send_bw -d $dev -x $gid -n $n -s 4096 -- \
+	ib_send_bw -d $dev -x $gid -n $n -s 4096 127.0.0.1
+check "ib_write_lat" pair write_lat $pp ib_write_lat -d $dev -x $gid -n $n -- \
+	ib_write_lat -d $dev -x $gid -n $n 127.0.0.1
 
 # The client's objects while it runs: a long pingpong, sampled once its QP
 # is connected (RTS in the kernel's list).
 client_objects() {
-	tmo ibv_rc_pingpong -d $dev -g $gid -n 20000 > "$T/live.srv" 2>&1 & sp=$!
+	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/live.srv" 2>&1 & sp=$!
 	wait_listen $pp || return 1
-	tmo uverbs-trace --json -o "$T/live.json" ibv_rc_pingpong -d $dev -g $gid -n 20000 127.0.0.1 \
-		> "$T/live.cli" 2>&1 & cp=$!
+	timeout $TMO uverbs-trace --json -o "$T/live.json" ibv_rc_pingpong -d $dev -g $gid -n 1000 \
+		127.0.0.1 > "$T/live.cli" 2>&1 & cp=$!
 	cpid=$(trace_pid "$T/live.json")
 	for _ in $(seq 300); do
 		rdma resource show qp | grep -E "pid $cpid( |\$)" | grep -q "state RTS" && break
@@ -182,12 +192,13 @@ check "client objects agree with rdma resource" client_objects
 
 # rdma_cm: rping, whose connection setup is rdma_cm write() commands.
 rping_pair() {
-	tmo rping -s -a $ip -C 10 > "$T/rping.srv.plain" 2>&1 & sp=$!
+	timeout $TMO rping -s -a $ip -C 10 > "$T/rping.srv.plain" 2>&1 & sp=$!
 	sleep 1
 	tmo rping -c -a $ip -C 10 -v > "$T/rping.cli.plain" 2>&1; c1=$?
 	wait $sp; s1=$?
 	echo "  untraced: server exit $s1, client exit $c1"
-	tmo uverbs-trace --json -o "$T/rping.srv.json" rping -s -a $ip -C 10 > "$T/rping.srv.out" 2>&1 & sp=$!
+	timeout $TMO uverbs-trace --json -o "$T/rping.srv.json" rping -s -a $ip -C 10 \
+		> "$T/rping.srv.out" 2>&1 & sp=$!
 	spid=$(trace_pid "$T/rping.srv.json")
 	for _ in $(seq 300); do
 		rdma resource show cm_id | grep -E "pid $spid( |\$)" | grep -q LISTEN && break
@@ -209,13 +220,12 @@ check "rping (rdma_cm)" rping_pair
 # Attach to a running server, trace it through its client's run, detach:
 # it must finish its work as if nothing happened.
 attach_detach() {
-	tmo ibv_rc_pingpong -d $dev -g $gid -n 5000 > "$T/att.srv" 2>&1 & sp=$!
+	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/att.srv" 2>&1 & sp=$!
 	wait_listen $pp || return 1
-	spid=$(pidof ibv_rc_pingpong)
-	echo "  attaching to $spid"
-	uverbs-trace -p "$spid" -o "$T/att.txt" & tp=$!
+	echo "  attaching to $sp"
+	uverbs-trace -p "$sp" -o "$T/att.txt" & tp=$!
 	sleep 1
-	tmo ibv_rc_pingpong -d $dev -g $gid -n 5000 127.0.0.1 > "$T/att.cli" 2>&1 & cp=$!
+	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 127.0.0.1 > "$T/att.cli" 2>&1 & cp=$!
 	# detach while they exchange
 	for _ in $(seq 300); do grep -q "MODIFY_QP" "$T/att.txt" && break; sleep 0.1; done
 	kill -INT $tp; wait $tp; t=$?
@@ -234,7 +244,7 @@ overhead() {
 		pre=""
 		[ $mode = traced ] && pre="uverbs-trace -c -o $T/oh.srv.sum"
 		t1=$(now)
-		tmo $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/oh.srv" 2>&1 & sp=$!
+		timeout $TMO $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/oh.srv" 2>&1 & sp=$!
 		wait_listen $pp || return 1
 		[ $mode = traced ] && pre="uverbs-trace -c -o $T/oh.cli.sum"
 		tmo $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 127.0.0.1 > "$T/oh.cli" 2>&1 || return 1
