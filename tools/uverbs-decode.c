@@ -17,7 +17,6 @@
 #include "trace/hexin.h"
 #include "trace/rdmacm.h"
 #include "trace/sbuf.h"
-#include "trace/vwrite.h"
 
 enum mode { IOCTL, IOCTL_2017, WRITE, RDMA_CM, HEX };
 
@@ -94,33 +93,23 @@ int main(int argc, char **argv)
 				  UVIO_LAYOUT_CURRENT, text, sizeof(text));
 		printf("%s\n", text);
 		return ret < 0 ? 1 : 0;
-	case WRITE: {
-		struct sbuf s;
-		char name[48];
-
-		sb_init(&s, text, sizeof(text));
-		if (h.len < 8) {
-			printf("truncated: %zu bytes, a write() header needs 8\n", h.len);
-			return 1;
-		}
-		{
-			uint32_t command;
-
-			memcpy(&command, buf, 4);
-			vw_name(command, name, sizeof(name));
-		}
-		printf("write %s\n", name);
-		vw_render(&s, false, true, "  ", buf, h.len, NULL, 0);
-		fputs(text, stdout);
-		return 0;
-	}
+	case WRITE:
+		/* The library's write() decoder: header, core struct field by
+		 * field, driver data. */
+		ret = uvio_decode_write(buf, h.len, NULL, 0, text, sizeof(text));
+		printf("%s\n", text);
+		return ret < 0 ? 1 : 0;
 	case RDMA_CM: {
 		struct sbuf s;
 		const char *name;
 
 		sb_init(&s, text, sizeof(text));
 		name = ucma_render(&s, false, buf, h.len, NULL, 0);
-		printf("rdma_cm %s\n  %s\n", name ? name : "(unknown command)", text);
+		printf("rdma_cm %s\n", name ? name : "(unknown command)");
+		for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+			nl = strchr(l, '\n');
+			printf("  %.*s\n", (int)(nl ? nl - l : (long)strlen(l)), l);
+		}
 		return h.len < 8 ? 1 : 0;
 	}
 	}

@@ -104,8 +104,8 @@ static_cq() {
 	tmo uverbs-trace -o "$T/static.txt" trace-static > "$T/static.out" 2>&1 || { cat "$T/static.out"; return 1; }
 	cat "$T/static.out" "$T/static.txt"
 	h=$(sed -n 's/^CQ.CREATE 0 handle \([0-9]*\) .*/\1/p' "$T/static.out")
-	grep -q "CQ.CREATE = 0" "$T/static.txt" && grep -q "HANDLE .* -> handle $h" "$T/static.txt" &&
-	grep -q "CQ.DESTROY = 0" "$T/static.txt" && grep -q "RESP_CQE .* -> 31" "$T/static.txt"
+	grep -q "CQ.CREATE = 0" "$T/static.txt" && grep -q "HANDLE .*new CQ handle $h" "$T/static.txt" &&
+	grep -q "CQ.DESTROY = 0" "$T/static.txt" && grep -q "RESP_CQE .*= 31" "$T/static.txt"
 }
 check "static program" static_cq
 

@@ -12,6 +12,7 @@
 #include "bytes.h"
 #include "record.h"
 #include "rdmacm.h"
+#include "vwrite.h"
 
 static bool kind_reads_input(int kind)
 {
@@ -156,31 +157,10 @@ static bool wcmd_resp(const struct tr_record *r, const struct tr_wcmd *w, uint64
 		      uint64_t *len)
 {
 	const uint8_t *p = tr_bytes(r, &w->cmd);
-	uint32_t n = w->cmd.got;
 
 	if (r->fdkind == TR_FD_RDMA_CM)
-		return ucma_resp_ptr(p, n, addr, len);
-	if (n < sizeof(struct ib_uverbs_cmd_hdr))
-		return false;
-	{
-		uint32_t command = ld32(p);
-		uint16_t out_words = ld16(p + 6);
-
-		if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
-			if (n < sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr))
-				return false;
-			*addr = ld64(p + 8);
-			*len = ((uint64_t)out_words + ld16(p + 18)) * 8;
-		} else {
-			/* A command with a response starts its struct with the
-			 * response pointer; out_words says how much room. */
-			if (!out_words || n < sizeof(struct ib_uverbs_cmd_hdr) + 8)
-				return false;
-			*addr = ld64(p + 8);
-			*len = (uint64_t)out_words * 4;
-		}
-	}
-	return *len != 0;
+		return ucma_resp_ptr(p, w->cmd.got, addr, len);
+	return vw_resp_ptr(p, w->cmd.got, addr, len);
 }
 
 static void write_entry(struct tr_record *r, struct tmem *m)

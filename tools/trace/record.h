@@ -114,6 +114,10 @@ void tr_capture_exit(struct tr_record *r, struct tmem *m, int64_t ret);
 
 /* The attribute's kind as the library's tables give it (0 if unknown). */
 int tr_attr_kind(uint16_t object_id, uint16_t method_id, uint16_t attr_id);
+/* 1 when the attribute makes an object (access "new"), -1 when it ends one
+ * ("destroy"), 0 otherwise; *of_object is then the object's id. */
+int tr_attr_lifecycle(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
+		      uint16_t *of_object);
 
 static inline const uint8_t *tr_bytes(const struct tr_record *r, const struct tr_buf *b)
 {

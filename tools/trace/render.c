@@ -15,7 +15,6 @@
 #include "render.h"
 #include "vwrite.h"
 
-#define SHOW_BYTES 32u		/* of a buffer, in text without -v */
 
 /* The first n (<= 8) bytes, little endian. */
 
@@ -214,15 +213,6 @@ unsigned int tr_unknown_ids(const struct tr_record *r)
 
 /* --- text ---------------------------------------------------------------- */
 
-static void hex_limited(struct sbuf *s, const uint8_t *p, size_t n, bool verbose)
-{
-	size_t show = verbose || n <= SHOW_BYTES ? n : SHOW_BYTES;
-
-	sb_hex(s, p, show, ' ');
-	if (show < n)
-		sb_printf(s, " ... (%zu more)", n - show);
-}
-
 /* What became of reading a buffer, when not all of it came. */
 static void buf_note(struct sbuf *s, const struct tr_buf *b, bool json)
 {
@@ -239,114 +229,6 @@ static void buf_note(struct sbuf *s, const struct tr_buf *b, bool json)
 		sb_printf(s, " <only %u of %u bytes readable>", b->got, b->want);
 	else if (b->cut)
 		sb_printf(s, " <%u of %u bytes kept>", b->got, b->want);
-}
-
-static void number_or_bytes(struct sbuf *s, const uint8_t *p, size_t n, bool json, bool verbose)
-{
-	if (n == 1 || n == 2 || n == 4 || n == 8) {
-		uint64_t v = ld_le(p, n);
-
-		if (json)
-			sb_printf(s, "%llu", (unsigned long long)v);
-		else if (v > 0xffff)
-			sb_printf(s, "%llu (0x%llx)", (unsigned long long)v, (unsigned long long)v);
-		else
-			sb_printf(s, "%llu", (unsigned long long)v);
-		return;
-	}
-	if (json) {
-		sb_puts(s, "\"");
-		sb_hex(s, p, n, 0);
-		sb_puts(s, "\"");
-		return;
-	}
-	hex_limited(s, p, n, verbose);
-}
-
-static void text_attr(struct sbuf *s, const struct tr_record *r, uint32_t i, bool verbose)
-{
-	const uint8_t *a = attr_at(r, i), *after = attr_after(r, i);
-	uint16_t id = ld16(a), len = ld16(a + 2), flags = ld16(a + 4);
-	uint16_t flags_after = after ? ld16(after + 4) : flags;
-	uint16_t reserved = ld16(a + 6);
-	uint64_t data = ld64(a + 8);
-	const struct tr_attr *t = &r->attrs[i];
-	uint16_t obj = ld16(r->cmd + 2), meth = ld16(r->cmd + 4);
-	const char *name = uvio_attr_name(obj, meth, id);
-	const char *kind = t->kind ? uvio_kind_name((enum uvio_attr_kind)t->kind) : NULL;
-	char idb[24];
-
-	if (!name) {
-		snprintf(idb, sizeof(idb), "attr_0x%04x", id);
-		name = idb;
-	}
-	sb_printf(s, "    %-18s %-7s", name, kind ? kind : "unknown");
-	switch (t->kind) {
-	case UVIO_KIND_IDR:
-		sb_printf(s, " handle %u", (uint32_t)data);
-		break;
-	case UVIO_KIND_IDR_NEW:
-		if (r->done && r->ret == 0 && after)
-			sb_printf(s, " -> handle %u", (uint32_t)ld64(after + 8));
-		else
-			sb_puts(s, " (no handle)");
-		break;
-	case UVIO_KIND_FD:
-		sb_printf(s, " fd %d", (int)(int32_t)data);
-		break;
-	case UVIO_KIND_FD_NEW:
-		if (r->done && r->ret == 0 && after)
-			sb_printf(s, " -> fd %d", (int)(int32_t)ld64(after + 8));
-		else
-			sb_puts(s, " (no fd)");
-		break;
-	case UVIO_KIND_PTR_OUT:
-		sb_printf(s, " %u bytes at 0x%llx", len, (unsigned long long)data);
-		if (t->out.read) {
-			if (t->out.got) {
-				sb_puts(s, " -> ");
-				number_or_bytes(s, tr_bytes(r, &t->out), t->out.got, false, verbose);
-			}
-			buf_note(s, &t->out, false);
-		} else if (r->done) {
-			sb_puts(s, " (not written)");
-		}
-		break;
-	case UVIO_KIND_ENUM_IN:
-		sb_printf(s, " elem %u", a[6]);
-		/* fall through: the element's data */
-		/* FALLTHROUGH */
-	default:	/* PTR_IN, IDRS, and kinds the library does not know */
-		if (len <= 8) {
-			sb_puts(s, len ? " " : " (empty)");
-			if (len)
-				number_or_bytes(s, a + 8, len, false, verbose);
-		} else if (t->in.read) {
-			sb_printf(s, " %u bytes at 0x%llx", len, (unsigned long long)data);
-			if (t->in.got)
-				sb_puts(s, ": ");
-			hex_limited(s, tr_bytes(r, &t->in), t->in.got, verbose);
-			buf_note(s, &t->in, false);
-		}
-		if (!t->kind && t->out.read) {
-			sb_puts(s, " after: ");
-			hex_limited(s, tr_bytes(r, &t->out), t->out.got, verbose);
-			buf_note(s, &t->out, false);
-		}
-		break;
-	}
-	if (!(flags & UVERBS_ATTR_F_MANDATORY))
-		sb_puts(s, " optional");
-	if (flags_after & UVERBS_ATTR_F_VALID_OUTPUT)
-		sb_puts(s, " valid");
-	if (flags & ~(UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT))
-		sb_printf(s, " unknown-flags=0x%x(!)",
-			  flags & ~(UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT));
-	if (t->kind != UVIO_KIND_ENUM_IN && reserved)
-		sb_printf(s, " attr_data.reserved=0x%x(!)", reserved);
-	if (verbose)
-		sb_printf(s, " [id 0x%04x len %u]", id, len);
-	sb_puts(s, "\n");
 }
 
 /* The write() command INVOKE_WRITE carries, in write() form. */
@@ -429,31 +311,131 @@ static void text_header_problems(struct sbuf *s, const struct tr_record *r, bool
 			  (unsigned long long)ld64(r->cmd + 8));
 }
 
+/* The library's decoder reads memory behind pointers through this: the
+ * buffers captured from the tracee, inputs as they were before the call,
+ * outputs as the kernel left them. Nothing else of the tracee is read. */
+struct snap {
+	const struct tr_record *r;
+	bool after;
+};
+
+static bool from_buf(const struct tr_record *r, const struct tr_buf *b, uint64_t addr, void *buf,
+		     size_t len)
+{
+	if (!b->read || addr < b->addr || addr - b->addr > b->got || len > b->got - (addr - b->addr))
+		return false;
+	memcpy(buf, r->payload + b->off + (addr - b->addr), len);
+	return true;
+}
+
+static int snap_fetch(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct snap *sn = ctx;
+	const struct tr_record *r = sn->r;
+
+	for (uint32_t i = 0; i < r->nattrs; i++)
+		if ((sn->after && from_buf(r, &r->attrs[i].out, addr, buf, len)) ||
+		    from_buf(r, &r->attrs[i].in, addr, buf, len))
+			return 0;
+	return -EFAULT;
+}
+
+/* The command as the library decodes it: as sent, or (after) with the
+ * attributes the kernel updated and the outputs it wrote. */
+static void lib_decode(const struct tr_record *r, bool after, char *text, size_t size)
+{
+	static uint8_t buf[TR_MAX_CMD];
+	struct snap sn = { r, after };
+	struct uvio_decode_opts o = {
+		.sz = sizeof(o),
+		.layout = r->call == TR_IOCTL_2017 ? UVIO_LAYOUT_2017 : UVIO_LAYOUT_CURRENT,
+		.flags = after ? UVIO_DECODE_AFTER : 0,
+		.fetch = snap_fetch,
+		.ctx = &sn,
+	};
+	size_t hl = ioctl_hdr_len(r), n = (size_t)r->nattrs * sizeof(struct ib_uverbs_attr);
+
+	memcpy(buf, r->cmd, r->cmd_len);
+	if (after && r->after_len == n)
+		memcpy(buf + hl, r->after, n);
+	uvio_decode_cmd(buf, r->cmd_len, &o, text, size);
+}
+
+/* Lines of the library's decode: without its first (the header, which the
+ * tracer's own line says) unless verbose, and without the write() command
+ * INVOKE_WRITE carries, which is decoded apart (from the response as read). */
+static void put_decode(struct sbuf *s, const char *text, bool verbose, const char *indent)
+{
+	bool first = true, in_write = false;
+
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+
+		if (!strncmp(text, "  write command ", 16))
+			in_write = true;
+		else if (in_write && strncmp(text, "    ", 4))
+			in_write = false;
+		if ((!first || verbose) && !in_write) {
+			sb_puts(s, indent);
+			if (first)
+				sb_puts(s, "  ");	/* its attribute lines have two */
+			sb_putn(s, text, n);
+			sb_puts(s, "\n");
+		}
+		first = false;
+		text += n + (nl ? 1 : 0);
+	}
+}
+
+/* What could not be read of the buffers an attribute points to. */
+static void text_read_notes(struct sbuf *s, const struct tr_record *r)
+{
+	uint16_t obj = ld16(r->cmd + 2), meth = ld16(r->cmd + 4);
+
+	for (uint32_t i = 0; i < r->nattrs; i++) {
+		const struct tr_buf *bufs[2] = { &r->attrs[i].in, &r->attrs[i].out };
+		uint16_t id = ld16(attr_at(r, i));
+		const char *name = uvio_attr_name(obj, meth, id);
+
+		for (int k = 0; k < 2; k++) {
+			if (!bufs[k]->read || !(bufs[k]->fault || bufs[k]->cut))
+				continue;
+			if (name)
+				sb_printf(s, "    ! %s %s:", name, k ? "output" : "input");
+			else
+				sb_printf(s, "    ! attr 0x%04x %s:", id, k ? "output" : "input");
+			buf_note(s, bufs[k], false);
+			sb_puts(s, "\n");
+		}
+	}
+}
+
 static void text_ioctl(struct sbuf *s, const struct tr_record *r, const struct render_opts *o)
 {
+	static char text[1 << 17];
+
 	if (!have_hdr(r)) {
 		sb_printf(s, "    ! command unreadable at 0x%llx (%u of %zu header bytes)\n",
 			  (unsigned long long)r->arg, r->cmd_len, ioctl_hdr_len(r));
 		return;
 	}
 	text_header_problems(s, r, o->verbose);
-	for (uint32_t i = 0; i < r->nattrs; i++)
-		text_attr(s, r, i, o->verbose);
+	text_read_notes(s, r);
+	lib_decode(r, r->done, text, sizeof(text));
+	put_decode(s, text, o->verbose, "  ");
 	if (is_invoke_write(r)) {
 		uint8_t wbuf[TR_MAX_CMD + 32];
 		const uint8_t *resp;
 		size_t rn, n = invoke_as_write(r, wbuf, sizeof(wbuf), &resp, &rn);
 
 		if (n)
-			vw_render(s, false, o->verbose, "      write: ", wbuf, n, resp, rn);
+			vw_render(s, false, o->verbose, "    | ", wbuf, n, resp, rn);
 	}
 	if (o->verbose) {
-		static char text[1 << 16];
-
-		uvio_decode(r->cmd, r->cmd_len, r->call == TR_IOCTL_2017 ? UVIO_LAYOUT_2017 :
-			    UVIO_LAYOUT_CURRENT, text, sizeof(text));
-		sb_puts(s, "    decoded as sent:\n");
-		put_indented(s, text, "      ");
+		lib_decode(r, false, text, sizeof(text));
+		sb_puts(s, "    as sent:\n");
+		put_decode(s, text, true, "    ");
 		sb_puts(s, "    hex: ");
 		sb_hex(s, r->cmd, r->cmd_len, 0);
 		sb_puts(s, "\n");
@@ -687,7 +669,6 @@ void tr_objects(const struct tr_record *r, tr_object_fn fn, void *ctx)
 		return;
 	if (r->call == TR_IOCTL || r->call == TR_IOCTL_2017) {
 		uint16_t obj, meth;
-		const char *o, *m;
 		char t[32];
 
 		if (!have_hdr(r))
@@ -704,31 +685,26 @@ void tr_objects(const struct tr_record *r, tr_object_fn fn, void *ctx)
 		}
 		obj = ld16(r->cmd + 2);
 		meth = ld16(r->cmd + 4);
-		o = uvio_object_name(obj);
-		m = uvio_method_name(obj, meth);
-		if (!o || !m)
-			return;
-		if (obj == UVERBS_OBJECT_DEVICE) {
-			if (meth == UVERBS_METHOD_GET_CONTEXT)
-				fn(ctx, r, "ctx", 0, 1);
+		if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_GET_CONTEXT) {
+			fn(ctx, r, "ctx", 0, 1);
 			return;
 		}
-		lower(t, o, sizeof(t));
+		/* The library's tables say which attribute makes ("new") or
+		 * ends ("destroy") which object. */
 		for (uint32_t i = 0; i < r->nattrs; i++) {
 			const uint8_t *after = attr_after(r, i);
+			uint16_t of = 0;
+			int d = tr_attr_lifecycle(obj, meth, ld16(attr_at(r, i)), &of);
+			const char *o = d ? uvio_object_name(of) : NULL;
 
-			if (r->attrs[i].kind == UVIO_KIND_IDR_NEW && after) {
+			if (!o)
+				continue;
+			lower(t, o, sizeof(t));
+			if (d > 0 && after)
 				fn(ctx, r, t, (uint32_t)ld64(after + 8), 1);
-				return;
-			}
+			else if (d < 0)
+				fn(ctx, r, t, (uint32_t)ld64(attr_at(r, i) + 8), -1);
 		}
-		/* A destroying method: its handle is the first IDR. */
-		if (strstr(m, "DESTROY") || strstr(m, "FREE") || strstr(m, "DEALLOC"))
-			for (uint32_t i = 0; i < r->nattrs; i++)
-				if (r->attrs[i].kind == UVIO_KIND_IDR) {
-					fn(ctx, r, t, (uint32_t)ld64(attr_at(r, i) + 8), -1);
-					return;
-				}
 		return;
 	}
 	for (uint32_t i = 0; i < r->nw; i++) {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * uverbs write() commands: names and structs come from the library
- * (uvio_write_cmd_name); what is here is the framing (plain and extended
- * headers, where the response goes) and which commands make or end an
- * object, for the tracer's record of objects.
+ * uverbs write() commands: names, structs and which commands carry a
+ * response come from the library (uvio_describe_write_cmd,
+ * uvio_decode_write); what is here is the framing (where the response goes)
+ * and which commands make or end an object, for the tracer's record of
+ * objects.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,45 +18,44 @@
 #define HDR sizeof(struct ib_uverbs_cmd_hdr)
 #define EXHDR sizeof(struct ib_uverbs_ex_cmd_hdr)
 
-static const char *ex_name(uint32_t cmd)
-{
-	switch (cmd) {
-	case IB_USER_VERBS_EX_CMD_QUERY_DEVICE: return "QUERY_DEVICE";
-	case IB_USER_VERBS_EX_CMD_CREATE_CQ: return "CREATE_CQ";
-	case IB_USER_VERBS_EX_CMD_CREATE_QP: return "CREATE_QP";
-	case IB_USER_VERBS_EX_CMD_MODIFY_QP: return "MODIFY_QP";
-	case IB_USER_VERBS_EX_CMD_CREATE_FLOW: return "CREATE_FLOW";
-	case IB_USER_VERBS_EX_CMD_DESTROY_FLOW: return "DESTROY_FLOW";
-	case IB_USER_VERBS_EX_CMD_CREATE_WQ: return "CREATE_WQ";
-	case IB_USER_VERBS_EX_CMD_MODIFY_WQ: return "MODIFY_WQ";
-	case IB_USER_VERBS_EX_CMD_DESTROY_WQ: return "DESTROY_WQ";
-	case IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL: return "CREATE_RWQ_IND_TBL";
-	case IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL: return "DESTROY_RWQ_IND_TBL";
-	case IB_USER_VERBS_EX_CMD_MODIFY_CQ: return "MODIFY_CQ";
-	}
-	return NULL;
-}
-
 bool vw_name(uint32_t command, char *buf, size_t size)
 {
-	const char *name;
+	struct uvio_write_desc d = { .sz = sizeof(d) };
 
-	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
-		name = command & ~(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_CMD_COMMAND_MASK) ?
-			NULL : ex_name(command & IB_USER_VERBS_CMD_COMMAND_MASK);
-		if (name) {
-			snprintf(buf, size, "EX_%s", name);
-			return true;
-		}
-	} else {
-		name = uvio_write_cmd_name(command);
-		if (name) {
-			snprintf(buf, size, "%s", name);
-			return true;
-		}
+	if (!uvio_describe_write_cmd(command, &d) && d.name) {
+		snprintf(buf, size, "%s%s", d.flags & UVIO_WRITE_EXTENDED ? "EX_" : "", d.name);
+		return true;
 	}
 	snprintf(buf, size, "command_0x%x", command);
 	return false;
+}
+
+bool vw_resp_ptr(const uint8_t *p, size_t n, uint64_t *addr, uint64_t *len)
+{
+	struct uvio_write_desc d = { .sz = sizeof(d) };
+	uint32_t command;
+	uint16_t out_words;
+
+	if (n < HDR)
+		return false;
+	command = ld32(p);
+	out_words = ld16(p + 6);
+	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		/* The extended header holds the pointer; words of 8 bytes. */
+		if (n < HDR + EXHDR)
+			return false;
+		*addr = ld64(p + HDR);
+		*len = ((uint64_t)out_words + ld16(p + HDR + 10)) * 8;
+		return *len != 0;
+	}
+	/* A command with a response starts its struct with the pointer. */
+	if (!uvio_describe_write_cmd(command, &d) && !(d.flags & UVIO_WRITE_RESPONSE))
+		return false;
+	if (!out_words || n < HDR + 8)
+		return false;
+	*addr = ld64(p + HDR);
+	*len = (uint64_t)out_words * 4;
+	return true;
 }
 
 size_t vw_from_invoke(uint32_t command, const uint8_t *core_in, size_t in_len, size_t out_len,
@@ -90,56 +90,16 @@ size_t vw_from_invoke(uint32_t command, const uint8_t *core_in, size_t in_len, s
 void vw_render(struct sbuf *s, bool json, bool verbose, const char *indent, const uint8_t *cmd,
 	       size_t n, const uint8_t *resp, size_t rn)
 {
-	uint32_t command;
-	size_t hl = HDR;
-	char name[48];
+	static char text[1 << 16];
 
-	if (n < HDR) {
-		if (json)
-			sb_printf(s, "\"short\":%zu", n);
-		else
-			sb_printf(s, "%s(%zu bytes, a write() header needs %zu)\n", indent, n, HDR);
-		return;
-	}
-	command = ld32(cmd);
-	vw_name(command, name, sizeof(name));
-	if (json)
-		sb_printf(s, "\"command\":%u,\"in_words\":%u,\"out_words\":%u", command,
-			  ld16(cmd + 4), ld16(cmd + 6));
-	else
-		sb_printf(s, "%scommand %u in_words %u out_words %u", indent, command,
-			  ld16(cmd + 4), ld16(cmd + 6));
-	if (command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
-		struct ib_uverbs_ex_cmd_hdr ex;
-
-		hl += EXHDR;
-		if (n < hl) {
-			if (json)
-				sb_printf(s, ",\"short\":%zu", n);
-			else
-				sb_printf(s, " (%zu bytes, the extended header needs %zu)\n", n, hl);
-			return;
-		}
-		memcpy(&ex, cmd + HDR, sizeof(ex));
-		if (json)
-			sb_printf(s, ",\"response\":\"0x%llx\",\"provider_in_words\":%u,"
-				  "\"provider_out_words\":%u", (unsigned long long)ex.response,
-				  ex.provider_in_words, ex.provider_out_words);
-		else
-			sb_printf(s, " response 0x%llx provider_in_words %u provider_out_words %u",
-				  (unsigned long long)ex.response, ex.provider_in_words,
-				  ex.provider_out_words);
-		if (ex.cmd_hdr_reserved && json)
-			sb_printf(s, ",\"cmd_hdr_reserved\":%u", ex.cmd_hdr_reserved);
-		else if (ex.cmd_hdr_reserved)
-			sb_printf(s, " cmd_hdr_reserved %u(!)", ex.cmd_hdr_reserved);
-	}
-	/* The core struct: its fields are the library's to name; the bytes
-	 * as they are until then. */
+	(void)verbose;	/* the library shows every field; it bounds arrays itself */
+	uvio_decode_write(cmd, n, resp, resp ? rn : 0, text, sizeof(text));
 	if (json) {
-		sb_puts(s, ",\"core\":\"");
-		sb_hex(s, cmd + hl, n - hl, 0);
-		sb_puts(s, "\"");
+		if (n >= HDR)
+			sb_printf(s, "\"command\":%u,\"in_words\":%u,\"out_words\":%u,", ld32(cmd),
+				  ld16(cmd + 4), ld16(cmd + 6));
+		sb_puts(s, "\"decoded\":");
+		sb_json_str(s, text);
 		if (resp) {
 			sb_puts(s, ",\"resp\":\"");
 			sb_hex(s, resp, rn, 0);
@@ -147,20 +107,14 @@ void vw_render(struct sbuf *s, bool json, bool verbose, const char *indent, cons
 		}
 		return;
 	}
-	sb_puts(s, "\n");
-	if (n > hl) {
-		size_t show = verbose || n - hl <= 64 ? n - hl : 64;
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
 
-		sb_printf(s, "%score %zu bytes: ", indent, n - hl);
-		sb_hex(s, cmd + hl, show, ' ');
-		sb_puts(s, show < n - hl ? " ...\n" : "\n");
-	}
-	if (resp) {
-		size_t show = verbose || rn <= 64 ? rn : 64;
-
-		sb_printf(s, "%sresponse %zu bytes: ", indent, rn);
-		sb_hex(s, resp, show, ' ');
-		sb_puts(s, show < rn ? " ...\n" : "\n");
+		sb_puts(s, indent);
+		sb_putn(s, l, len);
+		sb_puts(s, "\n");
+		l += len + (nl ? 1 : 0);
 	}
 }
 

@@ -15,8 +15,12 @@
 
 /* "CREATE_CQ", "EX_CREATE_CQ"; false (and "command_N") when unknown. */
 bool vw_name(uint32_t command, char *buf, size_t size);
+/* Where the kernel writes the response of the command in p (header first,
+ * n bytes of it), and at most how much. */
+bool vw_resp_ptr(const uint8_t *p, size_t n, uint64_t *addr, uint64_t *len);
 /* The command in cmd (header first, n bytes of it) and its response (rn
- * bytes; NULL when none was read): text lines, or JSON members. */
+ * bytes; NULL when none was read), decoded by the library: text lines, each
+ * after indent, or JSON members. */
 void vw_render(struct sbuf *s, bool json, bool verbose, const char *indent, const uint8_t *cmd,
 	       size_t n, const uint8_t *resp, size_t rn);
 /* Build the write() form of an INVOKE_WRITE command: header for command and

@@ -170,10 +170,12 @@ static void cq_create(void **state)
 
 	t = render(false, false);
 	has(t, "rxe0 fd 3 CQ.CREATE = 0 <45.000 us>");
-	has(t, "HANDLE             idr-new -> handle 7");
-	has(t, "CQE                ptr-in  16");
-	has(t, "RESP_CQE           ptr-out 4 bytes at 0x9000 -> 31 valid");
-	has(t, "UHW_OUT            ptr-out 64 bytes at 0xdead0000 <unreadable: bad pointer 0xdead0000>");
+	/* the library's decode of the command as the kernel left it */
+	has(t, "HANDLE           idr-new len 0 mandatory new CQ handle 7");
+	has(t, "CQE              ptr-in  len 4 mandatory = 16");
+	has(t, "RESP_CQE         ptr-out len 4 mandatory,valid-output ptr 0x9000 = 31");
+	/* what the tracer could not read */
+	has(t, "! UHW_OUT output: <unreadable: bad pointer 0xdead0000>");
 	has(t, "+ cq 7");
 	t = render(true, false);
 	valid_json(t);
@@ -183,7 +185,7 @@ static void cq_create(void **state)
 	has(t, "\"value\":31");
 	has(t, "{\"type\":\"cq\",\"handle\":7,\"created\":true}");
 	t = render(false, true);
-	has(t, "decoded as sent:");
+	has(t, "    as sent:\n      CQ.CREATE (object 3, method 0)");
 	has(t, "driver_id 14");
 }
 
@@ -220,10 +222,10 @@ static void ioctl_garbage(void **state)
 	has(t, "command over a page");
 	has(t, "only 40 of 4096 bytes of the command readable");
 	has(t, "reserved header fields set: reserved1 0x5");
-	has(t, "attr_0x1234");
+	has(t, "[0] 0x1234 driver");
 	/* the unknown attribute's 40000 bytes: read up to a page, and only
 	 * what is mapped (the 40 bytes of the command itself) */
-	has(t, "<only 40 of 40000 bytes readable>");
+	has(t, "! attr 0x1234 input: <only 40 of 40000 bytes readable>");
 	t = render(true, false);
 	valid_json(t);
 	has(t, "\"unknown\":3");
@@ -256,7 +258,8 @@ static void invoke_write(void **state)
 	tr_capture_exit(&rec, &f.m, 0);
 	t = render(false, false);
 	has(t, "DEVICE.INVOKE_WRITE(ALLOC_PD) = 0");
-	has(t, "write: command 3");
+	has(t, "| write PD.ALLOC_PD (command 3)");
+	has(t, "|     pd_handle = 3");
 	has(t, "+ pd 3");
 	t = render(true, false);
 	valid_json(t);
