@@ -11,7 +11,8 @@ pkgs="iproute2 libmnl0 libbpf1 libelf1 libcap2 libbsd0 libmd0 libtirpc3 libxtabl
       libselinux1 libpcre2-8-0 libdb5.3 libgssapi-krb5-2 libkrb5-3 libk5crypto3
       libkrb5support0 libkeyutils1 libcom-err2 zlib1g
       libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200 libnl-route-3-200
-      librdmacm1 rdmacm-utils perftest libibumad3 libpci3 ucx-utils libucx0 libnuma1 libgomp1"
+      librdmacm1 rdmacm-utils perftest libibumad3 libpci3 ucx-utils libucx0 libnuma1 libgomp1
+      libgcc-s1"
 # The list is the cache's key: a cache made from another list is fetched again.
 [ -f "$u/.done" ] && [ "$(cat "$u/.done")" = "$(echo $pkgs)" ] && { echo "$u"; exit 0; }
 rm -rf "$u" "$cache/userland-debs" && mkdir -p "$cache/userland-debs" "$u"

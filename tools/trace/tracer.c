@@ -85,6 +85,9 @@ struct tr_syscall_info {
 #error "uverbs-trace: no seccomp architecture value for this target"
 #endif
 
+#ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
+#define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)	/* Linux 4.17 */
+#endif
 #ifndef SYS_writev
 #define SYS_writev __NR_writev
 #endif
@@ -421,15 +424,26 @@ static int install_filter(bool writes)
 	};
 	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
 
-	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-user-ID
-	 * programs then run without their privilege): only when needed. */
-	if (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return 0;
-	if (errno != EACCES)
-		return -errno;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ? -errno : 0;
+	/* SPEC_ALLOW: a seccomp filter would otherwise turn on the kernel's
+	 * speculative store bypass mitigation for the program, which is not
+	 * the tracer's to change (and costs the program time). Kernels before
+	 * 4.17 do not know the flag. */
+	unsigned int flags = SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+
+	for (;;) {
+		if (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog))
+			return 0;
+		if (errno == EINVAL && flags) {
+			flags = 0;
+			continue;
+		}
+		/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-user-ID
+		 * programs then run without their privilege): only when needed. */
+		if (errno != EACCES || prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+			return -errno;
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			return -errno;
+	}
 }
 
 static int spawn(void)
@@ -541,14 +555,16 @@ int tracer_run(const struct tracer_opts *o)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: waitpid returns EINTR */
 	signal(SIGPIPE, SIG_IGN);
-	ret = o->attach ? attach(o->attach) : spawn();
-	if (ret)
-		return ret;
 	if (o->attach) {
+		/* Before attaching: a signal then still detaches cleanly. */
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
-	} else {
+	}
+	ret = o->attach ? attach(o->attach) : spawn();
+	if (ret)
+		return ret;
+	if (!o->attach) {
 		/* The terminal's ^C reaches the program too, which decides;
 		 * the tracer stays to the end (leaving would make the
 		 * program's traced calls fail). */
@@ -585,8 +601,15 @@ int tracer_run(const struct tracer_opts *o)
 		if (!WIFSTOPPED(status))
 			continue;
 		if (!t) {
-			/* A new task's first stop, before its parent's event. */
-			t = add_task(tid, tgid_of(tid), opts->follow);
+			/* A new task's first stop, before its parent's event:
+			 * a thread is shown as its process is. */
+			pid_t tgid = tgid_of(tid);
+			struct task *peer = NULL;
+
+			for (struct task *p = tasks; p && !peer; p = p->next)
+				if (p->tgid == tgid)
+					peer = p;
+			t = add_task(tid, tgid, peer ? peer->shown : opts->follow);
 			if (!t)
 				continue;
 		}
