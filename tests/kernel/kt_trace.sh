@@ -225,6 +225,9 @@ rping_pair() {
 	[ "$s1$c1$s2$c2$o" = 00000 ] || { cat "$T/rping.srv.out" "$T/rping.cli.out"; return 1; }
 	grep -q '"name":"rdma_cm(CREATE_ID)"' "$T/rping.cli.json" &&
 	grep -q '"name":"rdma_cm(GET_EVENT)"' "$T/rping.cli.json" || { echo "  no rdma_cm commands"; return 1; }
+	# the client's connection events, as the trace decodes them
+	grep -o '"name":"rdma_cm(GET_EVENT)".*"event":"[A-Z_]*"' "$T/rping.cli.json" |
+		sed 's/.*"event":"\([A-Z_]*\)"/  GET_EVENT -> \1/' | head -n 6
 	named "$T/rping.srv.json" && named "$T/rping.cli.json"
 }
 check "rping (rdma_cm)" rping_pair

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -93,10 +94,19 @@ static ssize_t pmem_read(struct tmem *m, uint64_t addr, void *buf, size_t len)
 
 void pmem_init(struct pmem *p, pid_t pid)
 {
+	static int force_procfs = -1;
+
+	/* UVERBS_TRACE_MEM=procfs: read through /proc/PID/mem from the start,
+	 * as where process_vm_readv is refused (to test that path). */
+	if (force_procfs < 0) {
+		const char *v = getenv("UVERBS_TRACE_MEM");
+
+		force_procfs = v && !strcmp(v, "procfs");
+	}
 	p->m.read = pmem_read;
 	p->pid = pid;
 	p->memfd = -1;
-	p->use_mem = false;
+	p->use_mem = force_procfs;
 }
 
 void pmem_close(struct pmem *p)

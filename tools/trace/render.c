@@ -537,7 +537,9 @@ static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i)
 		sb_printf(s, ",\"addr\":\"0x%llx\"", (unsigned long long)data);
 		if (t->out.read) {
 			json_buf(s, "out", r, &t->out);
-			if (!t->out.fault && (len == 1 || len == 2 || len == 4 || len == 8))
+			/* a number when all of it was read (the payload may have
+			 * been full: cut, not a fault) */
+			if (t->out.got == len && (len == 1 || len == 2 || len == 4 || len == 8))
 				sb_printf(s, ",\"value\":%llu",
 					  (unsigned long long)ld_le(tr_bytes(r, &t->out), len));
 		}

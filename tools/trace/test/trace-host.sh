@@ -25,6 +25,14 @@ for want in "ioctl(unreadable command) = -1 ENOTTY" "command unreadable at 0x0" 
 	    "fd [0-9]* is not a uverbs device (/dev/null)"; do
 	grep -q -- "$want" "$t/trace" || { echo "FAIL: no '$want' in the trace"; fail=1; }
 done
+# The same through /proc/PID/mem instead of process_vm_readv.
+UVERBS_TRACE_MEM=procfs "$trace" -o "$t/trace2" "$victim" /dev/null > /dev/null 2>&1 || fail=1
+sed 's/^[0-9.]* \[[0-9]*\]//; s/<[0-9.]* us>//' "$t/trace" > "$t/a"
+sed 's/^[0-9.]* \[[0-9]*\]//; s/<[0-9.]* us>//' "$t/trace2" > "$t/b"
+# (the victim's addresses differ from run to run: compare the lines that
+# name no address)
+grep -v 0x "$t/a" > "$t/a2"; grep -v 0x "$t/b" > "$t/b2"
+cmp -s "$t/a2" "$t/b2" || { echo "FAIL: /proc/PID/mem reads differ"; diff "$t/a2" "$t/b2"; fail=1; }
 # write() to a fd that is no RDMA device is not a command: never shown.
 grep -q "write(" "$t/trace" && { echo "FAIL: a write() to /dev/null was shown"; fail=1; }
 # The JSON lines of the same run parse (python3 where it is installed).
