@@ -248,6 +248,8 @@ attach_detach() {
 	wait $sp; s=$?
 	echo "  tracer exit $t, server exit $s, client exit $c; $(grep -c ' = ' "$T/att.txt") commands seen"
 	tail -n 1 "$T/att.srv"
+	echo "  the trace's first commands:"
+	head -n 30 "$T/att.txt"
 	[ "$t$s$c" = 000 ] && grep -q "MODIFY_QP" "$T/att.txt"
 }
 check "attach with -p and detach" attach_detach
