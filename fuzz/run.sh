@@ -13,9 +13,9 @@ cmake --build "$b" -j"$(nproc)" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0
-for t in decode outputs; do
+for t in decode outputs trace; do
 	mkdir -p "$work/$t"
-	cp "$top/fuzz/corpus/$t"/* "$work/$t/"
+	[ -d "$top/fuzz/corpus/$t" ] && cp "$top/fuzz/corpus/$t"/* "$work/$t/"
 	if (cd "$work" && "$b/fuzz/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 \
 		"$work/$t" > "$work/$t.log" 2>&1); then
 		res=ok

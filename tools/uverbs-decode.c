@@ -1,78 +1,117 @@
 /*
- * uverbs-decode: a uverbs ioctl command buffer in words.
+ * uverbs-decode: a uverbs command buffer in words.
  *
- *   uverbs-decode [--2017] [HEX...]
+ *   uverbs-decode [--2017 | --write | --rdma-cm | --hex] [HEX...]
  *
  * The bytes come from the arguments or, without any, from standard input,
- * as hex in any common spelling: "18 00 03 00", "0x18,0x00", "\x18\x00",
- * hexdump or xxd lines (a leading offset ending in ':' is skipped).
+ * as people paste them: xxd (offsets and ASCII column), hexdump -C, od -tx1
+ * (with or without offsets), plain or spaced hex, "0x18, 0x00", "\x18\x00",
+ * lines of any length (tools/trace/hexin.c).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <uvio.h>
 
-static unsigned char buf[65536];
-static size_t len;
+#include "trace/hexin.h"
+#include "trace/rdmacm.h"
+#include "trace/sbuf.h"
 
-static int hexval(int c)
+enum mode { IOCTL, IOCTL_2017, WRITE, RDMA_CM, HEX };
+
+static void usage(FILE *f)
 {
-	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
-}
-
-/* Take every pair of hex digits; "0x" and "\x" prefixes, separators and
- * xxd/hexdump offsets are skipped. */
-static void take(const char *s)
-{
-	const char *colon = strchr(s, ':');
-
-	/* "00000010: 18 00 ..." (xxd) or "0000010:" offsets */
-	if (colon && colon - s >= 4 && strspn(s, "0123456789abcdefABCDEF") == (size_t)(colon - s))
-		s = colon + 1;
-	while (*s && len < sizeof(buf)) {
-		if ((s[0] == '0' || s[0] == '\\') && (s[1] == 'x' || s[1] == 'X')) {
-			s += 2;
-			continue;
-		}
-		if (isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1])) {
-			buf[len++] = (unsigned char)(hexval(s[0]) << 4 | hexval(s[1]));
-			s += 2;
-			continue;
-		}
-		if (isxdigit((unsigned char)s[0]) && !isxdigit((unsigned char)s[1])) {
-			buf[len++] = (unsigned char)hexval(s[0]);	/* "0x8," */
-		}
-		s++;
-	}
+	fprintf(f, "usage: uverbs-decode [--2017 | --write | --rdma-cm | --hex] [HEX...]  (stdin without HEX)\n"
+		   "  (default)   a verbs ioctl command (struct ib_uverbs_ioctl_hdr and attributes)\n"
+		   "  --2017      the same with the 16-byte header of kernels 4.14 to 4.16\n"
+		   "  --write     a uverbs write() command (struct ib_uverbs_cmd_hdr first)\n"
+		   "  --rdma-cm   an rdma_cm write() command (struct rdma_ucm_cmd_hdr first)\n"
+		   "  --hex       only the bytes read, as plain hex (to check what was pasted)\n"
+		   "HEX: xxd, hexdump -C or od -tx1 output, or hex in any spelling.\n");
 }
 
 int main(int argc, char **argv)
 {
-	enum uvio_layout layout = UVIO_LAYOUT_CURRENT;
+	static unsigned char buf[65536];
 	static char text[1 << 20];
+	enum mode mode = IOCTL;
 	bool from_args = false;
-	int ret;
+	struct hexin h;
+	int ret = 0;
 
+	hexin_init(&h, buf, sizeof(buf));
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--2017")) {
-			layout = UVIO_LAYOUT_2017;
+			mode = IOCTL_2017;
+		} else if (!strcmp(argv[i], "--write")) {
+			mode = WRITE;
+		} else if (!strcmp(argv[i], "--rdma-cm")) {
+			mode = RDMA_CM;
+		} else if (!strcmp(argv[i], "--hex")) {
+			mode = HEX;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: uverbs-decode [--2017] [HEX...]  (stdin without HEX)\n");
+			usage(stdout);
 			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			fprintf(stderr, "uverbs-decode: unknown option %s\n", argv[i]);
+			usage(stderr);
+			return 2;
 		} else {
-			take(argv[i]);
+			hexin_line(&h, argv[i], strlen(argv[i]));
 			from_args = true;
 		}
 	}
 	if (!from_args) {
-		char line[4096];
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
 
-		while (fgets(line, sizeof(line), stdin))
-			take(line);
+		while ((n = getline(&line, &cap, stdin)) > 0)
+			if (hexin_line(&h, line, (size_t)n))
+				break;
+		free(line);
 	}
-	ret = uvio_decode(buf, len, layout, text, sizeof(text));
-	printf("%s\n", text);
-	return ret < 0 ? 1 : 0;
+	if (hexin_finish(&h)) {
+		fprintf(stderr, "uverbs-decode: %s\n", h.msg);
+		return 2;
+	}
+	switch (mode) {
+	case HEX: {
+		struct sbuf s;
+
+		sb_init(&s, text, sizeof(text));
+		sb_hex(&s, buf, h.len, 0);
+		printf("%s\n", text);
+		fprintf(stderr, "uverbs-decode: %zu bytes, read as %s\n", h.len,
+			hexin_format_name(h.format));
+		return 0;
+	}
+	case IOCTL:
+	case IOCTL_2017:
+		ret = uvio_decode(buf, h.len, mode == IOCTL_2017 ? UVIO_LAYOUT_2017 :
+				  UVIO_LAYOUT_CURRENT, text, sizeof(text));
+		printf("%s\n", text);
+		return ret < 0 ? 1 : 0;
+	case WRITE:
+		/* The library's write() decoder: header, core struct field by
+		 * field, driver data. */
+		ret = uvio_decode_write(buf, h.len, NULL, 0, text, sizeof(text));
+		printf("%s\n", text);
+		return ret < 0 ? 1 : 0;
+	case RDMA_CM: {
+		struct sbuf s;
+		const char *name;
+
+		sb_init(&s, text, sizeof(text));
+		name = ucma_render(&s, false, buf, h.len, NULL, 0);
+		printf("rdma_cm %s\n", name ? name : "(unknown command)");
+		for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+			nl = strchr(l, '\n');
+			printf("  %.*s\n", (int)(nl ? nl - l : (long)strlen(l)), l);
+		}
+		return h.len < 8 ? 1 : 0;
+	}
+	}
+	return 0;
 }

@@ -59,6 +59,9 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 	run "trace $dev (ioctl)" check_trace "$dev" ioctl
 	run "trace $dev (write)" check_trace "$dev" write
 done
+# uverbs-trace on real RDMA programs (tests/kernel/kt_trace.sh): one check
+# here; its own PASS/FAIL lines in the log.
+[ -x /opt/uvio/bin/trace-suite.sh ] && run "uverbs-trace suite" trace-suite.sh
 # Faults last: kt_faults deletes and re-adds the devices.
 echo "=== kt_faults"
 if kt_faults; then pass=$((pass + 1)); echo "--- PASS kt_faults"

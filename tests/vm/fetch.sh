@@ -91,8 +91,9 @@ deb_of() { local v; v=$(field "$1" Version); ls "$debs/${1}_${v#*:}_"*.deb; }
 # The guest loads these (and what they depend on) from the image's modules.
 # ib_uverbs by name: 7.2 split a support module off it.
 want_modules="dummy rdma_rxe ib_uverbs"
-# virtio: the NIC of the multi-guest harness (run-multi.sh)
-opt_modules="crc32_generic libcrc32c crc32c_generic virtio_pci virtio_net"
+# virtio: the NIC of the multi-guest harness (run-multi.sh); rdma_ucm: the
+# connection manager rping and perftest use (uverbs-trace tests)
+opt_modules="crc32_generic libcrc32c crc32c_generic virtio_pci virtio_net rdma_ucm"
 
 if [ ! -f "$kdir/vmlinux" ] || [ "$(cat "$kdir/modules.want" 2>/dev/null)" != "$want_modules $opt_modules" ]; then
 	# From 7.x the image package is empty; the files are in linux-binary-*

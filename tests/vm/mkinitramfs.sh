@@ -22,7 +22,7 @@ done
 ulib="$userland/$libdir:$userland/lib/x86_64-linux-gnu"
 
 copy_libs() {	# copy_libs FILE: every library FILE needs, into the guest
-	LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
+	{ LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
 	while read -r lib; do
 		case $lib in
 		*/ld-linux-x86-64.so.2) cp -L "$lib" "$root/lib64/" ;;

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* A bounded text buffer: appends never overrun, and say when text was cut. */
+#ifndef UVIO_TRACE_SBUF_H
+#define UVIO_TRACE_SBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sbuf {
+	char *buf;
+	size_t size, len;	/* len < size always; buf[len] == 0 */
+	bool cut;		/* something did not fit */
+};
+
+void sb_init(struct sbuf *s, char *buf, size_t size);
+void sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_putn(struct sbuf *s, const char *p, size_t n);
+void sb_puts(struct sbuf *s, const char *p);
+/* A JSON string, quoted, with everything that needs it escaped. */
+void sb_json_str(struct sbuf *s, const char *p);
+void sb_json_strn(struct sbuf *s, const char *p, size_t n);
+/* Bytes as hex, "00 11 22" (sep ' ') or "001122" (sep 0). */
+void sb_hex(struct sbuf *s, const uint8_t *p, size_t n, char sep);
+
+#endif

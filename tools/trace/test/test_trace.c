@@ -1,0 +1,428 @@
+/*
+ * uverbs-trace's decoding of tracee memory, without a tracee: a fake memory
+ * of a few regions stands for the traced process. Commands are captured
+ * before and after a pretend call and rendered as text and JSON; the rdma_cm
+ * tables are checked against the system's header.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <netinet/in.h>
+#include <rdma/rdma_user_cm.h>
+
+#include "../rdmacm.h"
+#include "../record.h"
+#include "../render.h"
+#include "../vwrite.h"
+
+/* --- a fake tracee ------------------------------------------------------- */
+
+struct region {
+	uint64_t addr;
+	uint8_t *bytes;
+	size_t len;
+};
+
+struct fake {
+	struct tmem m;
+	struct region r[8];
+	int n;
+};
+
+static ssize_t fake_read(struct tmem *m, uint64_t addr, void *buf, size_t len)
+{
+	struct fake *f = (struct fake *)m;
+
+	for (int i = 0; i < f->n; i++) {
+		const struct region *r = &f->r[i];
+
+		if (addr >= r->addr && addr < r->addr + r->len) {
+			size_t n = r->addr + r->len - addr;
+
+			if (n > len)
+				n = len;
+			memcpy(buf, r->bytes + (addr - r->addr), n);
+			return (ssize_t)n;	/* short where the region ends */
+		}
+	}
+	return 0;
+}
+
+static void map(struct fake *f, uint64_t addr, void *bytes, size_t len)
+{
+	f->r[f->n++] = (struct region){ addr, bytes, len };
+}
+
+static struct tr_record rec;
+static char out[1 << 18];
+
+static const char *render(bool json, bool verbose)
+{
+	struct render_opts o = { json, verbose, 0 };
+	struct sbuf s;
+
+	sb_init(&s, out, sizeof(out));
+	tr_render(&s, &rec, &o);
+	return out;
+}
+
+static void has(const char *text, const char *part)
+{
+	if (!strstr(text, part))
+		fail_msg("missing '%s' in:\n%s", part, text);
+}
+
+/* Strings, escapes and nesting of one JSON line: enough to know a script
+ * can parse it. */
+static void valid_json(const char *s)
+{
+	char stack[64];
+	int depth = 0;
+	bool in_str = false;
+
+	assert_int_equal(s[0], '{');
+	for (; *s && *s != '\n'; s++) {
+		if (in_str) {
+			if ((unsigned char)*s < 0x20)
+				fail_msg("control byte in a string");
+			if (*s == '\\') {
+				s++;
+				if (!strchr("\"\\/bfnrtu", *s))
+					fail_msg("bad escape \\%c", *s);
+			} else if (*s == '"') {
+				in_str = false;
+			}
+			continue;
+		}
+		if (*s == '"')
+			in_str = true;
+		else if (*s == '{' || *s == '[')
+			stack[depth++] = *s;
+		else if (*s == '}' || *s == ']') {
+			assert_true(depth > 0);
+			assert_int_equal(stack[--depth], *s == '}' ? '{' : '[');
+		}
+		assert_true(depth < 64);
+	}
+	assert_false(in_str);
+	assert_int_equal(depth, 0);
+	assert_int_equal(*s, '\n');
+}
+
+static void start(enum tr_call call, enum tr_fdkind kind, uint64_t arg, uint64_t count)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.call = call;
+	rec.fdkind = kind;
+	rec.fd = 3;
+	snprintf(rec.dev, sizeof(rec.dev), "%s", kind == TR_FD_RDMA_CM ? "rdma_cm" : "uverbs0");
+	snprintf(rec.ibdev, sizeof(rec.ibdev), "%s", kind == TR_FD_RDMA_CM ? "" : "rxe0");
+	rec.pid = rec.tid = 42;
+	rec.arg = arg;
+	rec.count = count;
+	rec.t_entry = 1000;
+	rec.t_exit = 46000;
+}
+
+/* --- ioctl --------------------------------------------------------------- */
+
+struct cq_cmd {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr a[4];
+};
+
+static void cq_create(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct cq_cmd c = { 0 };
+	uint32_t cqe_out = 0;
+	const char *t;
+
+	(void)state;
+	c.hdr = (struct ib_uverbs_ioctl_hdr){ .length = sizeof(c), .object_id = UVERBS_OBJECT_CQ,
+		.method_id = UVERBS_METHOD_CQ_CREATE, .num_attrs = 4, .driver_id = 14 };
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CREATE_CQ_HANDLE,
+					  .flags = UVERBS_ATTR_F_MANDATORY };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CREATE_CQ_CQE, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 16 };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CREATE_CQ_RESP_CQE, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 0x9000 };
+	c.a[3] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_OUT, .len = 64,
+					  .data = 0xdead0000 };	/* unmapped */
+	map(&f, 0x1000, &c, sizeof(c));
+	map(&f, 0x9000, &cqe_out, sizeof(cqe_out));
+	start(TR_IOCTL, TR_FD_UVERBS, 0x1000, 0);
+	tr_capture_entry(&rec, &f.m);
+	assert_int_equal(rec.nattrs, 4);
+	assert_int_equal(rec.attrs[2].kind, UVIO_KIND_PTR_OUT);
+	/* the kernel's work: a handle, the cqe, the valid bits */
+	c.a[0].data = 7;
+	c.a[2].flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	c.a[3].flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	cqe_out = 31;
+	tr_capture_exit(&rec, &f.m, 0);
+
+	t = render(false, false);
+	has(t, "rxe0 fd 3 CQ.CREATE = 0 <45.000 us>");
+	/* the library's decode of the command as the kernel left it */
+	has(t, "HANDLE           idr-new len 0 mandatory new CQ handle 7");
+	has(t, "CQE              ptr-in  len 4 mandatory = 16");
+	has(t, "RESP_CQE         ptr-out len 4 mandatory,valid-output ptr 0x9000 = 31");
+	/* what the tracer could not read */
+	has(t, "! UHW_OUT output: <unreadable: bad pointer 0xdead0000>");
+	has(t, "+ cq 7");
+	t = render(true, false);
+	valid_json(t);
+	has(t, "\"name\":\"CQ.CREATE\"");
+	has(t, "\"unknown\":0");
+	has(t, "\"handle\":7");
+	has(t, "\"value\":31");
+	has(t, "{\"type\":\"cq\",\"handle\":7,\"created\":true}");
+	t = render(false, true);
+	has(t, "    as sent:\n      CQ.CREATE (object 3, method 0)");
+	has(t, "driver_id 14");
+}
+
+static void ioctl_garbage(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct cq_cmd c = { 0 };
+	const char *t;
+
+	(void)state;
+	/* nothing mapped at the argument */
+	start(TR_IOCTL, TR_FD_UVERBS, 0, 0);
+	tr_capture_entry(&rec, &f.m);
+	tr_capture_exit(&rec, &f.m, -EFAULT);
+	t = render(false, false);
+	has(t, "ioctl(unreadable command) = -1 EFAULT");
+	has(t, "command unreadable at 0x0 (0 of 24 header bytes)");
+	valid_json(render(true, false));
+
+	/* a header that claims 3 attributes where only one is mapped, a
+	 * length over a page, an unknown object, reserved fields */
+	c.hdr = (struct ib_uverbs_ioctl_hdr){ .length = 60000, .object_id = 0x3ff, .method_id = 9,
+		.num_attrs = 3, .reserved1 = 5 };
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1234, .len = 40000, .data = 0x1000 };
+	map(&f, 0x1000, &c, sizeof(c.hdr) + sizeof(c.a[0]));
+	start(TR_IOCTL, TR_FD_UVERBS, 0x1000, 0);
+	tr_capture_entry(&rec, &f.m);
+	assert_int_equal(rec.nattrs, 1);
+	assert_true(rec.cmd_fault);
+	tr_capture_exit(&rec, &f.m, -EINVAL);
+	t = render(false, false);
+	has(t, "object_0x3ff.method_0x9 = -1 EINVAL");
+	has(t, "header length 60000, but 3 attributes need 72");
+	has(t, "command over a page");
+	has(t, "only 40 of 4096 bytes of the command readable");
+	has(t, "reserved header fields set: reserved1 0x5");
+	has(t, "[0] 0x1234 driver");
+	/* the unknown attribute's 40000 bytes: read up to a page, and only
+	 * what is mapped (the 40 bytes of the command itself) */
+	has(t, "! attr 0x1234 input: <only 40 of 40000 bytes readable>");
+	t = render(true, false);
+	valid_json(t);
+	has(t, "\"unknown\":3");
+}
+
+static void invoke_write(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct cq_cmd c = { 0 };
+	struct ib_uverbs_alloc_pd core = { .response = 0 };
+	struct ib_uverbs_alloc_pd_resp resp = { 0 };
+	const char *t;
+
+	(void)state;
+	c.hdr = (struct ib_uverbs_ioctl_hdr){ .length = sizeof(c.hdr) + 3 * sizeof(c.a[0]),
+		.object_id = UVERBS_OBJECT_DEVICE, .method_id = UVERBS_METHOD_INVOKE_WRITE,
+		.num_attrs = 3, .driver_id = 14 };
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_WRITE_CMD, .len = 4,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = IB_USER_VERBS_CMD_ALLOC_PD };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CORE_IN, .len = sizeof(core),
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = 0x3000 };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CORE_OUT, .len = sizeof(resp),
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = 0x4000 };
+	map(&f, 0x1000, &c, sizeof(c));
+	map(&f, 0x3000, &core, sizeof(core));
+	map(&f, 0x4000, &resp, sizeof(resp));
+	start(TR_IOCTL, TR_FD_UVERBS, 0x1000, 0);
+	tr_capture_entry(&rec, &f.m);
+	resp.pd_handle = 3;
+	tr_capture_exit(&rec, &f.m, 0);
+	t = render(false, false);
+	has(t, "DEVICE.INVOKE_WRITE(ALLOC_PD) = 0");
+	has(t, "| write PD.ALLOC_PD (command 3)");
+	has(t, "|     pd_handle = 3");
+	has(t, "+ pd 3");
+	t = render(true, false);
+	valid_json(t);
+	has(t, "\"write\":{\"command\":3");
+	has(t, "{\"type\":\"pd\",\"handle\":3,\"created\":true}");
+}
+
+/* --- write() ------------------------------------------------------------- */
+
+static void verbs_write(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_destroy_cq d;
+	} cmd = { { IB_USER_VERBS_CMD_DESTROY_CQ, sizeof(cmd) / 4, 2 }, { 0x5000, 9, 0 } };
+	struct ib_uverbs_destroy_cq_resp resp = { 0 };
+	const char *t;
+
+	(void)state;
+	map(&f, 0x2000, &cmd, sizeof(cmd));
+	map(&f, 0x5000, &resp, sizeof(resp));
+	start(TR_WRITE, TR_FD_UVERBS, 0x2000, sizeof(cmd));
+	tr_capture_entry(&rec, &f.m);
+	resp.comp_events_reported = 4;
+	tr_capture_exit(&rec, &f.m, sizeof(cmd));
+	assert_int_equal(rec.w[0].resp.got, 8);
+	t = render(false, false);
+	has(t, "write(DESTROY_CQ) = 24");
+	has(t, "- cq 9");
+	valid_json(render(true, false));
+
+	/* a count far past the mapped bytes, and a failed call: no response */
+	start(TR_WRITE, TR_FD_UVERBS, 0x2000, 1 << 20);
+	tr_capture_entry(&rec, &f.m);
+	tr_capture_exit(&rec, &f.m, -EINVAL);
+	assert_false(rec.w[0].resp.read);
+	t = render(false, false);
+	has(t, "<only 24 of 1048576 bytes readable>");
+	valid_json(render(true, false));
+}
+
+static void rdma_cm_write(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct {
+		struct rdma_ucm_cmd_hdr h;
+		struct rdma_ucm_create_id c;
+	} cmd = { { RDMA_USER_CM_CMD_CREATE_ID, sizeof(cmd.c), 4 },
+		  { .uid = 0x77, .response = 0x6000, .ps = RDMA_PS_TCP, .qp_type = 2 } };
+	struct rdma_ucm_create_id_resp resp = { 0 };
+	const char *t;
+
+	(void)state;
+	map(&f, 0x2000, &cmd, sizeof(cmd));
+	map(&f, 0x6000, &resp, sizeof(resp));
+	start(TR_WRITE, TR_FD_RDMA_CM, 0x2000, sizeof(cmd));
+	tr_capture_entry(&rec, &f.m);
+	resp.id = 5;
+	tr_capture_exit(&rec, &f.m, sizeof(cmd));
+	t = render(false, false);
+	has(t, "rdma_cm fd 3 rdma_cm(CREATE_ID) = 32");
+	has(t, "uid=0x77 response=0x6000 ps=TCP qp_type=RC");
+	has(t, "-> id=5");
+	has(t, "+ cm_id 5");
+	t = render(true, false);
+	valid_json(t);
+	has(t, "\"fields\":{\"uid\":\"0x77\"");
+	has(t, "\"response\":{\"id\":5}");
+}
+
+static void writev_two(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct ib_uverbs_cmd_hdr h1 = { 0x7f, 2, 0 };
+	uint64_t iov[3][2] = { { 0x2000, sizeof(h1) }, { 0x2100, 4 }, { 0, 0 } };
+	const char *t;
+
+	(void)state;
+	map(&f, 0x1000, iov, sizeof(iov[0]) * 2);	/* the third iovec unmapped */
+	map(&f, 0x2000, &h1, sizeof(h1));
+	start(TR_WRITEV, TR_FD_UVERBS, 0x1000, 3);
+	tr_capture_entry(&rec, &f.m);
+	assert_int_equal(rec.nw, 2);
+	assert_true(rec.iov_fault);
+	tr_capture_exit(&rec, &f.m, -EOPNOTSUPP);
+	t = render(false, false);
+	has(t, "writev(command_0x7f) = -1 EOPNOTSUPP");
+	has(t, "3 iovecs at 0x1000 <only 2 readable>");
+	has(t, "<unreadable: bad pointer 0x2100>");
+	valid_json(render(true, false));
+}
+
+/* --- the tables ---------------------------------------------------------- */
+
+static void rdma_cm_offsets(void **state)
+{
+	/* The offsets written in rdmacm.c, against the header of this build. */
+	static const struct { const char *what; size_t have, want; } o[] = {
+		{ "create_id.response", 8, offsetof(struct rdma_ucm_create_id, response) },
+		{ "create_id.ps", 16, offsetof(struct rdma_ucm_create_id, ps) },
+		{ "bind_ip.id", 36, offsetof(struct rdma_ucm_bind_ip, id) },
+		{ "resolve_ip.id", 56, offsetof(struct rdma_ucm_resolve_ip, id) },
+		{ "resolve_addr.dst_addr", 144, offsetof(struct rdma_ucm_resolve_addr, dst_addr) },
+		{ "query_route_resp.src_addr", 136,
+		  offsetof(struct rdma_ucm_query_route_resp, src_addr) },
+		{ "query_route_resp.num_paths", 192,
+		  offsetof(struct rdma_ucm_query_route_resp, num_paths) },
+		{ "query_addr_resp.src_addr", 16, offsetof(struct rdma_ucm_query_addr_resp, src_addr) },
+		{ "conn_param.private_data_len", 264,
+		  offsetof(struct rdma_ucm_conn_param, private_data_len) },
+		{ "conn_param.valid", 271, offsetof(struct rdma_ucm_conn_param, valid) },
+		{ "connect.id", 272, offsetof(struct rdma_ucm_connect, id) },
+		{ "accept.id", 280, offsetof(struct rdma_ucm_accept, id) },
+		{ "reject.private_data", 8, offsetof(struct rdma_ucm_reject, private_data) },
+		{ "init_qp_attr.qp_state", 12, offsetof(struct rdma_ucm_init_qp_attr, qp_state) },
+		{ "join_ip_mcast.id", 44, offsetof(struct rdma_ucm_join_ip_mcast, id) },
+		{ "join_mcast.addr", 24, offsetof(struct rdma_ucm_join_mcast, addr) },
+		{ "event_resp.param", 20, offsetof(struct rdma_ucm_event_resp, param) },
+		{ "set_option.optlen", 20, offsetof(struct rdma_ucm_set_option, optlen) },
+		{ "migrate_id.fd", 12, offsetof(struct rdma_ucm_migrate_id, fd) },
+		{ "qp_attr.ah_attr", 40, offsetof(struct ib_uverbs_qp_attr, ah_attr) },
+		{ "qp_attr.pkey_index", 124, offsetof(struct ib_uverbs_qp_attr, pkey_index) },
+		{ "qp_attr.port_num", 133, offsetof(struct ib_uverbs_qp_attr, port_num) },
+		{ "sizeof event_resp", 336, sizeof(struct rdma_ucm_event_resp) },
+		{ "sizeof connect", 288, sizeof(struct rdma_ucm_connect) },
+		{ "sizeof query_route_resp", 208, sizeof(struct rdma_ucm_query_route_resp) },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(o) / sizeof(o[0]); i++)
+		if (o[i].have != o[i].want)
+			fail_msg("%s: table %zu, header %zu", o[i].what, o[i].have, o[i].want);
+	assert_string_equal(ucma_cmd_name(RDMA_USER_CM_CMD_JOIN_MCAST), "JOIN_MCAST");
+	assert_null(ucma_cmd_name(RDMA_USER_CM_CMD_JOIN_MCAST + 1));
+}
+
+static void write_names(void **state)
+{
+	char n[48];
+
+	(void)state;
+	assert_true(vw_name(IB_USER_VERBS_CMD_CREATE_CQ, n, sizeof(n)));
+	assert_string_equal(n, "CREATE_CQ");
+	assert_true(vw_name(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP, n,
+			    sizeof(n)));
+	assert_string_equal(n, "EX_CREATE_QP");
+	assert_false(vw_name(0x7f, n, sizeof(n)));
+	assert_string_equal(n, "command_0x7f");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cq_create),
+		cmocka_unit_test(ioctl_garbage),
+		cmocka_unit_test(invoke_write),
+		cmocka_unit_test(verbs_write),
+		cmocka_unit_test(rdma_cm_write),
+		cmocka_unit_test(writev_two),
+		cmocka_unit_test(rdma_cm_offsets),
+		cmocka_unit_test(write_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
