@@ -60,7 +60,7 @@ files=("${data[@]}")
 [ "$script" != shell ] && files+=("$script")
 UVIO_VM_INIT=$here/init-multi \
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
-	$(cat "$build/tests/kernel/programs.txt") $refs -- "${files[@]}" ||
+	$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt") $refs -- "${files[@]}" ||
 	{ echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $(cat "$kdir/version") for $count guest(s) in $((SECONDS - t0)) s"
 

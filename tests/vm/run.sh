@@ -71,7 +71,7 @@ if [ "$mode" = bench ]; then
 	data="$here/../../bench/guest-bench.sh"
 fi
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
-	$(cat "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
+	$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
 	"$build/tests/kernel/guest-valgrind.sh" $data || { echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $ran in $((SECONDS - t0)) s"
 
