@@ -40,12 +40,14 @@
  * with an error.
  *
  * Bounds (the reference program has none): -T SEC limits every wait once
- * the exchange starts, TCP and completions alike (default 10 s); the QP's
- * transport retries (timeout 14, i.e. about 67 ms, 7 retries) end a send to
- * a vanished peer with a completion error well before that. -W SEC limits
- * how long the server waits for a client (default: forever, as the
- * reference). A client retries connecting until -T expires, so it may start
- * before the server.
+ * the exchange starts, TCP and completions alike (default 10 s). A timer
+ * that ticks every tenth of it (at most every second) interrupts the sleep
+ * on the completion channel to look at the deadline, so a wait costs no
+ * system call beyond the read() itself. The QP's transport retries
+ * (timeout 14, about 67 ms, 7 retries) end a send to a vanished peer with a
+ * completion error well before that. -W SEC limits how long the server
+ * waits for a client (default: forever, as the reference). A client retries
+ * connecting until -T expires, so it may start before the server.
  *
  * Devices: rxe only. The rings are rxe's; siw is left out because an
  * iWARP QP cannot reach RTS with MODIFY_QP alone: iWARP needs the
@@ -69,7 +71,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -822,6 +826,35 @@ static int post_send(struct pp *pp, const struct options *o, uint32_t size, uint
 }
 
 /*
+ * The bound on the wait for completions: SIGALRM every tenth of -T (100 ms
+ * to 1 s), without SA_RESTART, so that a read() of the completion channel
+ * returns EINTR and the loop can look at its deadline. The handler stays
+ * installed after the timer stops: a tick still pending must not kill us.
+ */
+static void on_tick(int sig)
+{
+	(void)sig;
+}
+
+static int watchdog(int timeout_ms)
+{
+	struct sigaction sa = { .sa_handler = on_tick };	/* no SA_RESTART */
+	long us = timeout_ms < 0 ? 0 : (long)timeout_ms * 100;	/* a tenth, in us */
+	struct itimerval it;
+
+	if (us && us < 100000)
+		us = 100000;
+	if (us > 1000000)
+		us = 1000000;
+	it.it_interval.tv_sec = us / 1000000;
+	it.it_interval.tv_usec = us % 1000000;
+	it.it_value = it.it_interval;
+	if (us && sigaction(SIGALRM, &sa, NULL))
+		return -errno;
+	return setitimer(ITIMER_REAL, &it, NULL) ? -errno : 0;
+}
+
+/*
  * Sleep until the CQ has something, bounded by the deadline. Arming and
  * then looking at the ring again closes the window in which a completion
  * arrives between the last look and the arming: it is either in the ring
@@ -840,10 +873,11 @@ static int wait_completion(struct pp *pp, bool *armed, uint64_t deadline)
 		*armed = true;
 		return 0;	/* look at the ring once more before sleeping */
 	}
-	err = wait_fd(pp->channel.fd, POLLIN, deadline, NULL);
-	if (err)
-		return err;
+	/* Sleep in read(): the watchdog's tick interrupts it to check the
+	 * deadline, which costs no system call per wait. */
 	err = uvio_get_comp_event(pp->channel.fd, &ev);
+	if (err == -EINTR)
+		return deadline && now_ns() >= deadline ? -ETIMEDOUT : 0;
 	if (err)
 		return verb_fail("reading the completion channel", err);
 	if (ev.cq_user_handle != CQ_USER_HANDLE) {
@@ -904,8 +938,20 @@ static int on_recv(struct pp *pp, const struct options *o, struct run *r,
 	return post_recv(pp, o->size);	/* keep rx_depth receives posted */
 }
 
+static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
+			 uint32_t *checked);
+
 static int run_pingpong(struct pp *pp, const struct options *o, double *secs,
 			uint32_t *checked)
+{
+	int err = pingpong_loop(pp, o, secs, checked);
+
+	watchdog(-1);		/* stop the ticks */
+	return err;
+}
+
+static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
+			 uint32_t *checked)
 {
 	struct ib_uverbs_wc wc[8];
 	struct run r = { .pending = WRID_RECV };
@@ -918,6 +964,11 @@ static int run_pingpong(struct pp *pp, const struct options *o, double *secs,
 		if (err)
 			return err;
 		r.pending |= WRID_SEND;
+	}
+	err = watchdog(o->timeout_ms);
+	if (err) {
+		fprintf(stderr, "%s: starting the watchdog timer: %s\n", prog, strerror(-err));
+		return err;
 	}
 	t0 = now_ns();
 	deadline = deadline_in(o->timeout_ms);
