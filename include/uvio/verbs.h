@@ -68,7 +68,7 @@ struct uvio_context {
 	int async_fd;			/* owned by the caller; -1 when none */
 	uint32_t num_comp_vectors;
 	/* enum ib_uverbs_core_support bits (IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS),
-	 * when the kernel says; 0 over write() and on kernels before 5.12. */
+	 * when the kernel says (5.10 and later do); 0 over write(). */
 	uint64_t core_support;
 };
 
@@ -111,7 +111,8 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 			     struct uvio_port_attr *attr, enum uvio_path *path);
 
 /*
- * GID table (methods of Linux 5.12+; no write() form: -EOPNOTSUPP on a
+ * GID table (methods, present on 5.10 and every later kernel the suite
+ * boots; no write() form: -EOPNOTSUPP on a
  * device that uses write()). An empty entry answers -ENODATA.
  * uvio_query_gid_table returns the number of entries written (at most max).
  * The entry is the kernel's struct ib_uverbs_gid_entry, which older

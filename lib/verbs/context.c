@@ -21,7 +21,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
-		/* Optional: kernels before 5.12 do not know it. */
+		/* Optional: older kernels do not know it (5.10 does). */
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
 						    &core, sizeof(core)));
 		uvio_put_drv(&cmd, b);
