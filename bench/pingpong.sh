@@ -8,7 +8,8 @@
 # Boots two guests with tests/vm/run-multi.sh and runs
 # tests/kernel/kt_pingpong.sh there (its checks first, with 50 iterations);
 # then, for 64-byte and 4096-byte messages, ROUNDS rounds (default 5) of
-# ITERS round trips (default 1000) of each program, alternating, and prints
+# ITERS round trips (default 1000) of each program, alternating (each round
+# reverses who goes first), and prints
 # a Markdown table of the medians. Both programs sleep on the completion
 # channel (ibv_rc_pingpong -e), as rc_pingpong always does.
 set -euo pipefail
@@ -26,7 +27,7 @@ UVIO_VM_ARGS=50,4096,$iters,$rounds "$here/../tests/vm/run-multi.sh" "$build" li
 kernel=$(sed -n 's/.*pingpong\[server\]: kernel \([^ ,]*\).*/\1/p' "$log" | head -n1)
 echo "Two guests (qemu TCG, 2 vCPUs each, one host), Debian $kernel, rxe over virtio-net"
 echo "(MTU 9000, path MTU 4096), qemu UDP socket network on 127.0.0.1. $rounds rounds of"
-echo "$iters round trips per program and size, alternating; medians of the rounds. A round"
+echo "$iters round trips per program and size, alternating (ABBA); medians of the rounds. A round"
 echo "trip is one message each way; messages/s counts both. CPU: user + system time of"
 echo "each side's process (time(1), 10 ms ticks) per round trip. Both programs sleep on"
 echo "the completion channel (ibv_rc_pingpong -e). Host load average at the start: $load."

@@ -189,7 +189,7 @@ corrupt_case() {	# corrupt_case server|client: who spoils
 }
 
 # Latency and messages/s of both programs, same guests, same sizes,
-# alternating, and the CPU time (user + system, as time(1) sees it) each
+# alternating (ABBA), and the CPU time (user + system, as time(1) sees it) each
 # side spent per round trip. Both programs sleep on the completion channel
 # (ibv_rc_pingpong -e). Each side prints a BENCH line per run.
 bench_one() {	# bench_one PROGRAM SIZE ROUND
@@ -225,7 +225,11 @@ bench() {
 		r=0
 		while [ $r -lt "$bench_rounds" ]; do
 			r=$((r + 1))
-			for p in rc_pingpong ibv_rc_pingpong; do
+			# ABBA: who goes first alternates, so that a drift in
+			# the host's load falls on both alike.
+			order="rc_pingpong ibv_rc_pingpong"
+			[ $((r % 2)) = 0 ] && order="ibv_rc_pingpong rc_pingpong"
+			for p in $order; do
 				bench_one $p $sz $r || return
 			done
 		done
