@@ -630,12 +630,10 @@ static void put_invoke_write(struct ctx *c, const struct ib_uverbs_attr *attrs, 
 	if (outa && after) {
 		memcpy(&a, outa, sizeof(a));
 		resp_len = a.len < sizeof(resp) ? a.len : sizeof(resp);
-		if (a.len <= sizeof(a.data)) {
-			memcpy(resp, &a.data, a.len);
+		/* An output is always written through its pointer, however
+		 * short (only inputs of 8 bytes or less travel inline). */
+		if (c->o && c->o->fetch && !c->o->fetch(c->o->ctx, a.data, resp, resp_len))
 			rp = resp;
-		} else if (c->o && c->o->fetch && !c->o->fetch(c->o->ctx, a.data, resp, resp_len)) {
-			rp = resp;
-		}
 	}
 	/* Driver data travels in UHW_IN/UHW_OUT here, not after the core. */
 	put_write_core(c->t, w, cp, cp ? core_len : 0, rp, rp ? resp_len : 0, "    ", false, false);
