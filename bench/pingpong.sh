@@ -16,12 +16,15 @@ set -euo pipefail
 build=$(cd "$1" && pwd) iters=${2:-1000} rounds=${3:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$log" "$tmp"' EXIT
+# A system call counter for both programs (LD_PRELOAD in the guests).
+cc -shared -fPIC -O2 -Wall -Werror -o "$tmp/libppcount.so" "$here/pp_syscount.c" -Wl,--as-needed -ldl
 
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-cmd="UVIO_VM_ARGS=50,4096,$iters,$rounds tests/vm/run-multi.sh BUILD linux-image-amd64 2 BUILD/tests/kernel/kt_pingpong.sh server client"
+cmd="UVIO_VM_ARGS=50,4096,$iters,$rounds tests/vm/run-multi.sh BUILD linux-image-amd64 2 BUILD/tests/kernel/kt_pingpong.sh server client -- libppcount.so"
 UVIO_VM_ARGS=50,4096,$iters,$rounds "$here/../tests/vm/run-multi.sh" "$build" linux-image-amd64 2 \
-	"$build/tests/kernel/kt_pingpong.sh" server client > "$log" 2>&1 || {
+	"$build/tests/kernel/kt_pingpong.sh" server client -- "$tmp/libppcount.so" > "$log" 2>&1 || {
 	tail -40 "$log"; echo "pingpong.sh: the run failed"; exit 1; }
 
 kernel=$(sed -n 's/.*pingpong\[server\]: kernel \([^ ,]*\).*/\1/p' "$log" | head -n1)
@@ -29,13 +32,15 @@ echo "Two guests (qemu TCG, 2 vCPUs each, one host), Debian $kernel, rxe over vi
 echo "(MTU 9000, path MTU 4096), qemu UDP socket network on 127.0.0.1. $rounds rounds of"
 echo "$iters round trips per program and size, alternating (ABBA); medians of the rounds. A round"
 echo "trip is one message each way; messages/s counts both. CPU: user + system time of"
-echo "each side's process (time(1), 10 ms ticks) per round trip. Both programs sleep on"
+echo "each side's process (time(1), 10 ms ticks) per round trip; system calls: ioctl, write,"
+echo "read, poll and clock reads counted by LD_PRELOAD (bench/pp_syscount.c), setup included."
+echo "Both programs sleep on"
 echo "the completion channel (ibv_rc_pingpong -e). Host load average at the start: $load."
 echo
 echo "Command: \`$cmd\` (or \`bench/pingpong.sh BUILD $iters $rounds\`)"
 echo
-echo "| program | size (bytes) | round trip (us) | messages/s | CPU per round trip, client + server (us) | round trips, each round (us) |"
-echo "|---|---|---|---|---|---|"
+echo "| program | size (bytes) | round trip (us) | messages/s | CPU per round trip, client + server (us) | system calls per round trip, client + server | round trips, each round (us) |"
+echo "|---|---|---|---|---|---|---|"
 sed -n 's/^\[g[01]\] BENCH //p' "$log" |
 awk '
 function median(arr, m,    a, b, t, s) {
@@ -51,6 +56,7 @@ function median(arr, m,    a, b, t, s) {
 	if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 	if (f["side"] == "client") lat[k, ++nl[k]] = f["usec_per_iter"]
 	cpu[k, f["round"], f["side"]] = f["cpu_us_per_iter"]
+	sys[k, f["round"], f["side"]] = f["syscalls_per_iter"]
 	rounds[k, f["round"]] = 1
 }
 END {
@@ -58,13 +64,15 @@ END {
 		k = order[j]; m = nl[k]; all = ""
 		delete L; delete C
 		for (a = 1; a <= m; a++) { L[a] = lat[k, a]; all = all (a > 1 ? ", " : "") lat[k, a] }
-		nc = 0
-		for (r = 1; (k, r) in rounds; r++)
+		nc = 0; delete S
+		for (r = 1; (k, r) in rounds; r++) {
 			C[++nc] = cpu[k, r, "client"] + cpu[k, r, "server"]
+			S[nc] = sys[k, r, "client"] + sys[k, r, "server"]
+		}
 		med = median(L, m)
 		split(k, pk, " ")
-		printf "| %s | %s | %.0f | %.0f | %.0f | %s |\n", pk[1], pk[2], med, 2e6 / med,
-			median(C, nc), all
+		printf "| %s | %s | %.0f | %.0f | %.0f | %.2f | %s |\n", pk[1], pk[2], med, 2e6 / med,
+			median(C, nc), median(S, nc), all
 	}
 }'
 fails=$(grep -c -- '--- FAIL' "$log" || true)

@@ -197,26 +197,35 @@ bench_one() {	# bench_one PROGRAM SIZE ROUND
 	args="-d $dev -g 1 -m 4096 -s $sz -n $bench_iters"
 	if [ $p = rc_pingpong ]; then args="$args -T 60"; else args="$args -e"; fi
 	side=client out=/tmp/bc.out
+	# bench/pingpong.sh adds a system call counter (LD_PRELOAD).
+	count=
+	rm -f /tmp/sc.out
+	[ -f /opt/uvio/libppcount.so ] &&
+		count="env LD_PRELOAD=/opt/uvio/libppcount.so PP_SYSCOUNT_OUT=/tmp/sc.out"
 	if [ "$role" = server ]; then
 		side=server out=/tmp/bs.out
 		[ $p = rc_pingpong ] && args="$args -W 300"
-		busybox time -o /tmp/time.out -p timeout 300 $p $args > $out 2>&1 &
+		busybox time -o /tmp/time.out -p timeout 300 $count $p $args > $out 2>&1 &
 		spid=$!
 		wait_listen $port || { bad "$name: no server"; return 1; }
 		barrier "$name"
 		wait $spid
 	else
 		barrier "$name"
-		busybox time -o /tmp/time.out -p timeout 300 $p $args $peer > $out 2>&1
+		busybox time -o /tmp/time.out -p timeout 300 $count $p $args $peer > $out 2>&1
 	fi
 	crc=$?
 	us=$(sed -n 's/.* = \([0-9.]*\) usec\/iter$/\1/p' $out)
 	cpu=$(awk -v n=$bench_iters '$1 == "user" || $1 == "sys" { t += $2 }
 		END { printf "%.0f", t * 1e6 / n }' /tmp/time.out)
+	sc=
+	[ -f /tmp/sc.out ] && sc=" syscalls_per_iter=$(awk -v n=$bench_iters \
+		'{ printf "%.2f", ($2 + $4 + $6 + $8 + $10) / n }' /tmp/sc.out)"
 	if [ $crc != 0 ] || [ -z "$us" ]; then
 		bad "$name: $side exit $crc"; cat $out
 	else
-		echo "BENCH program=$p size=$sz iters=$bench_iters round=$r side=$side usec_per_iter=$us cpu_us_per_iter=$cpu"
+		echo "BENCH program=$p size=$sz iters=$bench_iters round=$r side=$side usec_per_iter=$us cpu_us_per_iter=$cpu$sc"
+		[ -f /tmp/sc.out ] && echo "  syscalls of $p ($side): $(cat /tmp/sc.out)"
 	fi
 	barrier "$name: done"
 }
