@@ -34,8 +34,8 @@ echo "$iters round trips per program and size, alternating (ABBA); medians of th
 echo "trip is one message each way; messages/s counts both. CPU: user + system time of"
 echo "each side's process (time(1), 10 ms ticks) per round trip; system calls: ioctl, write,"
 echo "read, poll and clock reads counted by LD_PRELOAD (bench/pp_syscount.c), setup included."
-echo "Both programs sleep on"
-echo "the completion channel (ibv_rc_pingpong -e). Host load average at the start: $load."
+echo "Both programs sleep on the completion channel (ibv_rc_pingpong -e). Host load average"
+echo "at the start: $load."
 echo
 echo "Command: \`$cmd\` (or \`bench/pingpong.sh BUILD $iters $rounds\`)"
 echo
