@@ -111,12 +111,13 @@ int rxe_sq_post(struct rxe_sq *sq, uint64_t wr_id, uint32_t opcode, uint32_t fla
 	struct rxe_send_wqe *wqe;
 	uint64_t len;
 
-	if (!r->buf || (nseg && !seg) || !seg_total(seg, nseg, &len))
+	/* The count first: the segments are read only once it is in bounds. */
+	if (!r->buf || nseg > sq->max_sge || (nseg && !seg) || !seg_total(seg, nseg, &len))
 		return -EINVAL;
 	if (flags & RXE_SEND_INLINE) {
 		if (len > sq->max_inline || len > room)
 			return -EINVAL;
-	} else if (nseg > sq->max_sge || nseg * sizeof(struct rxe_sge) > room) {
+	} else if (nseg * sizeof(struct rxe_sge) > room) {
 		return -EINVAL;
 	}
 	wqe = produce_begin(r);
@@ -158,8 +159,7 @@ int rxe_rq_post(struct rxe_rq *rq, uint64_t wr_id, const struct rxe_seg *seg,
 	struct rxe_recv_wqe *wqe;
 	uint64_t len;
 
-	if (!r->buf || (nseg && !seg) || !seg_total(seg, nseg, &len) ||
-	    nseg > rq->max_sge ||
+	if (!r->buf || nseg > rq->max_sge || (nseg && !seg) || !seg_total(seg, nseg, &len) ||
 	    sizeof(*wqe) + nseg * sizeof(struct rxe_sge) > rxe_ring_elem_size(r))
 		return -EINVAL;
 	wqe = produce_begin(r);

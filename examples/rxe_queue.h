@@ -123,10 +123,11 @@ struct rxe_sq {
 /*
  * Write one send WQE (opcode enum ib_uverbs_wr_opcode, IB_UVERBS_WR_SEND
  * here; flags RXE_SEND_*) at the producer index and publish it. With
- * RXE_SEND_INLINE the bytes are copied into the WQE and the
- * buffers may be reused at once. -ENOSPC when the queue is full, -EINVAL for
- * more segments or inline bytes than the QP was created for. The kernel sees
- * the WQE only after rxe_sq_doorbell().
+ * RXE_SEND_INLINE the bytes are copied into the WQE and the buffers may be
+ * reused at once. -ENOSPC when the queue is full; -EINVAL for more segments
+ * than max_sge (inline or not, checked before any is read) or more inline
+ * bytes than max_inline. The kernel sees the WQE only after
+ * rxe_sq_doorbell().
  */
 int rxe_sq_post(struct rxe_sq *sq, uint64_t wr_id, uint32_t opcode, uint32_t flags,
 		const struct rxe_seg *seg, uint32_t nseg);
