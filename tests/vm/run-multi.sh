@@ -162,8 +162,9 @@ stop_guest() {	# stop_guest I: end its qemu (started by us, by its pid)
 for ((i = 0; i < count; i++)); do start_guest "$i"; done
 
 # Watch the guests:
-# - one that panics before its init runs (a boot that went wrong under
-#   TCG) is booted again, twice at most: the others wait at their barriers;
+# - one whose kernel panics or oopses before its init runs, or that is gone
+#   before then (a boot that went wrong under TCG), is booted again, twice
+#   at most: the others wait at their barriers;
 # - one that printed its exit marker has nothing more to say: if it has not
 #   powered off 30 s later (a kernel stuck on the way down), it is stopped;
 #   if it then printed UVIO-POWER-OFF, it is stopped at once (within a
@@ -174,6 +175,18 @@ while :; do
 	alive=0
 	for ((i = 0; i < count; i++)); do
 		log=$(log_of "$i")
+		booting=0
+		grep -q 'init: guest [0-9]* of ' "$log" || booting=1
+		if [ $booting = 1 ] && [ "${boots[$i]}" -lt 3 ] &&
+		   { ! kill -0 "${pids[$i]}" 2>/dev/null || grep -Eq 'Kernel panic|Oops' "$log"; }; then
+			echo "vm: guest $i failed while booting: booting it again"
+			cp "$log" "$log.boot${boots[$i]}"
+			stop_guest "$i"
+			wait "${pids[$i]}" 2>/dev/null || true
+			start_guest "$i"
+			alive=1
+			continue
+		fi
 		if ! kill -0 "${pids[$i]}" 2>/dev/null; then
 			if [ -z "$failed" ] && ! grep -q '^UVIO-EXIT ' "$log"; then
 				failed=$i
@@ -183,15 +196,6 @@ while :; do
 			continue
 		fi
 		alive=1
-		if grep -q 'Kernel panic' "$log" && ! grep -q '^init: guest' "$log" &&
-		   [ "${boots[$i]}" -lt 3 ]; then
-			echo "vm: guest $i panicked while booting: booting it again"
-			cp "$log" "$log.boot${boots[$i]}"
-			stop_guest "$i"
-			wait "${pids[$i]}" 2>/dev/null || true
-			start_guest "$i"
-			continue
-		fi
 		grep -q '^UVIO-EXIT ' "$log" || continue
 		if grep -q '^UVIO-POWER-OFF$' "$log"; then
 			echo "vm: guest $i asked to be powered off: stopping its qemu"
