@@ -222,6 +222,17 @@ rping_pair() {
 	wait $sp; s2=$?
 	echo "  traced: server exit $s2, client exit $c2"
 	tail -n 2 "$T/rping.cli.out"
+	# rping's teardown race: main closes the event channel without
+	# stopping its cm thread, which, back from the DISCONNECT event, may
+	# ask for the next event on the closed fd and exit(-1). Slower
+	# syscalls under the tracer widen the window (seen on 6.1 rxe in CI).
+	# Only that, after all ten pings and the disconnect, is excused.
+	if [ "$c2" = 255 ] && grep -q '^rdma_get_cm_event: Bad file descriptor$' "$T/rping.cli.out" &&
+	   grep -q 'client DISCONNECT EVENT' "$T/rping.cli.out" &&
+	   [ "$(grep -c '^ping data: rdma-ping-' "$T/rping.cli.out")" = 10 ]; then
+		echo "  client: rping's cm thread read its closed channel after the disconnect (rping's race, not the tracer's)"
+		c2=0
+	fi
 	[ "$s1$c1$s2$c2$o" = 00000 ] || { cat "$T/rping.srv.out" "$T/rping.cli.out"; return 1; }
 	grep -q '"name":"rdma_cm(CREATE_ID)"' "$T/rping.cli.json" &&
 	grep -q '"name":"rdma_cm(GET_EVENT)"' "$T/rping.cli.json" || { echo "  no rdma_cm commands"; return 1; }
