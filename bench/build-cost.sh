@@ -26,4 +26,6 @@ echo "callgrind: $ir instructions in 1000 builds = $((ir / 1000)) per build (bud
 if [ -x "$b/verb_cost" ]; then
 	ir=$(instructions "$b/verb_cost" run_pairs 1000)
 	echo "callgrind: $((ir / 1000)) instructions per CQ create+destroy pair in user space (stand-in kernel included)"
+	ir=$(instructions "$b/verb_cost" run_qp 1000 qp)
+	echo "callgrind: $((ir / 1000)) instructions per QP bring-up (create, INIT, RTR, RTS, destroy) in user space (stand-in kernel included)"
 fi
