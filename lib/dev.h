@@ -42,6 +42,11 @@ struct uvio_device {
 	_Atomic int invoke_write;	/* enum uvio_invoke_write */
 	/* Verbs whose native ioctl method answered EPROTONOSUPPORT. */
 	_Atomic uint64_t native_missing[UVIO_VERB_SLOTS / 64];
+	/* Per verb, the path it last ran on once the device was decided
+	 * (UVIO_PATH_AUTO: not known): the next call goes straight there.
+	 * A path that stops answering (ENOTTY, EPROTONOSUPPORT) is forgotten
+	 * and looked up again; pinning a path clears them all. */
+	_Atomic uint8_t verb_path[UVIO_VERB_SLOTS];
 	_Atomic uint64_t n_fallback;
 };
 

@@ -219,6 +219,8 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 	if (path > UVIO_PATH_INVOKE_WRITE)
 		return -EINVAL;
 	dev->pinned = path;
+	for (size_t i = 0; i < UVIO_VERB_SLOTS; i++)
+		atomic_store_explicit(&dev->verb_path[i], UVIO_PATH_AUTO, memory_order_relaxed);
 	return 0;
 }
 

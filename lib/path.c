@@ -150,48 +150,88 @@ int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+static __attribute__((noinline, cold)) int verb_failed(struct uvio_device *dev,
+							 const char *verb,
+							 enum uvio_path path, int ret)
+{
+	uvio_set_last_error("%s: %s over %s: %s: %s", dev->name, verb, uvio_path_name(path),
+			    uvio_errno_name(ret), uvio_errno_meaning(ret, path));
+	uvio_log(LOG_ERR, "%s", uvio_last_error());
+	return ret;
+}
+
 int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,
 		  int ret, enum uvio_path *out)
 {
 	if (out)
 		*out = path;
-	if (ret) {
-		uvio_set_last_error("%s: %s over %s: %s: %s", dev->name, verb,
-				    uvio_path_name(path), uvio_errno_name(ret),
-				    uvio_errno_meaning(ret, path));
-		uvio_log(LOG_ERR, "%s", uvio_last_error());
-	}
-	return ret;
+	return __builtin_expect(ret, 0) ? verb_failed(dev, verb, path, ret) : 0;
 }
 
-int uvio_run_verb(struct uvio_device *dev, unsigned int verb, const char *name,
-		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
-		  enum uvio_path *path)
+static int dispatch(struct uvio_device *dev, enum uvio_path p, const struct uvio_verb_desc *d,
+		    void *args)
 {
-	unsigned int has = (on_ioctl ? UVIO_HAS_NATIVE : 0) | (on_write ? UVIO_HAS_WRITE : 0);
-	enum uvio_path p;
-	int ret;
+	return p == UVIO_PATH_IOCTL || p == UVIO_PATH_IOCTL_2017 ? d->on_ioctl(dev, p, args) :
+								    d->on_write(dev, p, args);
+}
+
+/* Learning the path: a verb not run since the device was decided, or one
+ * whose remembered path just answered ENOTTY or EPROTONOSUPPORT (tried, with
+ * that answer in ret). */
+static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
+						   const struct uvio_verb_desc *d, void *args,
+						   enum uvio_path *path, enum uvio_path tried,
+						   int ret)
+{
+	unsigned int has = (d->on_ioctl ? UVIO_HAS_NATIVE : 0) | (d->on_write ? UVIO_HAS_WRITE : 0);
+	enum uvio_path p = tried;
+	bool answered = tried != UVIO_PATH_AUTO;
 
 	for (;;) {
-		p = uvio_path_pick(dev, verb, has);
-		if (p == UVIO_PATH_AUTO) {
-			/* Pinned to, or left with, a path this verb lacks. */
-			ret = -EOPNOTSUPP;
-			p = uvio_device_path(dev);
-			break;
+		if (!answered) {
+			p = uvio_path_pick(dev, d->verb, has);
+			if (p == UVIO_PATH_AUTO) {
+				/* Pinned to, or left with, a path this verb lacks. */
+				ret = -EOPNOTSUPP;
+				p = uvio_device_path(dev);
+				break;
+			}
+			ret = dispatch(dev, p, d, args);
+			/* An answer that says nothing about paths, on a
+			 * device whose path is decided: remember the path. */
+			if (ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
+			    (atomic_load_explicit(&dev->path, memory_order_relaxed) &
+			     UVIO_PATH_DECIDED)) {
+				atomic_store_explicit(&dev->verb_path[d->verb], (uint8_t)p,
+						      memory_order_relaxed);
+				break;
+			}
 		}
-		if (p == UVIO_PATH_IOCTL || p == UVIO_PATH_IOCTL_2017)
-			ret = on_ioctl(dev, p, args);
-		else
-			ret = on_write(dev, p, args);
-		/* The common case: an answer that says nothing about paths,
-		 * on a device whose path is decided. */
-		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
-				     (atomic_load_explicit(&dev->path, memory_order_relaxed) &
-				      UVIO_PATH_DECIDED), 1))
-			break;
-		if (!uvio_path_retry(dev, verb, has, p, ret))
+		answered = false;
+		atomic_store_explicit(&dev->verb_path[d->verb], UVIO_PATH_AUTO,
+				      memory_order_relaxed);
+		if (!uvio_path_retry(dev, d->verb, has, p, ret))
 			break;
 	}
-	return uvio_verb_end(dev, name, p, ret, path);
+	return uvio_verb_end(dev, d->name, p, ret, path);
+}
+
+int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		       enum uvio_path *path)
+{
+	enum uvio_path p = (enum uvio_path)atomic_load_explicit(&dev->verb_path[d->verb],
+								 memory_order_relaxed);
+	int ret = 0;
+
+	/* The common case: the path this verb took last time, which a decided
+	 * device keeps unless the kernel says otherwise. */
+	if (__builtin_expect(p != UVIO_PATH_AUTO, 1)) {
+		ret = dispatch(dev, p, d, args);
+		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT, 1)) {
+			if (path)
+				*path = p;
+			return __builtin_expect(ret, 0) ? verb_failed(dev, d->name, p, ret) : 0;
+		}
+	}
+	return run_verb_slow(dev, d, args, path, p, ret);
 }

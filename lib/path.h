@@ -32,8 +32,25 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
  */
 typedef int (*uvio_ioctl_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
 typedef int (*uvio_write_enc)(struct uvio_device *dev, enum uvio_path path, void *args);
-int uvio_run_verb(struct uvio_device *dev, unsigned int verb, const char *name,
-		  uvio_ioctl_enc on_ioctl, uvio_write_enc on_write, void *args,
-		  enum uvio_path *path);
+/* What never changes about a verb, kept in one constant per call site so
+ * that a call passes four arguments, not seven. */
+struct uvio_verb_desc {
+	unsigned int verb;		/* enum uvio_verb */
+	const char *name;		/* "OBJECT.METHOD", for messages */
+	uvio_ioctl_enc on_ioctl;
+	uvio_write_enc on_write;
+};
+int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		       enum uvio_path *path);
+#define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \
+	__extension__({                                                                 \
+		static const struct uvio_verb_desc uvio_verb_desc_ = {                 \
+			.verb = (verb_),                                               \
+			.name = (name_),                                               \
+			.on_ioctl = (on_ioctl_),                                       \
+			.on_write = (on_write_),                                       \
+		};                                                                     \
+		uvio_run_verb_desc((dev), &uvio_verb_desc_, (args), (path));           \
+	})
 
 #endif

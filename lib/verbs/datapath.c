@@ -130,7 +130,13 @@ static int post(struct uvio_device *dev, unsigned int verb, const char *name,
 		*bad_wr = 0;
 	if (ret)
 		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, verb, name, NULL, post_write, &a, &p);
+	{
+		const struct uvio_verb_desc d = {
+			.verb = verb, .name = name, .on_write = post_write,
+		};
+
+		ret = uvio_run_verb_desc(dev, &d, &a, &p);
+	}
 	/* The kernel names the WR it stopped at even when it fails. */
 	if (bad_wr)
 		*bad_wr = a.resp.bad_wr;

@@ -67,6 +67,9 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 		.resp = resp, .resp_len = resp_len,
 	};
 	const char *name = ex ? "write-ex" : "write";
+	const struct uvio_verb_desc d = {
+		.verb = UVIO_VERB_RAW_WRITE, .name = name, .on_write = write_any,
+	};
 	int ret = 0;
 
 	if (!dev)
@@ -82,7 +85,7 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 	/* No default driver response space here: the caller says. */
 	if (!drv || !UVIO_OPT(drv, out))
 		a.b.out_len = 0;
-	return uvio_run_verb(dev, UVIO_VERB_RAW_WRITE, name, NULL, write_any, &a, path);
+	return uvio_run_verb_desc(dev, &d, &a, path);
 }
 
 UVIO_API int uvio_device_write(struct uvio_device *dev, uint32_t command,

@@ -240,6 +240,41 @@ static void enotty_after_decided_is_an_error(void **state)
 	uvio_device_close(dev);
 }
 
+/* A verb goes straight to the path it last ran on; pinning another path,
+ * or that path failing later, is still obeyed at the next call. */
+static void remembered_paths(void **state)
+{
+	struct uvio_device *dev = fresh();
+	UVIO_OPTS(uvio_cq, cq);
+	enum uvio_path p;
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+		assert_int_equal(p, UVIO_PATH_IOCTL);
+	}
+	assert_int_equal(fake.ioctl_calls, 3);
+	uvio_device_set_path(dev, UVIO_PATH_WRITE);
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_WRITE);
+	assert_int_equal(fake.write_calls, 1);
+	uvio_device_set_path(dev, UVIO_PATH_AUTO);
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_IOCTL);
+	assert_int_equal(fake.ioctl_calls, 4);
+	/* The method goes away: this call moves on, the next one goes
+	 * straight to INVOKE_WRITE. */
+	cq_enoproto = 1;
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+	assert_int_equal(fake.ioctl_calls, 6);
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
+	assert_int_equal(fake.ioctl_calls, 7);
+	assert_int_equal(fake.write_calls, 1);
+	uvio_device_close(dev);
+}
+
 static void pinned_paths(void **state)
 {
 	struct uvio_device *dev = fresh();
@@ -391,6 +426,7 @@ int main(void)
 		cmocka_unit_test(enoprotoopt_per_verb),
 		cmocka_unit_test(invoke_write_for_write_commands),
 		cmocka_unit_test(enotty_after_decided_is_an_error),
+		cmocka_unit_test(remembered_paths),
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),
