@@ -30,22 +30,61 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) & ~(to - 1);
 }
 
+/* One record of a command whose ids are fixed here and whose lengths are
+ * checked by the caller: none of the builder's checks can fail for it. */
+static void put_fixed(struct uvio_cmd *cmd, uint16_t id, enum uvio_attr_kind kind,
+		      uint16_t len, uint64_t data)
+{
+	struct ib_uverbs_attr *a = &cmd->attrs[cmd->num_attrs];
+
+	cmd->kind[cmd->num_attrs++] = (uint8_t)kind;
+	a->attr_id = id;
+	a->len = len;
+	a->flags = UVERBS_ATTR_F_MANDATORY;
+	a->attr_data.reserved = 0;
+	a->data = data;
+}
+
+/* Bytes up to 8 travel inside the record, longer ones by address. */
+static uint64_t in_data(const void *p, size_t len)
+{
+	uint64_t v = 0;
+
+	if (len > sizeof(v))
+		return (uintptr_t)p;
+	memcpy(&v, p, len);
+	return v;
+}
+
+/* Lengths are bounded by the callers (MAX_CORE, MAX_RESP, UVIO_MAX_DRV_DATA),
+ * ids are distinct and the buffers do not overlap: the records are written
+ * directly, as a uvio_cmd that the tracer and memcheck see as any other. */
 static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
 			size_t core_len, void *resp, size_t resp_len,
 			const struct drv_bufs *drv)
 {
-	UVIO_DEV_CMD(dev, cmd, 5, UVIO_PATH_IOCTL, UVERBS_OBJECT_DEVICE,
-		     UVERBS_METHOD_INVOKE_WRITE);
-	uvio_put_u64(&cmd, UVERBS_ATTR_WRITE_CMD, command);
+	UVIO_CMD_DEFINE(cmd, 5, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+
+	uvio_cmd_set_driver_id(&cmd, dev->driver_id);
+	put_fixed(&cmd, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
 	if (core_len)
-		uvio_put_ptr_in(&cmd, UVERBS_ATTR_CORE_IN, core, core_len);
+		put_fixed(&cmd, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, (uint16_t)core_len,
+			  in_data(core, core_len));
 	if (resp_len)
-		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CORE_OUT, resp, resp_len);
+		put_fixed(&cmd, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, (uint16_t)resp_len,
+			  (uintptr_t)resp);
 	if (drv && drv->in_len)
-		uvio_put_uhw_in(&cmd, drv->in, drv->in_len);
+		put_fixed(&cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, (uint16_t)drv->in_len,
+			  in_data(drv->in, drv->in_len));
 	/* The driver answers only where the command has a response. */
-	if (drv && drv->out_len && resp_len)
-		uvio_put_uhw_out(&cmd, drv->out, drv->out_len);
+	if (drv && drv->out_len && resp_len) {
+		uintptr_t r = (uintptr_t)resp, o = (uintptr_t)drv->out;
+
+		if (r < o + drv->out_len && o < r + resp_len)
+			return -EINVAL;	/* two outputs in one buffer */
+		put_fixed(&cmd, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, (uint16_t)drv->out_len,
+			  (uintptr_t)drv->out);
+	}
 	return uvio_dev_exec(dev, &cmd);
 }
 
@@ -66,6 +105,27 @@ static int send_write(struct uvio_device *dev, void *in, size_t in_len, const ui
 	return 0;
 }
 
+/* A plain command over INVOKE_WRITE. The response address inside the core
+ * struct means nothing there (CORE_OUT says where): zero goes in its place.
+ * The verbs leave it zero; a caller's own struct may not. */
+static int plain_over_ioctl(struct uvio_device *dev, uint32_t command, const void *core,
+			    size_t core_len, void *resp, size_t resp_len,
+			    const struct drv_bufs *drv)
+{
+	uint64_t copy[MAX_CORE / 8];
+	__u64 at;
+
+	if (!resp_len)
+		return invoke_write(dev, command, core, core_len, NULL, 0, drv);
+	memcpy(&at, core, sizeof(at));
+	if (at) {
+		memcpy(copy, core, core_len);
+		copy[0] = 0;
+		core = copy;
+	}
+	return invoke_write(dev, command, core, core_len, resp, resp_len, drv);
+}
+
 int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv)
@@ -74,25 +134,18 @@ int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
 	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
 	uint8_t *q = (uint8_t *)(hdr + 1);
-	size_t in_drv = drv ? round_up(drv->in_len, 4) : 0;
-	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
-	size_t in_len, out_len;
-	__u64 at = 0;
+	size_t in_drv, out_drv, in_len, out_len;
+	__u64 at;
 
 	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
 	    (core_len | resp_len) & 3)
 		return -EINVAL;
 	if (drv && drv->attrs && drv->attrs->num_attrs)
 		return -EOPNOTSUPP;
-	if (p == UVIO_PATH_INVOKE_WRITE) {
-		/* The response address inside the core struct means nothing
-		 * to INVOKE_WRITE (CORE_OUT says where): send zero there. */
-		if (!resp_len)
-			return invoke_write(dev, command, core, core_len, NULL, 0, drv);
-		memcpy(in, core, core_len);
-		memcpy(in, &at, sizeof(at));
-		return invoke_write(dev, command, in, core_len, resp, resp_len, drv);
-	}
+	if (p == UVIO_PATH_INVOKE_WRITE)
+		return plain_over_ioctl(dev, command, core, core_len, resp, resp_len, drv);
+	in_drv = drv ? round_up(drv->in_len, 4) : 0;
+	out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
 	in_len = sizeof(*hdr) + core_len + in_drv;
 	out_len = resp_len + out_drv;
 	/* The ABI counts 4-byte words in 16 bits. */
