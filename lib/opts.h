@@ -42,6 +42,8 @@ static inline int uvio_opts_check(const void *p, size_t known, int required)
 		return required ? -EINVAL : 0;
 	if (*sz < sizeof(size_t))
 		return -EINVAL;
+	if (__builtin_expect(*sz <= known, 1))
+		return 0;
 	for (i = known; i < *sz; i++)
 		if (b[i])
 			return -E2BIG;

@@ -7,9 +7,19 @@
 int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
 		struct drv_bufs *b)
 {
-	int ret = uvio_opts_check(drv, uvio_offsetofend(struct uvio_drv, attrs), 0);
+	int ret;
 	uint16_t i;
 
+	/* No driver data, the common case: the default response space. */
+	if (!drv) {
+		b->in = NULL;
+		b->in_len = 0;
+		b->out = b->dflt;
+		b->out_len = sizeof(b->dflt);
+		b->attrs = NULL;
+		return 0;
+	}
+	ret = uvio_opts_check(drv, uvio_offsetofend(struct uvio_drv, attrs), 0);
 	if (ret) {
 		uvio_log(LOG_ERR, "%s: %s: struct uvio_drv: %s", dev->name, verb,
 			 ret == -E2BIG ? "fields unknown to this library are set" : "bad sz");

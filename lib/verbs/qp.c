@@ -163,25 +163,34 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 			    enum uvio_path *path)
 {
 	struct create_args a = { .attr = attr, .qp = qp };
+	struct uvio_qp_init_attr whole;
+	const struct uvio_qp_init_attr *x = attr;
 	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_init_attr, event_fd), 1);
 
 	if (!ret && !OUT_OK(qp, handle))
 		ret = -EINVAL;
 	if (!ret) {
-		a.type = UVIO_OPT(attr, type);
-		a.fields = UVIO_OPT(attr, fields);
-		a.user_handle = UVIO_OPT(attr, user_handle);
-		a.pd = UVIO_OPT(attr, pd_handle);
-		a.send_cq = UVIO_OPT(attr, send_cq_handle);
-		a.recv_cq = UVIO_OPT(attr, recv_cq_handle);
-		a.xrcd = UVIO_OPT(attr, xrcd_handle);
-		a.srq = UVIO_OPT(attr, srq_handle);
-		a.ind_table = UVIO_OPT(attr, ind_table_handle);
-		if (UVIO_OPT_HAS(attr, cap))
-			a.cap = attr->cap;
-		a.create_flags = UVIO_OPT(attr, create_flags);
-		a.source_qpn = UVIO_OPT(attr, source_qpn);
-		a.event_fd = UVIO_OPT(attr, event_fd);
+		/* A shorter struct reads as zeros past its sz; a whole one is
+		 * read where it is. */
+		if (attr->sz < sizeof(*attr)) {
+			memset(&whole, 0, sizeof(whole));
+			memcpy(&whole, attr, attr->sz);
+			whole.sz = sizeof(whole);
+			x = &whole;
+		}
+		a.type = x->type;
+		a.fields = x->fields;
+		a.user_handle = x->user_handle;
+		a.pd = x->pd_handle;
+		a.send_cq = x->send_cq_handle;
+		a.recv_cq = x->recv_cq_handle;
+		a.xrcd = x->xrcd_handle;
+		a.srq = x->srq_handle;
+		a.ind_table = x->ind_table_handle;
+		a.cap = x->cap;
+		a.create_flags = x->create_flags;
+		a.source_qpn = x->source_qpn;
+		a.event_fd = x->event_fd;
 		/* The write() commands carry the type in one byte: refuse
 		 * what would wrap rather than create another type. */
 		if (a.type > UINT8_MAX ||
@@ -269,52 +278,63 @@ static void av_from_kernel(struct uvio_av *av, const struct ib_uverbs_qp_dest *d
 
 struct modify_args {
 	uint32_t handle;
-	struct uvio_qp_attr attr;	/* the caller's, extended with zeros */
+	const struct uvio_qp_attr *attr;	/* whole: the caller's or short */
+	struct uvio_qp_attr short_attr;		/* a shorter one, zero-extended */
 	bool drv_given;
 	struct drv_bufs b;
 };
 
+static void modify_fill(struct ib_uverbs_modify_qp *c, uint32_t handle,
+			const struct uvio_qp_attr *x)
+{
+	*c = (struct ib_uverbs_modify_qp){
+		.qp_handle = handle,
+		.attr_mask = x->attr_mask,
+		.qkey = x->qkey,
+		.rq_psn = x->rq_psn,
+		.sq_psn = x->sq_psn,
+		.dest_qp_num = x->dest_qp_num,
+		.qp_access_flags = x->qp_access_flags,
+		.pkey_index = x->pkey_index,
+		.alt_pkey_index = x->alt_pkey_index,
+		.qp_state = x->qp_state,
+		.cur_qp_state = x->cur_qp_state,
+		.path_mtu = x->path_mtu,
+		.path_mig_state = x->path_mig_state,
+		.en_sqd_async_notify = x->en_sqd_async_notify,
+		.max_rd_atomic = x->max_rd_atomic,
+		.max_dest_rd_atomic = x->max_dest_rd_atomic,
+		.min_rnr_timer = x->min_rnr_timer,
+		.port_num = x->port_num,
+		.timeout = x->timeout,
+		.retry_cnt = x->retry_cnt,
+		.rnr_retry = x->rnr_retry,
+		.alt_port_num = x->alt_port_num,
+		.alt_timeout = x->alt_timeout,
+	};
+	/* The kernel reads an address vector only when the mask names it;
+	 * otherwise it goes as zeros. */
+	if (x->attr_mask & UVIO_QP_AV)
+		av_to_kernel(&c->dest, &x->ah);
+	if (x->attr_mask & UVIO_QP_ALT_PATH)
+		av_to_kernel(&c->alt_dest, &x->alt_ah);
+}
+
 static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct modify_args *a = args;
-	const struct uvio_qp_attr *x = &a->attr;
-	struct ib_uverbs_ex_modify_qp c = {
-		.base = {
-			.qp_handle = a->handle,
-			.attr_mask = x->attr_mask,
-			.qkey = x->qkey,
-			.rq_psn = x->rq_psn,
-			.sq_psn = x->sq_psn,
-			.dest_qp_num = x->dest_qp_num,
-			.qp_access_flags = x->qp_access_flags,
-			.pkey_index = x->pkey_index,
-			.alt_pkey_index = x->alt_pkey_index,
-			.qp_state = x->qp_state,
-			.cur_qp_state = x->cur_qp_state,
-			.path_mtu = x->path_mtu,
-			.path_mig_state = x->path_mig_state,
-			.en_sqd_async_notify = x->en_sqd_async_notify,
-			.max_rd_atomic = x->max_rd_atomic,
-			.max_dest_rd_atomic = x->max_dest_rd_atomic,
-			.min_rnr_timer = x->min_rnr_timer,
-			.port_num = x->port_num,
-			.timeout = x->timeout,
-			.retry_cnt = x->retry_cnt,
-			.rnr_retry = x->rnr_retry,
-			.alt_port_num = x->alt_port_num,
-			.alt_timeout = x->alt_timeout,
-		},
-		.rate_limit = x->rate_limit,
-	};
+	const struct uvio_qp_attr *x = a->attr;
+	struct ib_uverbs_ex_modify_qp c;
 	struct ib_uverbs_ex_modify_qp_resp r;
 
-	av_to_kernel(&c.base.dest, &x->ah);
-	av_to_kernel(&c.base.alt_dest, &x->alt_ah);
+	modify_fill(&c.base, a->handle, x);
 	/* The plain command carries the standard attributes and no driver
 	 * data; anything else needs the extended one. */
 	if (!(x->attr_mask & ~UVIO_QP_STANDARD_BITS) && !a->drv_given)
 		return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, &c.base,
 				       sizeof(c.base), NULL, 0, NULL);
+	c.rate_limit = x->rate_limit;
+	c.reserved = 0;
 	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_QP, &c, sizeof(c), &r,
 				  sizeof(r), &a->b);
 }
@@ -335,13 +355,20 @@ UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 			    const struct uvio_qp_attr *attr, const struct uvio_drv *drv,
 			    enum uvio_path *path)
 {
-	struct modify_args a = { .handle = qp_handle };
+	struct modify_args a;
 	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_attr, rate_limit), 1);
 
+	a.handle = qp_handle;
+	a.attr = attr;
 	if (!ret) {
-		/* Fields past the caller's sz read as zero. */
-		a.attr.sz = sizeof(a.attr);
-		out_copy(&a.attr, attr, attr->sz);
+		/* Fields past a shorter caller's sz read as zero; a whole
+		 * struct is read where it is. */
+		if (attr->sz < sizeof(*attr)) {
+			memset(&a.short_attr, 0, sizeof(a.short_attr));
+			a.short_attr.sz = sizeof(a.short_attr);
+			out_copy(&a.short_attr, attr, attr->sz);
+			a.attr = &a.short_attr;
+		}
 		a.drv_given = UVIO_OPT(drv, in_len) || UVIO_OPT(drv, out_len) ||
 			      UVIO_OPT(drv, attrs);
 		ret = drv_prepare(dev, "QP.MODIFY", drv, &a.b);
@@ -485,7 +512,13 @@ static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
 	if (!gid)
 		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, -EINVAL, path);
 	memcpy(a.c.gid, gid, sizeof(a.c.gid));
-	return uvio_run_verb(dev, verb, name, NULL, mcast_write, &a, path);
+	{
+		const struct uvio_verb_desc d = {
+			.verb = verb, .name = name, .on_write = mcast_write,
+		};
+
+		return uvio_run_verb_desc(dev, &d, &a, path);
+	}
 }
 
 UVIO_API int uvio_attach_mcast(struct uvio_device *dev, uint32_t qp_handle,
