@@ -21,7 +21,8 @@
 
 /* The largest core struct and core response of any write() command
  * (EX_CREATE_QP's request, 64 bytes; QUERY_QP's response, 128; EX
- * QUERY_DEVICE's, 232 today) with room for kernels to grow. */
+ * QUERY_DEVICE's, 232 today) with room for kernels to grow; extended
+ * commands' cores may be longer (UVIO_MAX_EX_CORE). */
 #define MAX_CORE 128u
 #define MAX_RESP 512u
 
@@ -56,8 +57,8 @@ static uint64_t in_data(const void *p, size_t len)
 	return v;
 }
 
-/* Lengths are bounded by the callers (MAX_CORE, MAX_RESP, UVIO_MAX_DRV_DATA),
- * ids are distinct and the buffers do not overlap: the records are written
+/* Lengths are bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
+ * UVIO_MAX_DRV_DATA), ids are distinct: the records are written
  * directly, as a uvio_cmd that the tracer and memcheck see as any other. */
 static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
 			size_t core_len, void *resp, size_t resp_len,
@@ -177,7 +178,7 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 		       const struct drv_bufs *drv)
 {
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr) +
-		     MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
+		     UVIO_MAX_EX_CORE + UVIO_MAX_DRV_DATA) / 8];
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
 	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
 	struct ib_uverbs_ex_cmd_hdr *ex = (struct ib_uverbs_ex_cmd_hdr *)(hdr + 1);
@@ -187,7 +188,7 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 8) : 0;
 	size_t in_len;
 
-	if (core_len > MAX_CORE || resp_len > MAX_RESP)
+	if (core_len > UVIO_MAX_EX_CORE || resp_len > MAX_RESP)
 		return -EINVAL;
 	if (drv && drv->attrs && drv->attrs->num_attrs)
 		return -EOPNOTSUPP;

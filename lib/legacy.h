@@ -28,6 +28,10 @@ struct drv_bufs {
 int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv);
+/* Extended commands may carry long cores: the WQ handles of an RWQ
+ * indirection table, the specs of a flow rule (comp_mask and a handle, then
+ * up to 4 KiB). */
+#define UVIO_MAX_EX_CORE (8u + 4096u)
 int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		       const void *core, size_t core_len, void *resp, size_t resp_len,
 		       const struct drv_bufs *drv);

@@ -19,7 +19,7 @@ static int create_flow_write(struct uvio_device *dev, enum uvio_path p, void *ar
 {
 	struct create_args *a = args;
 	struct ib_uverbs_create_flow_resp r;
-	int ret = obj_long_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_FLOW, a->core, a->core_len,
+	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_FLOW, a->core, a->core_len,
 			      &r, sizeof(r), &a->b);
 
 	if (!ret)

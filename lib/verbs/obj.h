@@ -66,15 +66,4 @@ static inline int obj_exec_new(struct uvio_device *dev, struct uvio_cmd *cmd,
 	return ret ? ret : uvio_new_handle(handle, h);
 }
 
-/*
- * An extended write() command with a long core (lib/verbs/long_ex.c): over
- * INVOKE_WRITE or write() as p says. core_len and resp_len are multiples of
- * 8, at most UVIO_LONG_EX_CORE and UVIO_LONG_EX_RESP.
- */
-#define UVIO_LONG_EX_CORE (8u + 4096u)	/* comp_mask and a handle, then 4 KiB */
-#define UVIO_LONG_EX_RESP 64u
-int obj_long_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		const void *core, size_t core_len, void *resp, size_t resp_len,
-		const struct drv_bufs *drv);
-
 #endif

@@ -175,7 +175,7 @@ UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
 struct table_args {
 	/* comp_mask, log_ind_tbl_size, then the handles: the kernel reads
 	 * at least two (8-byte words) even for a table of one. */
-	uint32_t core[UVIO_LONG_EX_CORE / 4];
+	uint32_t core[UVIO_MAX_EX_CORE / 4];
 	size_t core_len;
 	struct uvio_rwq_ind_table *table;
 };
@@ -184,7 +184,7 @@ static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *a
 {
 	struct table_args *a = args;
 	struct ib_uverbs_ex_create_rwq_ind_table_resp r;
-	int ret = obj_long_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, a->core,
+	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, a->core,
 			      a->core_len, &r, sizeof(r), NULL);
 
 	if (ret)
