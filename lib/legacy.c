@@ -127,28 +127,22 @@ static int plain_over_ioctl(struct uvio_device *dev, uint32_t command, const voi
 	return invoke_write(dev, command, core, core_len, resp, resp_len, drv);
 }
 
-int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		    const void *core, size_t core_len, void *resp, size_t resp_len,
-		    const struct drv_bufs *drv)
+/* A plain command as write(): header, core, driver input; the response
+ * (core, then driver output) lands in a buffer of ours first. */
+static __attribute__((noinline)) int plain_write(struct uvio_device *dev, uint32_t command,
+						 const void *core, size_t core_len, void *resp,
+						 size_t resp_len, const struct drv_bufs *drv)
 {
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
 	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
 	uint8_t *q = (uint8_t *)(hdr + 1);
-	size_t in_drv, out_drv, in_len, out_len;
+	size_t in_drv = drv ? round_up(drv->in_len, 4) : 0;
+	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
+	size_t in_len = sizeof(*hdr) + core_len + in_drv;
+	size_t out_len = resp_len + out_drv;
 	__u64 at;
 
-	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
-	    (core_len | resp_len) & 3)
-		return -EINVAL;
-	if (drv && drv->attrs && drv->attrs->num_attrs)
-		return -EOPNOTSUPP;
-	if (p == UVIO_PATH_INVOKE_WRITE)
-		return plain_over_ioctl(dev, command, core, core_len, resp, resp_len, drv);
-	in_drv = drv ? round_up(drv->in_len, 4) : 0;
-	out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
-	in_len = sizeof(*hdr) + core_len + in_drv;
-	out_len = resp_len + out_drv;
 	/* The ABI counts 4-byte words in 16 bits. */
 	if (in_len / 4 > UINT16_MAX || out_len / 4 > UINT16_MAX)
 		return -EINVAL;
@@ -171,6 +165,21 @@ int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 	}
 	return send_write(dev, in, in_len, (const uint8_t *)out, resp, resp_len, resp_len, drv,
 			  out_drv);
+}
+
+
+int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+		    const void *core, size_t core_len, void *resp, size_t resp_len,
+		    const struct drv_bufs *drv)
+{
+	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
+	    (core_len | resp_len) & 3)
+		return -EINVAL;
+	if (drv && drv->attrs && drv->attrs->num_attrs)
+		return -EOPNOTSUPP;
+	if (p == UVIO_PATH_INVOKE_WRITE)
+		return plain_over_ioctl(dev, command, core, core_len, resp, resp_len, drv);
+	return plain_write(dev, command, core, core_len, resp, resp_len, drv);
 }
 
 int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
