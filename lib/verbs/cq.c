@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* CQ CREATE and DESTROY. */
+/* CQ CREATE, DESTROY, RESIZE and MODIFY. */
 #include "verb.h"
+#include "destroy.h"
 
 struct create_args {
 	const struct uvio_cq_attr *attr;
@@ -107,40 +108,29 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			     create_cq_write, &a, path);
 }
 
-struct destroy_args {
-	uint32_t handle;
-	struct ib_uverbs_destroy_cq_resp resp;
-};
-
 static int destroy_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_CQ_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_CQ_RESP, &a->resp, sizeof(a->resp));
-	return uvio_dev_exec(dev, &cmd);
+	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY,
+				     UVERBS_ATTR_DESTROY_CQ_HANDLE, UVERBS_ATTR_DESTROY_CQ_RESP,
+				     sizeof(struct ib_uverbs_destroy_cq_resp));
 }
 
 static int destroy_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-	struct ib_uverbs_destroy_cq c = { .cq_handle = a->handle };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_CQ, &c, sizeof(c), &a->resp,
-			       sizeof(a->resp), NULL);
+	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_CQ,
+				     sizeof(struct ib_uverbs_destroy_cq_resp));
 }
 
 UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_args a = { .handle = handle };
+	struct destroy_counted d = { .handle = handle };
 	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
-				destroy_cq_write, &a, path);
+				destroy_cq_write, &d, path);
 
 	if (!ret && events) {
-		events->comp_events_reported = a.resp.comp_events_reported;
-		events->async_events_reported = a.resp.async_events_reported;
+		events->comp_events_reported = d.resp[0];
+		events->async_events_reported = d.resp[1];
 	}
 	return ret;
 }

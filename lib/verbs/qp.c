@@ -6,6 +6,7 @@
  */
 #include <uvio/qp.h>
 #include "verb.h"
+#include "destroy.h"
 
 /* The kernel's IB_QP_CREATE_SOURCE_QPN: the extended write() command names
  * a source QPN by this create flag; the ioctl method by its attribute. */
@@ -206,41 +207,30 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 			     create_qp_write, &a, path);
 }
 
-struct destroy_args {
-	uint32_t handle;
-	struct ib_uverbs_destroy_qp_resp resp;
-};
-
 static int destroy_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_QP_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_QP_RESP, &a->resp, sizeof(a->resp));
-	return uvio_dev_exec(dev, &cmd);
+	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
+				     UVERBS_ATTR_DESTROY_QP_HANDLE, UVERBS_ATTR_DESTROY_QP_RESP,
+				     sizeof(struct ib_uverbs_destroy_qp_resp));
 }
 
 static int destroy_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-	struct ib_uverbs_destroy_qp c = { .qp_handle = a->handle };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_QP, &c, sizeof(c), &a->resp,
-			       sizeof(a->resp), NULL);
+	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_QP,
+				     sizeof(struct ib_uverbs_destroy_qp_resp));
 }
 
 UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_args a = { .handle = qp_handle };
+	struct destroy_counted d = { .handle = qp_handle };
 	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
-				destroy_qp_write, &a, path);
+				destroy_qp_write, &d, path);
 
 	/* A QP has no completion events of its own. */
 	if (!ret && events) {
 		events->comp_events_reported = 0;
-		events->async_events_reported = a.resp.events_reported;
+		events->async_events_reported = d.resp[0];
 	}
 	return ret;
 }

@@ -2,6 +2,7 @@
 /* SRQ: basic, XRC and tag matching. */
 #include <uvio/srq.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct create_args {
 	struct uvio_srq_attr in;	/* the caller's, cut to what it gave */
@@ -180,38 +181,27 @@ UVIO_API int uvio_query_srq(struct uvio_device *dev, uint32_t srq_handle,
 			     path);
 }
 
-struct destroy_args {
-	uint32_t handle;
-	struct ib_uverbs_destroy_srq_resp resp;
-};
-
 static int destroy_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_SRQ_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_SRQ_RESP, &a->resp, sizeof(a->resp));
-	return uvio_dev_exec(dev, &cmd);
+	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY,
+				     UVERBS_ATTR_DESTROY_SRQ_HANDLE, UVERBS_ATTR_DESTROY_SRQ_RESP,
+				     sizeof(struct ib_uverbs_destroy_srq_resp));
 }
 
 static int destroy_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
-	struct ib_uverbs_destroy_srq c = { .srq_handle = a->handle };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_SRQ, &c, sizeof(c), &a->resp,
-			       sizeof(a->resp), NULL);
+	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_SRQ,
+				     sizeof(struct ib_uverbs_destroy_srq_resp));
 }
 
 UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
 			      uint32_t *events_reported, enum uvio_path *path)
 {
-	struct destroy_args a = { .handle = srq_handle };
+	struct destroy_counted d = { .handle = srq_handle };
 	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
-				destroy_srq_write, &a, path);
+				destroy_srq_write, &d, path);
 
 	if (!ret && events_reported)
-		*events_reported = a.resp.events_reported;
+		*events_reported = d.resp[0];
 	return ret;
 }

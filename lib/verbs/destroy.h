@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The destroys that answer with event counts: CQ, QP and SRQ. On the ioctl
+ * path a handle and a response attribute; as a write() command one core
+ * layout for all three (response address, handle, reserved). Each object
+ * binds these to its ids in two one-line encoders, which keeps the ids
+ * constants where the builder's checks fold them away.
+ */
+#ifndef UVIO_VERBS_DESTROY_H
+#define UVIO_VERBS_DESTROY_H
+
+#include "verb.h"
+
+_Static_assert(sizeof(struct ib_uverbs_destroy_cq) == 16 &&
+	       sizeof(struct ib_uverbs_destroy_qp) == 16 &&
+	       sizeof(struct ib_uverbs_destroy_srq) == 16 &&
+	       offsetof(struct ib_uverbs_destroy_cq, cq_handle) == 8 &&
+	       offsetof(struct ib_uverbs_destroy_qp, qp_handle) == 8 &&
+	       offsetof(struct ib_uverbs_destroy_srq, srq_handle) == 8,
+	       "CQ, QP and SRQ DESTROY share one core layout");
+
+struct destroy_counted {
+	uint32_t handle;
+	uint32_t resp[2];	/* the kernel's response words; zero until it answers */
+};
+_Static_assert(sizeof(struct ib_uverbs_destroy_cq_resp) <= sizeof(((struct destroy_counted *)0)->resp) &&
+	       sizeof(struct ib_uverbs_destroy_qp_resp) <= sizeof(((struct destroy_counted *)0)->resp) &&
+	       sizeof(struct ib_uverbs_destroy_srq_resp) <= sizeof(((struct destroy_counted *)0)->resp),
+	       "room for every destroy response");
+
+static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path p,
+					struct destroy_counted *d, uint16_t object,
+					uint16_t method, uint16_t handle_attr,
+					uint16_t resp_attr, size_t resp_len)
+{
+	UVIO_DEV_CMD(dev, cmd, 2, p, object, method);
+	uvio_put_idr(&cmd, handle_attr, d->handle);
+	uvio_put_ptr_out(&cmd, resp_attr, d->resp, resp_len);
+	return uvio_dev_exec(dev, &cmd);
+}
+
+static inline int destroy_counted_write(struct uvio_device *dev, enum uvio_path p,
+					struct destroy_counted *d, uint32_t command,
+					size_t resp_len)
+{
+	struct ib_uverbs_destroy_cq c = { .cq_handle = d->handle };
+
+	return uvio_legacy_cmd(dev, p, command, &c, sizeof(c), d->resp, resp_len, NULL);
+}
+
+#endif
