@@ -203,8 +203,8 @@ def main():
     w("# Benchmark results")
     w()
     w(f"Written by `bench/run.sh` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}."
-      " Rerun everything from a clean build with `bench/run.sh --clean` (it keeps"
-      " `build/vm-cache`, the Debian kernel and packages already downloaded).")
+      " Rerun everything from a clean build with `bench/run.sh --clean` (downloaded"
+      " kernels and packages stay in the VM cache, `~/.cache/uvio`).")
     w()
     w(f"- Host: {o.cpu}, {o.cores} cores, Linux {o.host_kernel}; {o.qemu}, TCG (no KVM).")
     w(f"- Guest: Debian kernel {g.get('kernel', '?')}, {g.get('cpus', '?')} vCPUs, "
