@@ -371,6 +371,22 @@ static void invoke_write(void **state)
 	assert_has("      active_mtu = MTU_1024(3)\n");
 	assert_has("      link_layer = ETHERNET(2)\n");
 	assert_has("CORE_OUT         ptr-out len 40 optional,valid-output ptr 0x");
+
+	/* A response of 4 bytes is still behind its pointer (only inputs of
+	 * 8 bytes or less are inline): ALLOC_PD's handle, not its address. */
+	{
+		struct ib_uverbs_alloc_pd_resp pd_out = { .pd_handle = 7 };
+
+		a[0].data = IB_USER_VERBS_CMD_ALLOC_PD;
+		a[1].len = 8;		/* the core: its response address, inline */
+		a[1].data = 0;
+		a[2].len = sizeof(pd_out);
+		a[2].data = (uintptr_t)&pd_out;
+		regions[1] = (struct region){ &pd_out, sizeof(pd_out) };
+		assert_true(uvio_decode_cmd(buf, 72, &o, text, sizeof(text)) > 0);
+		assert_has("write command PD.ALLOC_PD:");
+		assert_has("\n    response (4 bytes):\n      pd_handle = 7");
+	}
 	memset(regions, 0, sizeof(regions));
 }
 
