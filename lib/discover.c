@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include <uvio/device.h>
 #include "discover.h"
 #include "report.h"
@@ -167,7 +169,6 @@ static int ask_chardev(struct collect *c, struct uvio_device_info *d)
 	return ret;
 }
 
-static int read_sysfs(const char *path, char *buf, size_t size);
 static void chardev_from_sysfs(struct uvio_device_info *d);
 
 static int list_netlink(struct collect *c)
@@ -195,17 +196,22 @@ static int list_netlink(struct collect *c)
 	return ret;
 }
 
-static int read_sysfs(const char *path, char *buf, size_t size)
+int uvio_sysfs_read(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "re");
-	int ok;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
 
-	if (!f)
+	if (!size)
+		return -EINVAL;
+	if (fd < 0)
 		return -errno;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -EIO;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
 }
@@ -225,12 +231,12 @@ static void chardev_from_sysfs(struct uvio_device_info *d)
 		if (strncmp(e->d_name, "uverbs", 6))
 			continue;
 		snprintf(p, sizeof(p), "%s/%.64s/ibdev", cls, e->d_name);
-		if (read_sysfs(p, v, sizeof(v)) || strcmp(v, d->name))
+		if (uvio_sysfs_read(p, v, sizeof(v)) || strcmp(v, d->name))
 			continue;
 		snprintf(d->uverbs, sizeof(d->uverbs), "%.31s", e->d_name);
 		snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
 		snprintf(p, sizeof(p), "%s/%s/abi_version", cls, d->uverbs);
-		if (!read_sysfs(p, v, sizeof(v)))
+		if (!uvio_sysfs_read(p, v, sizeof(v)))
 			d->abi_version = (uint32_t)strtoul(v, NULL, 10);
 		break;
 	}
@@ -261,12 +267,12 @@ static int list_sysfs(struct collect *c)
 		snprintf(d->uverbs, sizeof(d->uverbs), "%.31s", e->d_name);
 		snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
 		snprintf(p, sizeof(p), "%s/%s/ibdev", cls, d->uverbs);
-		read_sysfs(p, d->name, sizeof(d->name));
+		uvio_sysfs_read(p, d->name, sizeof(d->name));
 		snprintf(p, sizeof(p), "%s/%s/abi_version", cls, d->uverbs);
-		if (!read_sysfs(p, v, sizeof(v)))
+		if (!uvio_sysfs_read(p, v, sizeof(v)))
 			d->abi_version = (uint32_t)strtoul(v, NULL, 10);
 		snprintf(p, sizeof(p), "%s/class/infiniband/%s/node_type", uvio_sysfs_root, d->name);
-		if (!read_sysfs(p, v, sizeof(v)))
+		if (!uvio_sysfs_read(p, v, sizeof(v)))
 			d->node_type = (uint8_t)strtoul(v, NULL, 10);
 		snprintf(p, sizeof(p), "%s/class/infiniband/%s/ports", uvio_sysfs_root, d->name);
 		DIR *ports = opendir(p);
@@ -374,7 +380,7 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 		if (strncmp(e->d_name, "uverbs", 6))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/dev", cls, e->d_name);
-		if (read_sysfs(p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2)
+		if (uvio_sysfs_read(p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2)
 			continue;
 		if (maj == major(st.st_rdev) && min == minor(st.st_rdev)) {
 			snprintf(uverbs, size, "%s", e->d_name);

@@ -8,6 +8,10 @@
 /* Where sysfs is mounted: "/sys". Tests point it at a tree of their own. */
 extern const char *uvio_sysfs_root;
 
+/* The first line of a sysfs file, without its newline (open and read, no
+ * heap): 0, or the negative errno of open or read. */
+int uvio_sysfs_read(const char *path, char *buf, size_t size);
+
 /*
  * Whether fd is open on a uverbs character device: fstat() says a
  * character device, and its major:minor is the dev of one entry of

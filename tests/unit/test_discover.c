@@ -196,11 +196,12 @@ static void beyond_32_devices(void **state)
 }
 
 /* open(NULL) takes the lowest uverbs number, not netlink's first device. */
-static char opened[64];	/* the path the library asked open() for */
+static char opened[64];	/* the device node the library asked open() for */
 
 static const char *dev_nodes(const char *path)
 {
-	snprintf(opened, sizeof(opened), "%s", path);
+	if (!strncmp(path, "/dev/", 5))	/* not the sysfs files it reads */
+		snprintf(opened, sizeof(opened), "%s", path);
 	if (!strcmp(path, "/dev/infiniband/uverbs0"))
 		return "/dev/null";
 	if (!strcmp(path, "/dev/infiniband/uverbs1"))
