@@ -29,6 +29,7 @@ struct uvio_device {
 	bool may_2017;			/* the running kernel could have it */
 	uint32_t driver_id;
 	char name[64];
+	char ibdev[64];			/* the IB device's name ("" unknown) */
 	bool trace;			/* UVERBS_IOCTL_TRACE at open */
 	/* ioctl GET_CONTEXT succeeded but its async fd could not be made
 	 * (EMFILE, say): the next uvio_get_context() only retries the fd. */

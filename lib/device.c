@@ -70,7 +70,8 @@ static int path_from_env(enum uvio_path *path)
 	return 0;
 }
 
-static int device_new(int fd, bool owned, const char *name, struct uvio_device **out)
+static int device_new(int fd, bool owned, const char *name, const char *ibdev,
+		      struct uvio_device **out)
 {
 	struct uvio_device *dev = calloc(1, sizeof(*dev));
 	enum uvio_path pinned;
@@ -88,6 +89,7 @@ static int device_new(int fd, bool owned, const char *name, struct uvio_device *
 	dev->may_2017 = kernel_may_have_2017_layout();
 	dev->trace = uvio_trace_requested();
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	snprintf(dev->ibdev, sizeof(dev->ibdev), "%s", ibdev);
 	atomic_init(&dev->path, UVIO_PATH_AUTO);
 	*out = dev;
 	return 0;
@@ -96,10 +98,18 @@ static int device_new(int fd, bool owned, const char *name, struct uvio_device *
 /* Refuse anything but a uverbs character device before a single command
  * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
  * would write commands into it. */
-static int check_fd(int fd, const char *what)
+static int check_fd(int fd, const char *what, char ibdev[64])
 {
-	char uverbs[32];
+	char uverbs[32], p[320];
 	int ret = uvio_uverbs_fd_check(fd, uverbs, sizeof(uverbs));
+
+	/* Which IB device it is, for what only sysfs tells (GIDs on write()). */
+	ibdev[0] = 0;
+	if (!ret) {
+		snprintf(p, sizeof(p), "%s/class/infiniband_verbs/%s/ibdev", uvio_sysfs_root, uverbs);
+		if (uvio_sysfs_read(p, ibdev, 64))
+			ibdev[0] = 0;
+	}
 
 	if (ret == -ENODEV) {
 		uvio_set_last_error("%s: not a uverbs device (a character device listed in "
@@ -114,6 +124,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 {
 	struct uvio_device_info info;
 	struct uvio_device *dev;
+	char ibdev[64];
 	int fd, ret;
 
 	if (!out)
@@ -139,9 +150,9 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	}
 	/* The node must be the device sysfs names, not whatever a container
 	 * or a stale /dev put at that path. */
-	ret = check_fd(fd, info.path);
+	ret = check_fd(fd, info.path, ibdev);
 	if (!ret)
-		ret = device_new(fd, true, info.name, &dev);
+		ret = device_new(fd, true, info.name, ibdev, &dev);
 	if (!ret && info.driver_id_known) {
 		dev->driver_id = info.driver_id;
 	} else if (!ret) {
@@ -163,7 +174,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 
 UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **out)
 {
-	char name[32];
+	char name[32], ibdev[64];
 	int ret;
 
 	if (!out)
@@ -174,7 +185,7 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	if (fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
 	snprintf(name, sizeof(name), "fd%d", fd);
-	ret = check_fd(fd, name);
+	ret = check_fd(fd, name, ibdev);
 	if (ret)
 		return ret;
 	if (driver_id == UVIO_DRIVER_ID_PROBE) {
@@ -184,7 +195,7 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 		if (ret)
 			return ret;
 	}
-	ret = device_new(fd, false, name, out);
+	ret = device_new(fd, false, name, ibdev, out);
 	if (!ret)
 		(*out)->driver_id = driver_id;
 	return ret;

@@ -27,6 +27,7 @@ UVIO_API const char *uvio_path_name(enum uvio_path path)
 	case UVIO_PATH_IOCTL_2017: return "ioctl-2017";
 	case UVIO_PATH_WRITE: return "write";
 	case UVIO_PATH_INVOKE_WRITE: return "invoke-write";
+	case UVIO_PATH_SYSFS: return "sysfs";
 	}
 	return "?";
 }
@@ -66,6 +67,7 @@ enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsign
 	case UVIO_PATH_WRITE:
 		return write ? p : UVIO_PATH_AUTO;
 	case UVIO_PATH_AUTO:
+	case UVIO_PATH_SYSFS:		/* never a device's path */
 		break;
 	}
 	return UVIO_PATH_AUTO;
@@ -194,6 +196,12 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 				/* Pinned to, or left with, a path this verb lacks. */
 				ret = -EOPNOTSUPP;
 				p = uvio_device_path(dev);
+				/* The verb answers another way: not a failure. */
+				if (d->fallback) {
+					if (path)
+						*path = p;
+					return UVIO_VERB_NO_PATH;
+				}
 				break;
 			}
 			ret = dispatch(dev, p, d, args);

@@ -39,7 +39,11 @@ struct uvio_verb_desc {
 	const char *name;		/* "OBJECT.METHOD", for messages */
 	uvio_ioctl_enc on_ioctl;
 	uvio_write_enc on_write;
+	/* When no path carries it, the caller answers another way: then
+	 * UVIO_VERB_NO_PATH comes back, unlogged, instead of -EOPNOTSUPP. */
+	bool fallback;
 };
+#define UVIO_VERB_NO_PATH 1
 int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
 		       enum uvio_path *path);
 #define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \

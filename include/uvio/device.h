@@ -29,6 +29,9 @@ enum uvio_path {
 	UVIO_PATH_WRITE,	/* legacy write() commands */
 	UVIO_PATH_INVOKE_WRITE,	/* a write() command carried by the ioctl
 				 * method DEVICE/INVOKE_WRITE (Linux 5.0+) */
+	UVIO_PATH_SYSFS,	/* reported only: no command could ask, the
+				 * answer was read from sysfs (GID queries on
+				 * write() or without the GID methods) */
 };
 
 UVIO_API const char *uvio_path_name(enum uvio_path path);

@@ -3,6 +3,7 @@
  * channel (a write() command). */
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "verb.h"
+#include "gid_sysfs.h"
 
 static int query_device_write(struct uvio_device *dev, enum uvio_path p, void *resp)
 {
@@ -159,15 +160,25 @@ static int gid_entry_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	return uvio_dev_exec(dev, &cmd);
 }
 
+/* Without a path for the method (write(), or a kernel without it): sysfs. */
+static const struct uvio_verb_desc gid_entry_desc = {
+	.verb = UVIO_VERB_QUERY_GID_ENTRY, .name = "DEVICE.QUERY_GID_ENTRY",
+	.on_ioctl = gid_entry_ioctl, .fallback = true,
+};
+
 UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32_t index,
 				  struct uvio_gid_entry *entry, enum uvio_path *path)
 {
 	struct gid_args a = { .port = port, .index = index, .entries = entry };
+	int ret;
 
 	if (!entry)
 		return uvio_verb_end(dev, "DEVICE.QUERY_GID_ENTRY", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_GID_ENTRY, "DEVICE.QUERY_GID_ENTRY",
-			     gid_entry_ioctl, NULL, &a, path);
+	ret = uvio_run_verb_desc(dev, &gid_entry_desc, &a, path);
+	if (ret != UVIO_VERB_NO_PATH)
+		return ret;
+	return uvio_verb_end(dev, "DEVICE.QUERY_GID_ENTRY", UVIO_PATH_SYSFS,
+			     gid_sysfs_entry(dev, port, index, entry), path);
 }
 
 static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -183,6 +194,11 @@ static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	return uvio_dev_exec(dev, &cmd);
 }
 
+static const struct uvio_verb_desc gid_table_desc = {
+	.verb = UVIO_VERB_QUERY_GID_TABLE, .name = "DEVICE.QUERY_GID_TABLE",
+	.on_ioctl = gid_table_ioctl, .fallback = true,
+};
+
 UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry *entries,
 				  size_t max, enum uvio_path *path)
 {
@@ -193,8 +209,14 @@ UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry
 	if (!entries || !max || max > UINT16_MAX / sizeof(*entries))
 		return uvio_verb_end(dev, "DEVICE.QUERY_GID_TABLE", UVIO_PATH_AUTO,
 				     !entries || !max ? -EINVAL : -E2BIG, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_QUERY_GID_TABLE, "DEVICE.QUERY_GID_TABLE",
-			    gid_table_ioctl, NULL, &a, path);
+	ret = uvio_run_verb_desc(dev, &gid_table_desc, &a, path);
+	if (ret == UVIO_VERB_NO_PATH) {
+		size_t n;
+
+		ret = uvio_verb_end(dev, "DEVICE.QUERY_GID_TABLE", UVIO_PATH_SYSFS,
+				    gid_sysfs_table(dev, entries, max, &n), path);
+		return ret ? ret : (int)n;
+	}
 	if (ret)
 		return ret;
 	/* A count beyond the array would be a kernel bug; never trust it. */

@@ -22,13 +22,13 @@ enum mode { M_IOCTL, M_WRITE, M_FILTER };
 static const char *const mode_name[] = { "ioctl", "write", "filter" };
 
 /* The GID at index i of port 1, as sysfs prints it; 0 when readable. */
-static int sysfs_gid(const char *dev, unsigned int i, char *out, size_t size)
+static int sysfs_port_file(const char *dev, const char *file, char *out, size_t size)
 {
 	char path[160];
 	FILE *f;
 	int ok;
 
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/gids/%u", dev, i);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/%s", dev, file);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -36,6 +36,36 @@ static int sysfs_gid(const char *dev, unsigned int i, char *out, size_t size)
 	fclose(f);
 	out[strcspn(out, "\n")] = 0;
 	return ok ? 0 : -1;
+}
+
+static int sysfs_gid(const char *dev, unsigned int i, char *out, size_t size)
+{
+	char file[32];
+
+	snprintf(file, sizeof(file), "gids/%u", i);
+	return sysfs_port_file(dev, file, out, size);
+}
+
+/* The GID type sysfs states: "RoCE v2", or "IB/RoCE v1", which is RoCE v1
+ * on an Ethernet port of a CA and IB otherwise (iWARP, node type 4: siw,
+ * whose GIDs the method types IB). */
+static unsigned int sysfs_gid_type(const char *dev, unsigned int i)
+{
+	char file[40], v[32], ll[32], nt[32], p[160];
+	FILE *f;
+	bool rnic = false;
+
+	snprintf(file, sizeof(file), "gid_attrs/types/%u", i);
+	if (!sysfs_port_file(dev, file, v, sizeof(v)) && !strcmp(v, "RoCE v2"))
+		return IB_UVERBS_GID_TYPE_ROCE_V2;
+	snprintf(p, sizeof(p), "/sys/class/infiniband/%s/node_type", dev);
+	f = fopen(p, "r");
+	if (f) {
+		rnic = fgets(nt, sizeof(nt), f) && nt[0] == '4';
+		fclose(f);
+	}
+	return !sysfs_port_file(dev, "link_layer", ll, sizeof(ll)) && !strcmp(ll, "Ethernet") &&
+	       !rnic ? IB_UVERBS_GID_TYPE_ROCE_V1 : IB_UVERBS_GID_TYPE_IB;
 }
 
 static void gid_text(const struct uvio_gid_entry *e, char *out, size_t size)
@@ -99,32 +129,34 @@ static void queries(const struct uvio_device_info *info, enum mode m)
 	       mode_name[m], info->name, port.core.state, port.core.active_speed,
 	       port.core.port_cap_flags, port.port_cap_flags2, port.active_speed_ex);
 
-	/* GID table: methods only. Every entry the kernel gives is the one
-	 * sysfs shows at that index. */
+	/* GID table: the methods on the ioctl path, sysfs on write() (which
+	 * has no GID command). Either way every entry is the one sysfs shows
+	 * at that index, with the type sysfs states. */
 	n = uvio_query_gid_table(dev, table, 16, &p);
-	if (ioctl) {
-		KT_CHECK(n >= 1, "gid table: %d", n);
-		for (int i = 0; i < n; i++) {
-			char want[64], got[64];
+	KT_CHECK(n >= 1, "gid table: %d", n);
+	KT_EQ(p, ioctl ? UVIO_PATH_IOCTL : UVIO_PATH_SYSFS);
+	for (int i = 0; i < n; i++) {
+		char want[64], got[64];
 
-			gid_text(&table[i], got, sizeof(got));
-			KT_EQ(sysfs_gid(info->name, table[i].gid_index, want, sizeof(want)), 0);
-			KT_CHECK(!strcmp(got, want), "gid %u: %s, sysfs %s", table[i].gid_index,
-				 got, want);
-			KT_EQ(table[i].port_num, 1);
-		}
-		KT_EQ(uvio_query_gid_entry(dev, 1, table[0].gid_index, &gid, &p), 0);
-		KT_CHECK(!memcmp(&gid, &table[0], sizeof(gid)), "entry differs from table");
-		/* Past the table: EINVAL; inside it but empty: ENODATA (rxe has
-		 * 1024 slots, siw a single one). */
-		KT_EQ(uvio_query_gid_entry(dev, 1, port.core.gid_tbl_len, &gid, &p), -EINVAL);
-		if (port.core.gid_tbl_len > (uint32_t)n && ++empty_probe)
-			KT_EQ(uvio_query_gid_entry(dev, 1, port.core.gid_tbl_len - 1, &gid, &p),
-			      -ENODATA);
-	} else {
-		KT_EQ(n, -EOPNOTSUPP);
-		KT_EQ(uvio_query_gid_entry(dev, 1, 0, &gid, &p), -EOPNOTSUPP);
+		gid_text(&table[i], got, sizeof(got));
+		KT_EQ(sysfs_gid(info->name, table[i].gid_index, want, sizeof(want)), 0);
+		KT_CHECK(!strcmp(got, want), "gid %u: %s, sysfs %s", table[i].gid_index,
+			 got, want);
+		KT_EQ(table[i].port_num, 1);
+		KT_EQ(table[i].gid_type, sysfs_gid_type(info->name, table[i].gid_index));
 	}
+	if (n >= 1) {
+		KT_EQ(uvio_query_gid_entry(dev, 1, table[0].gid_index, &gid, &p), 0);
+		KT_EQ(p, ioctl ? UVIO_PATH_IOCTL : UVIO_PATH_SYSFS);
+		KT_CHECK(!memcmp(&gid, &table[0], sizeof(gid)), "entry differs from table");
+		printf("  %s %s: %d GIDs (%s), [0] type %u ifindex %u\n", mode_name[m], info->name,
+		       n, uvio_path_name(p), gid.gid_type, gid.netdev_ifindex);
+	}
+	/* Past the table: EINVAL; inside it but empty: ENODATA (rxe has 1024
+	 * slots, siw a single one). */
+	KT_EQ(uvio_query_gid_entry(dev, 1, port.core.gid_tbl_len, &gid, &p), -EINVAL);
+	if (port.core.gid_tbl_len > (uint32_t)n && ++empty_probe)
+		KT_EQ(uvio_query_gid_entry(dev, 1, port.core.gid_tbl_len - 1, &gid, &p), -ENODATA);
 
 	/* INFO_HANDLES sees the CQs this context made. */
 	{

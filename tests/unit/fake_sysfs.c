@@ -75,6 +75,20 @@ void fake_sysfs_add(unsigned int n, const char *ibdev, dev_t rdev)
 	put(p, "6\n");
 }
 
+void fake_sysfs_put(const char *rel, const char *text)
+{
+	char p[512];
+
+	fake_sysfs();
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *c = p + strlen(root) + 1; (c = strchr(c, '/')); c++) {
+		*c = 0;
+		mkdir(p, 0755);
+		*c = '/';
+	}
+	put(p, text);
+}
+
 dev_t fake_rdev(const char *path)
 {
 	struct stat st;

@@ -11,6 +11,8 @@ const char *fake_sysfs(void);
 void fake_sysfs_clear(void);
 /* Add uverbsN for IB device ibdev, with the major:minor of rdev. */
 void fake_sysfs_add(unsigned int n, const char *ibdev, dev_t rdev);
+/* Write a file of the tree (path relative to it, directories made). */
+void fake_sysfs_put(const char *rel, const char *text);
 /* The device number of a path (a character device such as /dev/null). */
 dev_t fake_rdev(const char *path);
 /* /dev/null opened read-write and listed as uverbs0 (ibdev "fake0"): an fd

@@ -275,6 +275,73 @@ static void remembered_paths(void **state)
 	uvio_device_close(dev);
 }
 
+/* No GID command on write(): the entries come from sysfs, as the method
+ * would give them, and the path says so. */
+static void gids_from_sysfs(void **state)
+{
+	struct uvio_device *dev = fresh();
+	struct uvio_gid_entry e, t[4];
+	enum uvio_path p;
+	(void)state;
+
+	fake_sysfs_put("class/infiniband/fake0/ports/1/link_layer", "Ethernet\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gids/0",
+		       "fe80:0000:0000:0000:5054:00ff:fe12:3456\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gids/1",
+		       "0000:0000:0000:0000:0000:ffff:c000:0201\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gids/2",
+		       "0000:0000:0000:0000:0000:0000:0000:0000\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gid_attrs/types/0", "IB/RoCE v1\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gid_attrs/types/1", "RoCE v2\n");
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gid_attrs/ndevs/1", "lo\n");
+	uvio_device_set_path(dev, UVIO_PATH_WRITE);
+
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 1, &e, &p), 0);
+	assert_int_equal(p, UVIO_PATH_SYSFS);
+	assert_int_equal(((uint8_t *)e.gid)[10], 0xff);
+	assert_int_equal(((uint8_t *)e.gid)[12], 0xc0);
+	assert_int_equal(((uint8_t *)e.gid)[15], 0x01);
+	assert_int_equal(e.gid_index, 1);
+	assert_int_equal(e.port_num, 1);
+	assert_int_equal(e.gid_type, IB_UVERBS_GID_TYPE_ROCE_V2);
+	assert_int_equal(e.netdev_ifindex, 1);	/* lo */
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 0, &e, &p), 0);
+	assert_int_equal(e.gid_type, IB_UVERBS_GID_TYPE_ROCE_V1);	/* Ethernet port */
+	assert_int_equal(((uint8_t *)e.gid)[0], 0xfe);
+	assert_int_equal(e.netdev_ifindex, 0);
+	/* the same words on iWARP (an RNIC) mean IB, as the method says */
+	fake_sysfs_put("class/infiniband/fake0/node_type", "4: RNIC\n");
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 0, &e, &p), 0);
+	assert_int_equal(e.gid_type, IB_UVERBS_GID_TYPE_IB);
+	fake_sysfs_put("class/infiniband/fake0/node_type", "1: CA\n");
+	/* an empty slot, past the table, no such port: the method's answers */
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 2, &e, &p), -ENODATA);
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 3, &e, &p), -EINVAL);
+	assert_int_equal(uvio_query_gid_entry(dev, 2, 0, &e, &p), -EINVAL);
+	/* the table: the valid entries in order; too little room is EINVAL */
+	assert_int_equal(uvio_query_gid_table(dev, t, 4, &p), 2);
+	assert_int_equal(p, UVIO_PATH_SYSFS);
+	assert_int_equal(t[0].gid_index, 0);
+	assert_int_equal(t[1].gid_index, 1);
+	assert_int_equal(uvio_query_gid_table(dev, t, 1, &p), -EINVAL);
+	assert_int_equal(fake.write_calls, 0);
+	assert_int_equal(fake.ioctl_calls, 0);
+	/* malformed text is an error, not a GID */
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gids/0", "fe80::1\n");
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 0, &e, &p), -EIO);
+	uvio_device_close(dev);
+
+	/* A kernel without the method: asked once, sysfs from then on. */
+	dev = fresh();
+	answer = EPROTONOSUPPORT;
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 1, &e, &p), 0);
+	assert_int_equal(p, UVIO_PATH_SYSFS);
+	assert_int_equal(e.gid_type, IB_UVERBS_GID_TYPE_ROCE_V2);
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 1, &e, &p), 0);
+	assert_int_equal(fake.ioctl_calls, 1);
+	uvio_device_close(dev);
+}
+
 static void pinned_paths(void **state)
 {
 	struct uvio_device *dev = fresh();
@@ -427,6 +494,7 @@ int main(void)
 		cmocka_unit_test(invoke_write_for_write_commands),
 		cmocka_unit_test(enotty_after_decided_is_an_error),
 		cmocka_unit_test(remembered_paths),
+		cmocka_unit_test(gids_from_sysfs),
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),
