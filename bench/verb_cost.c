@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include <uvio.h>
-#include "qp_steps.h"
+#include "uvio_steps.h"
 #include "fake_sysfs.h"
 
 static uint32_t next_handle;
@@ -57,42 +57,6 @@ __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n)
 	}
 }
 
-/* The guest benchmark's steps (bench/verbs.c lib_qp_step), GID made up. */
-static void qp_step(int step, uint32_t qpn, struct uvio_qp_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->sz = sizeof(*a);
-	switch (step) {
-	case 0:
-		a->attr_mask = BQ_INIT_MASK;
-		a->qp_state = UVIO_QPS_INIT;
-		a->port_num = BQ_PORT_NUM;
-		a->qp_access_flags = BQ_ACCESS;
-		break;
-	case 1:
-		a->attr_mask = BQ_RTR_MASK;
-		a->qp_state = UVIO_QPS_RTR;
-		a->path_mtu = BQ_MTU;
-		a->dest_qp_num = qpn;
-		a->max_dest_rd_atomic = 1;
-		a->min_rnr_timer = BQ_RNR_TIMER;
-		a->ah.dgid[10] = a->ah.dgid[11] = 0xff;
-		a->ah.sgid_index = BQ_GID_INDEX;
-		a->ah.hop_limit = 1;
-		a->ah.is_global = 1;
-		a->ah.port_num = BQ_PORT_NUM;
-		break;
-	default:
-		a->attr_mask = BQ_RTS_MASK;
-		a->qp_state = UVIO_QPS_RTS;
-		a->timeout = BQ_TIMEOUT_VAL;
-		a->retry_cnt = BQ_RETRIES;
-		a->rnr_retry = BQ_RETRIES;
-		a->max_rd_atomic = 1;
-		break;
-	}
-}
-
 __attribute__((noinline)) void run_qp(struct uvio_device *dev, long n);
 __attribute__((noinline)) void run_qp(struct uvio_device *dev, long n)
 {
@@ -102,6 +66,8 @@ __attribute__((noinline)) void run_qp(struct uvio_device *dev, long n)
 		.cap = { .max_send_wr = BQ_CAP_WR, .max_recv_wr = BQ_CAP_WR,
 			 .max_send_sge = BQ_CAP_SGE, .max_recv_sge = BQ_CAP_SGE },
 	};
+	/* an IPv4-mapped RoCE v2 GID, as rxe's index 1 */
+	static const uint8_t gid[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
 	struct uvio_qp_attr a;
 	UVIO_OPTS(uvio_qp, qp);
 
@@ -109,7 +75,7 @@ __attribute__((noinline)) void run_qp(struct uvio_device *dev, long n)
 		if (uvio_create_qp(dev, &attr, NULL, &qp, NULL))
 			abort();
 		for (int s = 0; s < 3; s++) {
-			qp_step(s, qp.qp_num, &a);
+			bq_uvio_step(s, qp.qp_num, gid, BQ_GID_INDEX, &a);
 			if (uvio_modify_qp(dev, qp.handle, &a, NULL, NULL))
 				abort();
 		}

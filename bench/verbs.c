@@ -18,7 +18,7 @@
 #include "bench.h"
 #include "floor.h"
 #include "floor_verbs.h"
-#include "qp_steps.h"
+#include "uvio_steps.h"
 
 #define E_PATH(e) ((e)->use_write ? UVIO_PATH_WRITE : UVIO_PATH_AUTO)
 #define FL_CMD_OF(e, command, core, resp, drv)                                   \
@@ -739,37 +739,7 @@ static int fl_destroy_qp(struct env *e, int i)
 /* The three transitions of the bring-up, in both encodings. */
 static void lib_qp_step(const struct env *e, int step, uint32_t qpn, struct uvio_qp_attr *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->sz = sizeof(*a);
-	switch (step) {
-	case 0:
-		a->attr_mask = BQ_INIT_MASK;
-		a->qp_state = UVIO_QPS_INIT;
-		a->port_num = BQ_PORT_NUM;
-		a->qp_access_flags = BQ_ACCESS;
-		break;
-	case 1:
-		a->attr_mask = BQ_RTR_MASK;
-		a->qp_state = UVIO_QPS_RTR;
-		a->path_mtu = BQ_MTU;
-		a->dest_qp_num = qpn;
-		a->max_dest_rd_atomic = 1;
-		a->min_rnr_timer = BQ_RNR_TIMER;
-		memcpy(a->ah.dgid, e->gid, 16);
-		a->ah.sgid_index = (uint8_t)e->gid_index;
-		a->ah.hop_limit = 1;
-		a->ah.is_global = 1;
-		a->ah.port_num = BQ_PORT_NUM;
-		break;
-	default:
-		a->attr_mask = BQ_RTS_MASK;
-		a->qp_state = UVIO_QPS_RTS;
-		a->timeout = BQ_TIMEOUT_VAL;
-		a->retry_cnt = BQ_RETRIES;
-		a->rnr_retry = BQ_RETRIES;
-		a->max_rd_atomic = 1;
-		break;
-	}
+	bq_uvio_step(step, qpn, e->gid, (uint8_t)e->gid_index, a);
 }
 
 static void fl_qp_step(const struct env *e, int step, uint32_t h, uint32_t qpn,
