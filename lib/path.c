@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <uvio/diag.h>
 #include <rdma/ib_user_verbs.h>
 
@@ -115,41 +114,6 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 	atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
 	/* Again only when another path is left to try. */
 	return uvio_path_pick(dev, verb, has) != tried;
-}
-
-uint64_t uvio_now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd)
-{
-	uint64_t t0 = uvio_now_ns();
-	int ret = uvio_cmd_exec(dev->fd, cmd);
-
-	uvio_trace_ioctl(dev, cmd, ret, uvio_now_ns() - t0);
-	return ret;
-}
-
-int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
-{
-	ssize_t n;
-
-	if (__builtin_expect(dev->trace, 0)) {
-		uint64_t t0 = uvio_now_ns();
-
-		n = uvio_sys_write(dev->fd, buf, len);
-		uvio_trace_write(dev, buf, len, (int)n, uvio_now_ns() - t0);
-	} else {
-		n = uvio_sys_write(dev->fd, buf, len);
-	}
-	if (n < 0)
-		return (int)n;
-	/* The kernel answers with the bytes it consumed: all of them. */
-	return (size_t)n == len ? 0 : -EIO;
 }
 
 static __attribute__((noinline, cold)) int verb_failed(struct uvio_device *dev,
