@@ -1,7 +1,10 @@
 #!/bin/bash
 # Round-trip latency and messages per second of examples/rc_pingpong
-# (libuverbs-ioctl, rxe rings of its own) and of rdma-core's ibv_rc_pingpong
-# (libibverbs and its rxe provider), side by side in one two-guest run.
+# (libuverbs-ioctl, rxe rings of its own), of the same with its device pinned
+# to write() (rc_pingpong-write: every command, the doorbell included, a plain
+# write(), as libibverbs' rxe provider rings it) and of rdma-core's
+# ibv_rc_pingpong (libibverbs and its rxe provider), side by side in one
+# two-guest run.
 #
 #   bench/pingpong.sh BUILD_DIR [ITERS [ROUNDS]]
 #
@@ -10,7 +13,7 @@
 # then, for 64-byte and 4096-byte messages, ROUNDS rounds (default 5) of
 # ITERS round trips (default 1000) of each program, alternating (each round
 # reverses who goes first), and prints
-# a Markdown table of the medians. Both programs sleep on the completion
+# a Markdown table of the medians. All of them sleep on the completion
 # channel (ibv_rc_pingpong -e), as rc_pingpong always does.
 set -euo pipefail
 build=$(cd "$1" && pwd) iters=${2:-1000} rounds=${3:-5}
@@ -34,7 +37,7 @@ echo "$iters round trips per program and size, alternating (ABBA); medians of th
 echo "trip is one message each way; messages/s counts both. CPU: user + system time of"
 echo "each side's process (time(1), 10 ms ticks) per round trip; system calls: ioctl, write,"
 echo "read, poll and clock reads counted by LD_PRELOAD (bench/pp_syscount.c), setup included."
-echo "Both programs sleep on the completion channel (ibv_rc_pingpong -e). Host load average"
+echo "All sleep on the completion channel (ibv_rc_pingpong -e). Host load average"
 echo "at the start: $load."
 echo
 echo "Command: \`$cmd\` (or \`bench/pingpong.sh BUILD $iters $rounds\`)"

@@ -195,7 +195,11 @@ corrupt_case() {	# corrupt_case server|client: who spoils
 bench_one() {	# bench_one PROGRAM SIZE ROUND
 	p=$1 sz=$2 r=$3 name="bench $1 size $2 round $3"
 	args="-d $dev -g 1 -m 4096 -s $sz -n $bench_iters"
-	if [ $p = rc_pingpong ]; then args="$args -T 60"; else args="$args -e"; fi
+	# rc_pingpong-write: the same example with the device pinned to
+	# write(), its doorbell a plain write() as libibverbs' rxe provider's.
+	exe=$p
+	[ $p = rc_pingpong-write ] && exe="env UVERBS_IOCTL_PATH=write rc_pingpong"
+	case $p in rc_pingpong*) args="$args -T 60" ;; *) args="$args -e" ;; esac
 	side=client out=/tmp/bc.out
 	# bench/pingpong.sh adds a system call counter (LD_PRELOAD).
 	count=
@@ -204,15 +208,15 @@ bench_one() {	# bench_one PROGRAM SIZE ROUND
 		count="env LD_PRELOAD=/opt/uvio/libppcount.so PP_SYSCOUNT_OUT=/tmp/sc.out"
 	if [ "$role" = server ]; then
 		side=server out=/tmp/bs.out
-		[ $p = rc_pingpong ] && args="$args -W 300"
-		busybox time -o /tmp/time.out -p timeout 300 $count $p $args > $out 2>&1 &
+		case $p in rc_pingpong*) args="$args -W 300" ;; esac
+		busybox time -o /tmp/time.out -p timeout 300 $count $exe $args > $out 2>&1 &
 		spid=$!
 		wait_listen $port || { bad "$name: no server"; return 1; }
 		barrier "$name"
 		wait $spid
 	else
 		barrier "$name"
-		busybox time -o /tmp/time.out -p timeout 300 $count $p $args $peer > $out 2>&1
+		busybox time -o /tmp/time.out -p timeout 300 $count $exe $args $peer > $out 2>&1
 	fi
 	crc=$?
 	us=$(sed -n 's/.* = \([0-9.]*\) usec\/iter$/\1/p' $out)
@@ -235,9 +239,9 @@ bench() {
 		while [ $r -lt "$bench_rounds" ]; do
 			r=$((r + 1))
 			# ABBA: who goes first alternates, so that a drift in
-			# the host's load falls on both alike.
-			order="rc_pingpong ibv_rc_pingpong"
-			[ $((r % 2)) = 0 ] && order="ibv_rc_pingpong rc_pingpong"
+			# the host's load falls on all alike.
+			order="rc_pingpong ibv_rc_pingpong rc_pingpong-write"
+			[ $((r % 2)) = 0 ] && order="rc_pingpong-write ibv_rc_pingpong rc_pingpong"
 			for p in $order; do
 				bench_one $p $sz $r || return
 			done
