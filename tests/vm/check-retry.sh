@@ -3,6 +3,7 @@
 # its CPU stopped (it prints nothing, like the early hang seen once in about
 # a hundred boots of 7.2 under TCG). run.sh must kill it after the bound,
 # say so, boot again and pass; when the second boot hangs too, it must fail.
+# A first boot whose kernel panics before the init must be retried as well.
 #
 #   check-retry.sh BUILD_DIR KERNEL
 set -uo pipefail
@@ -35,5 +36,17 @@ if [ "$rc" = 1 ] && [ "$(grep -c '^vm: RETRY' "$out")" = 1 ] &&
 else
 	echo "check-retry: FAIL: two hangs (exit $rc):"; cat "$out"; fail=1
 fi
-[ "$fail" = 0 ] && echo "check-retry: both cases hold"
+# A kernel that fails before the init (here: a panic, no init to run) is
+# booted again too, and the result says which kind of failure it was.
+UVIO_VM_PANIC=1 UVIO_VM_BOOT_TIMEOUT=60 "$here/run.sh" "$build" "$kernel" dev=rxe example \
+	>"$out" 2>&1
+rc=$?
+grep -E "^vm: (RETRY|RESULT)" "$out"
+if [ "$rc" = 0 ] && grep -q "^vm: RETRY: the kernel failed before the init" "$out" &&
+   grep -q "^vm: RESULT .*: PASS; .*after one boot whose kernel failed before the init" "$out"; then
+	echo "check-retry: one panic at boot: retried, reported, passed"
+else
+	echo "check-retry: FAIL: one panic at boot (exit $rc):"; cat "$out"; fail=1
+fi
+[ "$fail" = 0 ] && echo "check-retry: all three cases hold"
 exit "$fail"

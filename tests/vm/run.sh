@@ -17,9 +17,13 @@
 # "valgrind" runs the kernel tests and examples under memcheck.
 #
 # A boot that shows no guest output within UVIO_VM_BOOT_TIMEOUT seconds
-# (default 60) is killed and started once more, and the result says so; a
+# (default 60), or whose kernel oopses, panics or stops before the init
+# starts (seen under TCG: 7.2 once took an int3 Oops in its clock code while
+# booting), is stopped and started once more, and the result says so; a
 # second such boot fails. The whole run is bounded by UVIO_VM_TIMEOUT (900).
-# UVIO_VM_HANG=N starts the first N boots with the CPU stopped, to show that.
+# UVIO_VM_HANG=N starts the first N boots with the CPU stopped, to show the
+# first case; UVIO_VM_PANIC=N gives the first N boots an init that does not
+# exist, so that their kernel panics, to show the second.
 #
 # Downloads and built modules are cached in $UVIO_CACHE (~/.cache/uvio);
 # the initramfs and the console log go to BUILD_DIR/vm/.
@@ -97,21 +101,28 @@ now() { date +%s.%N; }
 # text, for the user and the log.
 clean() { sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g'; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-boot() {	# boot ATTEMPT: 0 when the guest printed anything, 1 when it hung
-	local extra=() start qpid tpid hung=0
+# boot ATTEMPT: 0 when the init started, 1 when the guest hung (no output
+# within the bound), 2 when its kernel failed first (oops, panic, or qemu gone).
+boot() {
+	local extra=() kargs=$append start qpid tpid ret=0
 	[ "$1" -le "${UVIO_VM_HANG:-0}" ] && extra=(-S)	# CPU stopped: a hang
+	[ "$1" -le "${UVIO_VM_PANIC:-0}" ] && kargs="$kargs rdinit=/no-such-init"
 	rm -f "$raw" "$log"	# never write through a hard link into another run's log
 	start=$(now)
-	timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" "${extra[@]}" -append "$append" \
+	timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" "${extra[@]}" -append "$kargs" \
 		</dev/null >"$raw" 2>&1 &
 	qpid=$!
 	tail -n +1 -f --pid=$qpid "$raw" | clean &
 	tpid=$!
 	# The init prints UVIO-INIT first thing; the kernel itself is quiet.
 	while ! grep -aq 'UVIO-INIT ' "$raw"; do
-		if ! kill -0 $qpid 2>/dev/null; then break; fi
+		if grep -aEq 'Kernel panic|Oops' "$raw" || ! kill -0 $qpid 2>/dev/null; then
+			ret=2
+			kill $qpid 2>/dev/null || true
+			break
+		fi
 		if [ "$(secs "$start" "$(now)" | cut -d. -f1)" -ge "$bound" ]; then
-			hung=1
+			ret=1
 			kill $qpid 2>/dev/null || true
 			break
 		fi
@@ -121,15 +132,28 @@ boot() {	# boot ATTEMPT: 0 when the guest printed anything, 1 when it hung
 	wait $qpid || true
 	wait $tpid 2>/dev/null || true
 	total=$(secs "$start" "$(now)")
-	return $hung
+	return $ret
 }
+failed_boot=("" "no guest output within $bound s" "the kernel failed before the init")
 retried=
-if ! boot 1; then
-	echo "vm: RETRY: no guest output within $bound s; killed, booting $kver once more"
-	retried=", after one boot that hung (no guest output within $bound s)"
-	if ! boot 2; then
+boot 1 && first=0 || first=$?
+if [ "$first" != 0 ]; then
+	clean < "$raw" > "$log.boot1"	# kept: what went wrong
+	echo "vm: RETRY: ${failed_boot[$first]}; killed, booting $kver once more (console: $log.boot1)"
+	if [ "$first" = 1 ]; then
+		retried=", after one boot that hung (no guest output within $bound s)"
+	else
+		retried=", after one boot whose kernel failed before the init"
+	fi
+	boot 2 && second=0 || second=$?
+	if [ "$second" != 0 ]; then
 		clean < "$raw" > "$log"
-		echo "vm: RESULT $ran: FAIL, no guest output within $bound s, twice"
+		if [ "$first" = 1 ] && [ "$second" = 1 ]; then
+			echo "vm: RESULT $ran: FAIL, no guest output within $bound s, twice"
+		else
+			echo "vm: RESULT $ran: FAIL, two boots failed before the init" \
+			     "(${failed_boot[$first]}; ${failed_boot[$second]})"
+		fi
 		exit 1
 	fi
 fi
