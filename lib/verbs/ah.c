@@ -4,9 +4,9 @@
 #include "obj.h"
 
 struct create_args {
-	struct ib_uverbs_create_ah c;
 	struct drv_bufs b;
 	uint32_t *handle;
+	struct ib_uverbs_create_ah c;	/* last: it ends in a flexible array */
 };
 
 static int create_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)

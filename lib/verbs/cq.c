@@ -136,9 +136,9 @@ UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 }
 
 struct resize_args {
-	struct ib_uverbs_resize_cq c;
 	struct drv_bufs b;
 	uint32_t *granted;
+	struct ib_uverbs_resize_cq c;	/* last: it ends in a flexible array */
 };
 
 static int resize_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -16,9 +16,9 @@ static void mr_out(struct uvio_mr *mr, uint32_t handle, uint32_t lkey, uint32_t 
 }
 
 struct rereg_args {
-	struct ib_uverbs_rereg_mr c;
 	struct drv_bufs b;
 	struct uvio_mr *keys;
+	struct ib_uverbs_rereg_mr c;	/* last: it ends in a flexible array */
 };
 
 static int rereg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)

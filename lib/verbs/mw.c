@@ -4,9 +4,9 @@
 #include "obj.h"
 
 struct alloc_args {
-	struct ib_uverbs_alloc_mw c;
 	struct drv_bufs b;
 	struct uvio_mw *mw;
+	struct ib_uverbs_alloc_mw c;	/* last: it ends in a flexible array */
 };
 
 static int alloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)

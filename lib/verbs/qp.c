@@ -429,9 +429,9 @@ UVIO_API int uvio_query_qp(struct uvio_device *dev, uint32_t qp_handle, uint32_t
 }
 
 struct open_args {
-	struct ib_uverbs_open_qp c;
 	struct drv_bufs b;
 	struct uvio_qp *qp;
+	struct ib_uverbs_open_qp c;	/* last: it ends in a flexible array */
 };
 
 static int open_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)

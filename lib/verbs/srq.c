@@ -116,8 +116,8 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 }
 
 struct modify_args {
-	struct ib_uverbs_modify_srq c;
 	struct drv_bufs b;
+	struct ib_uverbs_modify_srq c;	/* last: it ends in a flexible array */
 };
 
 static int modify_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
