@@ -60,9 +60,8 @@ static uint64_t in_data(const void *p, size_t len)
 /* Lengths are bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
  * UVIO_MAX_DRV_DATA), ids are distinct: the records are written
  * directly, as a uvio_cmd that the tracer and memcheck see as any other. */
-static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
-			size_t core_len, void *resp, size_t resp_len,
-			const struct drv_bufs *drv)
+int uvio_invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
+		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
 	UVIO_CMD_DEFINE(cmd, 5, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 
@@ -117,14 +116,14 @@ static int plain_over_ioctl(struct uvio_device *dev, uint32_t command, const voi
 	__u64 at;
 
 	if (!resp_len)
-		return invoke_write(dev, command, core, core_len, NULL, 0, drv);
+		return uvio_invoke_write(dev, command, core, core_len, NULL, 0, drv);
 	memcpy(&at, core, sizeof(at));
 	if (at) {
 		memcpy(copy, core, core_len);
 		copy[0] = 0;
 		core = copy;
 	}
-	return invoke_write(dev, command, core, core_len, resp, resp_len, drv);
+	return uvio_invoke_write(dev, command, core, core_len, resp, resp_len, drv);
 }
 
 /* A plain command as write(): header, core, driver input; the response
@@ -204,7 +203,7 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 	/* Extended and plain commands share numbers: the flag tells them
 	 * apart, in WRITE_CMD as in the write() header. */
 	if (p == UVIO_PATH_INVOKE_WRITE)
-		return invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core, core_len,
+		return uvio_invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core, core_len,
 				    resp, resp_len, drv);
 	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
 	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;

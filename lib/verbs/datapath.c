@@ -43,14 +43,9 @@ static int dp_exec(struct uvio_device *dev, enum uvio_path p, uint32_t command, 
 	 * what it leaves reads as zero. */
 	memset(resp, 0, resp_len);
 	memcpy(hdr + 1, &at, sizeof(at));
-	if (p == UVIO_PATH_INVOKE_WRITE) {
-		UVIO_DEV_CMD(dev, cmd, 3, UVIO_PATH_IOCTL, UVERBS_OBJECT_DEVICE,
-			     UVERBS_METHOD_INVOKE_WRITE);
-		uvio_put_u64(&cmd, UVERBS_ATTR_WRITE_CMD, command);
-		uvio_put_ptr_in(&cmd, UVERBS_ATTR_CORE_IN, hdr + 1, len - sizeof(*hdr));
-		uvio_put_ptr_out(&cmd, UVERBS_ATTR_CORE_OUT, resp, resp_len);
-		return uvio_dev_exec(dev, &cmd);
-	}
+	if (p == UVIO_PATH_INVOKE_WRITE)
+		return uvio_invoke_write(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len,
+					 NULL);
 	hdr->command = command;
 	hdr->in_words = (__u16)(len / 4);
 	hdr->out_words = (__u16)(resp_len / 4);
