@@ -29,6 +29,31 @@ static int disabled(struct uvio_device *dev, const char *verb, const char *comma
 	return ret;
 }
 
+/*
+ * rxe and siw keep every user queue in memory the process maps: the kernel
+ * ignores work requests sent by command for such a QP (rxe) or refuses them
+ * (siw), and Linux 5.10's POLL_CQ on an rxe CQ that holds completions
+ * crashes the kernel (it reads the user ring as kernel completions). So
+ * these commands are refused for them before any system call, naming the
+ * call that does the work.
+ */
+static int user_queues(struct uvio_device *dev, const char *verb, const char *instead,
+		       enum uvio_path *path)
+{
+	const char *drv = dev->driver_id == RDMA_DRIVER_RXE ? "rxe" :
+			  dev->driver_id == RDMA_DRIVER_SIW ? "siw" : NULL;
+
+	if (!drv)
+		return 0;
+	if (path)
+		*path = UVIO_PATH_AUTO;
+	uvio_set_last_error("%s: %s: EOPNOTSUPP: %s keeps this queue in user space, where the "
+			    "kernel command cannot reach it: use %s() of <uvio/dp.h>",
+			    dev->name, verb, drv, instead);
+	uvio_log(LOG_INFO, "%s", uvio_last_error());
+	return -EOPNOTSUPP;
+}
+
 /* Run a laid-out data-path command on path p. len counts the whole buffer,
  * header included; the core's first field is the response address. */
 static int dp_exec(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
@@ -125,6 +150,15 @@ static int post(struct uvio_device *dev, unsigned int verb, const char *name,
 		*bad_wr = 0;
 	if (ret)
 		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, ret, path);
+	/* A send without WRs is the doorbell, which is what these drivers
+	 * take; anything else goes through their rings. */
+	if (wr_count || command != IB_USER_VERBS_CMD_POST_SEND) {
+		ret = user_queues(dev, name, command == IB_USER_VERBS_CMD_POST_SEND ?
+				  "uvio_dp_post_send" : command == IB_USER_VERBS_CMD_POST_RECV ?
+				  "uvio_dp_post_recv" : "uvio_dp_post_srq_recv", path);
+		if (ret)
+			return ret;
+	}
 	{
 		const struct uvio_verb_desc d = {
 			.verb = verb, .name = name, .on_write = post_write,
@@ -186,7 +220,12 @@ UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
 	struct notify_args a = { .c = { .cq_handle = cq_handle,
 					.solicited_only = solicited_only ? 1 : 0 } };
 	enum uvio_path p = UVIO_PATH_AUTO;
-	int ret = uvio_run_verb(dev, UVIO_VERB_REQ_NOTIFY_CQ, "CQ.REQ_NOTIFY", NULL,
+	int ret;
+
+	/* rxe arms by this command; siw through the CQ's mapped control word. */
+	if (dev->driver_id == RDMA_DRIVER_SIW)
+		return user_queues(dev, "CQ.REQ_NOTIFY", "uvio_dp_arm_cq", path);
+	ret = uvio_run_verb(dev, UVIO_VERB_REQ_NOTIFY_CQ, "CQ.REQ_NOTIFY", NULL,
 				notify_write, &a, &p);
 
 	return disabled(dev, "CQ.REQ_NOTIFY",
@@ -226,6 +265,9 @@ UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
 		*count = 0;
 	if (!count || (!wc && max))
 		return uvio_verb_end(dev, "CQ.POLL", UVIO_PATH_AUTO, -EINVAL, path);
+	ret = user_queues(dev, "CQ.POLL", "uvio_dp_poll_cq", path);
+	if (ret)
+		return ret;
 	if (a.ne > UVIO_MAX_POLL_CQ)
 		a.ne = UVIO_MAX_POLL_CQ;
 	ret = uvio_run_verb(dev, UVIO_VERB_POLL_CQ, "CQ.POLL", NULL, poll_write, &a, &p);

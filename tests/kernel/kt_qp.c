@@ -33,7 +33,12 @@
 #define SIW_UD_ERRNO (-EOPNOTSUPP)	/* siw has RC QPs only */
 #define XRC_TGT_ERRNO (-EINVAL)		/* no XRC domain on rxe or siw */
 
-/* The data-path commands on a QP in RESET (rts false) or RTS. */
+/*
+ * The data-path commands on a QP in RESET (rts false) or RTS. rxe and siw
+ * keep their queues in user space (<uvio/dp.h> drives them): the commands
+ * that carry work are refused before any system call; the doorbell and
+ * rxe's REQ_NOTIFY_CQ reach the kernel.
+ */
 static void datapath(struct objs *o, uint32_t qp, bool rts)
 {
 	struct ib_uverbs_send_wr wr = { .wr_id = 1, .num_sge = 1, .opcode = IB_UVERBS_WR_SEND };
@@ -41,46 +46,35 @@ static void datapath(struct objs *o, uint32_t qp, bool rts)
 	struct ib_uverbs_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0 };
 	struct ib_uverbs_wc wc[4];
 	uint32_t bad = 99, n = 99;
+	long i0, w0;
 
-	/* rxe's doorbell: no WRs, the kernel runs the send queue. */
+	/* The doorbell: no WRs, the kernel runs the send queue. */
 	VERB(false, rts ? 0 : DOORBELL_RESET_ERRNO,
 	     uvio_post_send(o->dev, qp, NULL, 0, NULL, 0, &bad, P));
 	KT_EQ(bad, 0);
-	/* A WR that wants more SGEs than the command has: the kernel's
-	 * parser refuses it before the driver sees it. */
-	VERB(false, -EINVAL, uvio_post_send(o->dev, qp, &wr, 1, NULL, 0, &bad, P));
+	i0 = syscount_ioctls;
+	w0 = syscount_writes;
+	KT_EQ(uvio_post_send(o->dev, qp, &wr, 1, &sge, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_CHECK(strstr(uvio_last_error(), "uvio_dp_post_send()") != NULL, "%s", uvio_last_error());
 	KT_EQ(bad, 0);
-	/* A whole WR: rxe runs user QPs from their ring and ignores it (no
-	 * error); siw refuses WRs for user QPs, naming the first. */
-	VERB(false, siw ? -EINVAL : rts ? 0 : DOORBELL_RESET_ERRNO,
-	     uvio_post_send(o->dev, qp, &wr, 1, &sge, 1, &bad, P));
-	KT_EQ(bad, siw || !rts ? 1 : 0);
-	if (OLD) {
-		/* 5.10: both drivers still enable the rest. A receive WR: siw
-		 * refuses WRs of user QPs, rxe those of a QP in RESET. */
-		VERB(false, siw || !rts ? -EINVAL : 0,
-		     uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, P));
-		VERB(false, -EINVAL, uvio_post_srq_recv(o->dev, 4242, &rwr, 1, &sge, 1, &bad, P));
-		VERB(false, 0, uvio_poll_cq(o->dev, o->cq.handle, wc, 4, &n, P));
-		KT_EQ(n, 0);	/* nothing completed */
+	KT_EQ(uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_CHECK(strstr(uvio_last_error(), "uvio_dp_post_recv()") != NULL, "%s", uvio_last_error());
+	KT_EQ(uvio_post_srq_recv(o->dev, 0, &rwr, 1, &sge, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_EQ(uvio_poll_cq(o->dev, o->cq.handle, wc, 4, &n, NULL), -EOPNOTSUPP);
+	KT_CHECK(strstr(uvio_last_error(), "uvio_dp_poll_cq()") != NULL, "%s", uvio_last_error());
+	KT_EQ(n, 0);
+	if (siw) {
+		KT_EQ(uvio_req_notify_cq(o->dev, o->cq.handle, 0, NULL), -EOPNOTSUPP);
+		KT_CHECK(strstr(uvio_last_error(), "uvio_dp_arm_cq()") != NULL, "%s",
+			 uvio_last_error());
+	}
+	KT_EQ(syscount_ioctls - i0, 0);
+	KT_EQ(syscount_writes - w0, 0);
+	if (!siw) {
 		VERB(false, 0, uvio_req_notify_cq(o->dev, o->cq.handle, 0, P));
 		VERB(false, 0, uvio_req_notify_cq(o->dev, o->cq.handle, 1, P));
-		VERB(false, -EINVAL, uvio_req_notify_cq(o->dev, 4242, 0, P));
-		return;
+		VERB(false, LOOKUP_ERRNO, uvio_req_notify_cq(o->dev, 4242, 0, P));
 	}
-	/* Disabled on both drivers: the error says which command. */
-	VERB(false, -EOPNOTSUPP, uvio_post_recv(o->dev, qp, &rwr, 1, &sge, 1, &bad, P));
-	KT_CHECK(strstr(uvio_last_error(), "POST_RECV") != NULL, "%s", uvio_last_error());
-	VERB(false, -EOPNOTSUPP, uvio_post_srq_recv(o->dev, 0, &rwr, 1, &sge, 1, &bad, P));
-	KT_CHECK(strstr(uvio_last_error(), "POST_SRQ_RECV") != NULL, "%s", uvio_last_error());
-	VERB(false, -EOPNOTSUPP, uvio_poll_cq(o->dev, o->cq.handle, wc, 4, &n, P));
-	KT_CHECK(strstr(uvio_last_error(), "does not enable the write() command POLL_CQ"),
-		 "%s", uvio_last_error());
-	KT_EQ(n, 0);
-	VERB(false, siw ? -EOPNOTSUPP : 0, uvio_req_notify_cq(o->dev, o->cq.handle, 0, P));
-	VERB(false, siw ? -EOPNOTSUPP : 0, uvio_req_notify_cq(o->dev, o->cq.handle, 1, P));
-	VERB(false, siw ? -EOPNOTSUPP : -ENOENT,
-	     uvio_req_notify_cq(o->dev, 4242, 0, P));
 }
 
 /* Arguments the library refuses before any syscall. */

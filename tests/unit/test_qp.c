@@ -103,7 +103,11 @@ static ssize_t kernel_write(const void *buf, size_t len)
 	return write_answer ? -write_answer : (ssize_t)len;
 }
 
-static struct uvio_device *fresh(enum uvio_path pin)
+/* A device of a driver whose queues the kernel commands reach (the
+ * data-path commands' encodings are the same for every driver). */
+#define KERNEL_QUEUES RDMA_DRIVER_MLX5
+
+static struct uvio_device *fresh_driver(enum uvio_path pin, uint32_t driver_id)
 {
 	struct uvio_device *dev;
 
@@ -115,10 +119,15 @@ static struct uvio_device *fresh(enum uvio_path pin)
 	answer_len = 0;
 	memset(wbuf, 0, sizeof(wbuf));
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), driver_id, &dev), 0);
 	if (pin != UVIO_PATH_AUTO)
 		assert_int_equal(uvio_device_set_path(dev, pin), 0);
 	return dev;
+}
+
+static struct uvio_device *fresh(enum uvio_path pin)
+{
+	return fresh_driver(pin, RDMA_DRIVER_RXE);
 }
 
 static void set_answer(const void *p, size_t len)
@@ -587,7 +596,7 @@ static void destroy_open_mcast(void **state)
 
 static void post_encodings(void **state)
 {
-	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
+	struct uvio_device *dev = fresh_driver(UVIO_PATH_WRITE, KERNEL_QUEUES);
 	struct ib_uverbs_send_wr wr[2] = {
 		{ .wr_id = 1, .num_sge = 1, .opcode = IB_UVERBS_WR_SEND },
 		{ .wr_id = 2, .num_sge = 2, .opcode = IB_UVERBS_WR_RDMA_WRITE,
@@ -639,7 +648,7 @@ static void post_encodings(void **state)
 
 	/* Over INVOKE_WRITE: the same core, from the response field on. */
 	uvio_device_close(dev);
-	dev = fresh(UVIO_PATH_AUTO);
+	dev = fresh_driver(UVIO_PATH_AUTO, KERNEL_QUEUES);
 	enum uvio_path p;
 	assert_int_equal(uvio_post_send(dev, 16, wr, 2, sge, 3, &bad_wr, &p), 0);
 	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
@@ -653,7 +662,7 @@ static void post_encodings(void **state)
 
 static void notify_and_poll(void **state)
 {
-	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
+	struct uvio_device *dev = fresh_driver(UVIO_PATH_WRITE, KERNEL_QUEUES);
 	struct {
 		struct ib_uverbs_poll_cq_resp h;
 		struct ib_uverbs_wc wc[2];
@@ -698,6 +707,55 @@ static void notify_and_poll(void **state)
 	assert_int_equal(uvio_req_notify_cq(dev, 19, 0, NULL), -EOPNOTSUPP);
 	assert_non_null(strstr(uvio_last_error(), "REQ_NOTIFY_CQ"));
 	uvio_device_close(dev);
+}
+
+/*
+ * rxe and siw keep their queues in user space: the kernel commands that
+ * carry work are refused before any system call, naming the call of
+ * <uvio/dp.h> that does it; the doorbell (no WRs) goes through, and so does
+ * rxe's REQ_NOTIFY_CQ (siw arms in user space).
+ */
+static void user_queue_refusals(void **state)
+{
+	static const uint32_t drivers[] = { RDMA_DRIVER_RXE, RDMA_DRIVER_SIW };
+	struct ib_uverbs_send_wr wr = { .wr_id = 1, .num_sge = 1, .opcode = IB_UVERBS_WR_SEND };
+	struct ib_uverbs_recv_wr rwr = { .wr_id = 3, .num_sge = 1 };
+	struct ib_uverbs_sge sge = { 0x10, 1, 2 };
+	struct ib_uverbs_wc wc[4];
+	uint32_t n = 9, bad = 9;
+	enum uvio_path p = UVIO_PATH_WRITE;
+	(void)state;
+
+	for (size_t i = 0; i < 2; i++) {
+		struct uvio_device *dev = fresh_driver(UVIO_PATH_AUTO, drivers[i]);
+		int calls = fake.ioctl_calls + fake.write_calls;
+
+		assert_int_equal(uvio_post_send(dev, 16, &wr, 1, &sge, 1, &bad, &p), -EOPNOTSUPP);
+		assert_non_null(strstr(uvio_last_error(), "uvio_dp_post_send()"));
+		assert_int_equal(bad, 0);
+		assert_int_equal(p, UVIO_PATH_AUTO);
+		assert_int_equal(uvio_post_recv(dev, 17, &rwr, 1, &sge, 1, &bad, NULL), -EOPNOTSUPP);
+		assert_non_null(strstr(uvio_last_error(), "uvio_dp_post_recv()"));
+		assert_int_equal(uvio_post_srq_recv(dev, 18, &rwr, 1, &sge, 1, &bad, NULL),
+				 -EOPNOTSUPP);
+		assert_non_null(strstr(uvio_last_error(), "uvio_dp_post_srq_recv()"));
+		assert_int_equal(uvio_poll_cq(dev, 20, wc, 4, &n, NULL), -EOPNOTSUPP);
+		assert_non_null(strstr(uvio_last_error(), "uvio_dp_poll_cq()"));
+		assert_int_equal(n, 0);
+		assert_int_equal(fake.ioctl_calls + fake.write_calls, calls);
+
+		assert_int_equal(uvio_post_send(dev, 16, NULL, 0, NULL, 0, &bad, NULL), 0);
+		assert_int_equal(fake.ioctl_calls + fake.write_calls, calls + 1);
+		if (drivers[i] == RDMA_DRIVER_SIW) {
+			assert_int_equal(uvio_req_notify_cq(dev, 19, 0, NULL), -EOPNOTSUPP);
+			assert_non_null(strstr(uvio_last_error(), "uvio_dp_arm_cq()"));
+			assert_int_equal(fake.ioctl_calls + fake.write_calls, calls + 1);
+		} else {
+			assert_int_equal(uvio_req_notify_cq(dev, 19, 0, NULL), 0);
+			assert_int_equal(fake.ioctl_calls + fake.write_calls, calls + 2);
+		}
+		uvio_device_close(dev);
+	}
 }
 
 static void events_decode(void **state)
@@ -765,6 +823,7 @@ int main(void)
 		cmocka_unit_test(destroy_open_mcast),
 		cmocka_unit_test(post_encodings),
 		cmocka_unit_test(notify_and_poll),
+		cmocka_unit_test(user_queue_refusals),
 		cmocka_unit_test(events_decode),
 	};
 

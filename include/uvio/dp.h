@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libuverbs-ioctl: the data path of the software RDMA devices rxe and siw.
+ *
+ * These drivers keep every user QP's send and receive queue, every SRQ and
+ * every CQ in memory the process maps from the uverbs fd: work requests are
+ * written there, completions read from there, and the kernel is entered only
+ * to ring a send doorbell (and, on rxe, to arm a CQ). This layer is what a
+ * verbs provider does for them (rdma-core's providers/rxe and providers/siw
+ * do it for libibverbs): it creates the objects with their queues through the
+ * library's verbs, maps the queues, and posts, polls and arms on them. The
+ * queue formats are the kernel's (rdma/rdma_user_rxe.h, rdma/siw-abi.h); the
+ * driver is chosen by the device's driver id. Any other driver gets
+ * -EOPNOTSUPP from the create functions, with a message that names the
+ * drivers served here.
+ *
+ * The kernel's own data-path commands (uvio_post_send() with work requests,
+ * uvio_post_recv(), uvio_post_srq_recv(), uvio_poll_cq(), and on siw
+ * uvio_req_notify_cq()) refuse these drivers with -EOPNOTSUPP before any
+ * system call: the kernel would ignore the work, and Linux 5.10's POLL_CQ
+ * crashes on an rxe CQ that holds completions.
+ *
+ * Objects live in storage the caller provides (no allocation anywhere in
+ * this layer); their fields are the library's and may only be read through
+ * the accessors below. Create maps the queues, destroy unmaps them after the
+ * kernel object is gone (and leaves the object untouched when the kernel
+ * refuses). A CQ resize (rxe) and an SRQ resize (rxe) map the new queue
+ * before they return; completions in flight are kept by the kernel.
+ *
+ * Threads: every queue (send queue, receive queue, SRQ, CQ) has a lock of its
+ * own, so any function here may be called from several threads on the same
+ * object, except create and destroy, which must not race anything else on
+ * that object. The send lock is held across the doorbell, so that WQEs are
+ * never published out of order.
+ *
+ * Errors: functions return 0 (or a count) or a negative errno; a failure
+ * leaves a message in uvio_last_error() and the log callback.
+ */
+#ifndef UVIO_DP_H
+#define UVIO_DP_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/ib_user_verbs.h>
+#include <uvio/api.h>
+#include <uvio/device.h>
+#include <uvio/verbs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Send flags (the kernel's enum ib_send_flags, libibverbs' IBV_SEND_*). */
+enum uvio_dp_send_flags {
+	UVIO_DP_SEND_FENCE = 1u << 0,
+	UVIO_DP_SEND_SIGNALED = 1u << 1,	/* a completion even without sq_sig_all */
+	UVIO_DP_SEND_SOLICITED = 1u << 2,
+	UVIO_DP_SEND_INLINE = 1u << 3,		/* bytes copied into the WQE at post */
+};
+
+/* Work completion opcodes (enum ib_wc_opcode, libibverbs' IBV_WC_*). */
+enum uvio_wc_opcode {
+	UVIO_WC_SEND = 0,
+	UVIO_WC_RDMA_WRITE = 1,
+	UVIO_WC_RDMA_READ = 2,
+	UVIO_WC_COMP_SWAP = 3,
+	UVIO_WC_FETCH_ADD = 4,
+	UVIO_WC_BIND_MW = 5,
+	UVIO_WC_LOCAL_INV = 6,
+	UVIO_WC_RECV = 128,
+	UVIO_WC_RECV_RDMA_WITH_IMM = 129,
+};
+
+/* Work completion status (enum ib_wc_status, libibverbs' IBV_WC_*). */
+enum uvio_wc_status {
+	UVIO_WC_SUCCESS = 0,
+	UVIO_WC_LOC_LEN_ERR = 1,
+	UVIO_WC_LOC_QP_OP_ERR = 2,
+	UVIO_WC_LOC_EEC_OP_ERR = 3,
+	UVIO_WC_LOC_PROT_ERR = 4,
+	UVIO_WC_WR_FLUSH_ERR = 5,
+	UVIO_WC_MW_BIND_ERR = 6,
+	UVIO_WC_BAD_RESP_ERR = 7,
+	UVIO_WC_LOC_ACCESS_ERR = 8,
+	UVIO_WC_REM_INV_REQ_ERR = 9,
+	UVIO_WC_REM_ACCESS_ERR = 10,
+	UVIO_WC_REM_OP_ERR = 11,
+	UVIO_WC_RETRY_EXC_ERR = 12,
+	UVIO_WC_RNR_RETRY_EXC_ERR = 13,
+	UVIO_WC_LOC_RDD_VIOL_ERR = 14,
+	UVIO_WC_REM_INV_RD_REQ_ERR = 15,
+	UVIO_WC_REM_ABORT_ERR = 16,
+	UVIO_WC_INV_EECN_ERR = 17,
+	UVIO_WC_INV_EEC_STATE_ERR = 18,
+	UVIO_WC_FATAL_ERR = 19,
+	UVIO_WC_RESP_TIMEOUT_ERR = 20,
+	UVIO_WC_GENERAL_ERR = 21,
+};
+
+/* Work completion flags (enum ib_wc_flags). */
+enum uvio_wc_flags {
+	UVIO_WC_GRH = 1u << 0,
+	UVIO_WC_WITH_IMM = 1u << 1,
+	UVIO_WC_WITH_INVALIDATE = 1u << 2,
+};
+
+/* "SUCCESS", "WR_FLUSH_ERR", ...; "SEND", "RECV_RDMA_WITH_IMM", ... NULL
+ * for a value the library does not know. */
+UVIO_API const char *uvio_wc_status_name(uint32_t status);
+UVIO_API const char *uvio_wc_opcode_name(uint32_t opcode);
+
+struct uvio_dp_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+/*
+ * One completion. imm_data is as the wire carries it (big-endian, as
+ * libibverbs' ibv_wc.imm_data), valid with UVIO_WC_WITH_IMM;
+ * invalidated_rkey with UVIO_WC_WITH_INVALIDATE. src_qp, slid, sl,
+ * pkey_index and dlid_path_bits are for UD receives.
+ */
+struct uvio_dp_wc {
+	uint64_t wr_id;
+	uint32_t status;		/* enum uvio_wc_status */
+	uint32_t opcode;		/* enum uvio_wc_opcode */
+	uint32_t vendor_err;
+	uint32_t byte_len;
+	uint32_t imm_data;
+	uint32_t invalidated_rkey;
+	uint32_t qp_num;
+	uint32_t src_qp;
+	uint32_t wc_flags;		/* enum uvio_wc_flags */
+	uint16_t pkey_index;
+	uint16_t slid;
+	uint8_t sl;
+	uint8_t dlid_path_bits;
+	uint8_t port_num;
+	uint8_t reserved;
+};
+
+/* An address handle for UD sends: what rxe needs besides the kernel's AH. */
+struct uvio_dp_ah {
+	struct uvio_device *dev;
+	uint32_t handle;
+	uint32_t ah_num;		/* rxe on Linux 5.13+; 0 before */
+	uint8_t av[96];			/* rxe's address vector, for kernels without ah_num */
+};
+
+/*
+ * A send work request. opcode is enum ib_uverbs_wr_opcode:
+ *   SEND, SEND_WITH_IMM (imm_data), SEND_WITH_INV (invalidate_rkey),
+ *   RDMA_WRITE, RDMA_WRITE_WITH_IMM (rdma, imm_data), RDMA_READ (rdma),
+ *   ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD (atomic; one 8-byte SGE that
+ *   receives the remote's old value), LOCAL_INV (invalidate_rkey),
+ *   BIND_MW (bind_mw; type 2 windows).
+ * rxe takes all of them on RC, SEND, SEND_WITH_IMM, RDMA_WRITE and
+ * RDMA_WRITE_WITH_IMM on UC, SEND and SEND_WITH_IMM on UD (ud). siw takes
+ * SEND, SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. An opcode the
+ * driver or the QP type cannot carry is -EOPNOTSUPP at post.
+ */
+struct uvio_dp_send_wr {
+	uint64_t wr_id;
+	uint32_t opcode;		/* IB_UVERBS_WR_* */
+	uint32_t flags;			/* enum uvio_dp_send_flags */
+	const struct uvio_dp_sge *sg_list;
+	uint32_t num_sge;
+	uint32_t imm_data;		/* big-endian, as it goes on the wire */
+	uint32_t invalidate_rkey;
+	uint32_t reserved;
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t remote_addr;
+			uint64_t compare_add;	/* compare (CMP_AND_SWP) or add */
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+		struct {
+			const struct uvio_dp_ah *ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+		struct {
+			uint32_t mw_rkey;	/* the window's current rkey */
+			uint32_t new_rkey;	/* its rkey once bound (low byte changed) */
+			uint32_t mr_lkey;	/* the MR the window lies in */
+			uint32_t access;	/* enum ib_uverbs_access_flags */
+			uint64_t addr;
+			uint64_t length;
+		} bind_mw;
+	};
+};
+
+struct uvio_dp_recv_wr {
+	uint64_t wr_id;
+	const struct uvio_dp_sge *sg_list;
+	uint32_t num_sge;
+	uint32_t reserved;
+};
+
+/* One mapping of a driver's queue. The library's: not for callers. */
+struct uvio_dp_ring {
+	void *map;			/* NULL when none */
+	size_t map_len;
+	uint8_t *slots;			/* the first element */
+	uint32_t *producer;		/* rxe: the indices in the mapping */
+	uint32_t *consumer;
+	uint32_t mask;			/* rxe: index_mask */
+	uint32_t entries;		/* elements it can hold at once */
+	uint32_t elem_size;
+	uint32_t reserved;
+};
+
+/* A queue: its ring, and what posting to it needs. The library's. */
+struct uvio_dp_queue {
+	struct uvio_dp_ring ring;
+	uint32_t next;			/* siw: our running index */
+	uint32_t max_sge;
+	uint32_t max_inline;
+	uint32_t reserved;
+	pthread_spinlock_t lock;
+};
+
+struct uvio_dp_cq {
+	struct uvio_device *dev;
+	uint32_t handle;
+	uint32_t cqe;			/* what the kernel granted */
+	uint32_t driver_id;
+	uint32_t reserved;
+	uint32_t *notify;		/* siw: the CQ control word */
+	struct uvio_dp_queue q;
+};
+
+struct uvio_dp_srq {
+	struct uvio_device *dev;
+	uint32_t handle;
+	uint32_t srq_num;
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t driver_id;
+	uint32_t reserved;
+	struct uvio_dp_queue q;
+};
+
+struct uvio_dp_qp {
+	struct uvio_device *dev;
+	uint32_t handle;
+	uint32_t qp_num;
+	uint32_t type;			/* enum ib_uverbs_qp_type */
+	uint32_t driver_id;
+	struct ib_uverbs_qp_cap cap;	/* what the driver granted */
+	struct uvio_dp_srq *srq;	/* receives go there when not NULL */
+	struct uvio_dp_queue sq;
+	struct uvio_dp_queue rq;
+};
+
+/*
+ * CQ.CREATE with its queue. attr as for uvio_create_cq(); completions are
+ * read with uvio_dp_poll_cq(). -EOPNOTSUPP for a driver other than rxe and
+ * siw.
+ */
+UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
+			       struct uvio_dp_cq *cq);
+/* events as for uvio_destroy_cq(). */
+UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_reported *events);
+/* rxe: RESIZE_CQ and the new queue mapped, the completions not yet polled
+ * kept; siw cannot resize (-EOPNOTSUPP). */
+UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe);
+
+/* Up to n completions, oldest first: returns how many (0: none), or -errno. */
+UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
+
+/*
+ * Ask for one completion event on the CQ's channel: at the next completion,
+ * or (solicited_only) the next solicited one or error. rxe arms through the
+ * kernel (REQ_NOTIFY_CQ, one system call); siw through the CQ's control
+ * word, without one. Poll once more after arming: a completion that arrived
+ * before the arm raises no event.
+ */
+UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only);
+
+/* SRQ.CREATE with its queue (attr as uvio_create_srq()). */
+UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
+				struct uvio_dp_srq *srq);
+UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, uint32_t *events_reported);
+/* MODIFY_SRQ (limit, and on rxe max_wr: the queue is mapped anew). */
+UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
+
+/*
+ * QP.CREATE with its queues. attr as for uvio_create_qp(); srq (may be NULL)
+ * is the SRQ that attr->srq_handle names, when UVIO_QP_INIT_SRQ is set.
+ * The QP's state is changed with uvio_modify_qp(dev, qp->handle, ...).
+ */
+UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
+			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp);
+UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_reported *events);
+
+/*
+ * Post n send work requests and ring the doorbell once. Each WR is checked
+ * before it is written: -EINVAL for more SGEs than the QP's max_send_sge, a
+ * NULL sg_list with num_sge, more inline bytes than max_inline_data, a UD WR
+ * without an AH; -EOPNOTSUPP for an opcode the driver or QP type lacks;
+ * -ENOSPC when the queue is full. On failure *bad (when not NULL) is the
+ * index of the WR that failed: the ones before it are posted. A failed
+ * doorbell (-ENOTCONN on siw before RTS) leaves *bad at n: every WR is
+ * published and runs at the next doorbell or is flushed.
+ */
+UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
+			       uint32_t n, uint32_t *bad);
+/* Post n receives; no system call. A QP on an SRQ answers -EINVAL. */
+UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_wr *wr,
+			       uint32_t n, uint32_t *bad);
+UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp_recv_wr *wr,
+				   uint32_t n, uint32_t *bad);
+
+/*
+ * An address handle for UD sends (rxe): CREATE_AH, and what rxe's WQEs
+ * carry besides the handle: its AH number on Linux 5.13 and later, its
+ * address vector (built from the attributes and the source GID) before.
+ */
+UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
+			       struct uvio_dp_ah *ah);
+UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah);
+
+/* Entries the queue can hold at once. */
+static inline uint32_t uvio_dp_queue_capacity(const struct uvio_dp_queue *q)
+{
+	return q->ring.entries;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The data-path layer's objects: created and destroyed through the
+ * library's verbs with the driver's answer in hand, their queues mapped and
+ * locked here, the work itself done by the driver's ops (rxe.c, siw.c).
+ */
+#include <stdio.h>
+#include <sys/mman.h>
+#include <syslog.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+
+#include <uvio/diag.h>
+
+#include "dp.h"
+#include "report.h"
+
+/* The largest driver answer of a create verb (siw's QP: 32 bytes). */
+#define DP_RESP_MAX 64u
+
+static const struct dp_ops *ops_of(uint32_t driver_id)
+{
+	switch (driver_id) {
+	case RDMA_DRIVER_RXE:
+		return &uvio_dp_rxe_ops;
+	case RDMA_DRIVER_SIW:
+		return &uvio_dp_siw_ops;
+	default:
+		return NULL;
+	}
+}
+
+int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why)
+{
+	uvio_set_last_error("%s: %s: %s", dev ? uvio_device_name(dev) : "(no device)", what,
+			    why);
+	uvio_log(LOG_INFO, "%s", uvio_last_error());
+	return err;
+}
+
+/* The driver's ops, or -EOPNOTSUPP naming the drivers this layer serves. */
+static int ops_for(struct uvio_device *dev, const char *what, const struct dp_ops **ops)
+{
+	char why[160];
+
+	*ops = ops_of(uvio_device_driver_id(dev));
+	if (*ops)
+		return 0;
+	snprintf(why, sizeof(why),
+		 "EOPNOTSUPP: driver id %u has no queues this library can drive (the data-path "
+		 "layer serves rxe and siw)", uvio_device_driver_id(dev));
+	return uvio_dp_fail(dev, what, -EOPNOTSUPP, why);
+}
+
+int uvio_dp_map(struct uvio_dp_ring *r, struct uvio_device *dev, uint64_t offset, size_t len)
+{
+	void *p;
+
+	memset(r, 0, sizeof(*r));
+	if (!len || offset > (uint64_t)INT64_MAX)
+		return -EPROTO;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, uvio_device_fd(dev), (off_t)offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->map = p;
+	r->map_len = len;
+	return 0;
+}
+
+void uvio_dp_unmap(struct uvio_dp_ring *r)
+{
+	if (r->map)
+		munmap(r->map, r->map_len);
+	memset(r, 0, sizeof(*r));
+}
+
+static int map_failed(struct uvio_device *dev, const char *what, int err)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "%s: mapping the driver's queue failed%s",
+		 uvio_errno_name(err),
+		 err == -EPROTO ? " (the driver's answer does not describe a queue)" : "");
+	return uvio_dp_fail(dev, what, err, why);
+}
+
+static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
+{
+	pthread_spin_init(&q->lock, PTHREAD_PROCESS_PRIVATE);
+	q->max_sge = max_sge;
+	q->max_inline = max_inline;
+}
+
+static void queue_fini(struct uvio_dp_queue *q)
+{
+	uvio_dp_unmap(&q->ring);
+	pthread_spin_destroy(&q->lock);
+}
+
+UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
+			       struct uvio_dp_cq *cq)
+{
+	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
+	struct uvio_cq out = { .sz = sizeof(out) };
+	const struct dp_ops *ops;
+	int err;
+
+	if (!dev || !attr || !cq)
+		return -EINVAL;
+	err = ops_for(dev, "CQ.CREATE (data path)", &ops);
+	if (err)
+		return err;
+	memset(cq, 0, sizeof(*cq));
+	{
+		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->cq_resp_len);
+
+		err = uvio_create_cq(dev, attr, &drv, &out, NULL);
+	}
+	if (err)
+		return err;
+	cq->dev = dev;
+	cq->handle = out.handle;
+	cq->cqe = out.cqe;
+	cq->driver_id = uvio_device_driver_id(dev);
+	queue_init(&cq->q, 0, 0);
+	err = ops->cq_map(cq, resp);
+	if (err) {
+		uvio_destroy_cq(dev, out.handle, NULL, NULL);
+		queue_fini(&cq->q);
+		memset(cq, 0, sizeof(*cq));
+		return map_failed(dev, "CQ.CREATE (data path)", err);
+	}
+	return 0;
+}
+
+UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_reported *events)
+{
+	int err;
+
+	if (!cq || !cq->dev)
+		return -EINVAL;
+	err = uvio_destroy_cq(cq->dev, cq->handle, events, NULL);
+	if (err)
+		return err;
+	queue_fini(&cq->q);
+	memset(cq, 0, sizeof(*cq));
+	return 0;
+}
+
+UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
+{
+	const struct dp_ops *ops;
+	int err;
+
+	if (!cq || !cq->dev)
+		return -EINVAL;
+	ops = ops_of(cq->driver_id);
+	if (!ops->resize_cq)
+		return uvio_dp_fail(cq->dev, "CQ.RESIZE (data path)", -EOPNOTSUPP,
+				    "EOPNOTSUPP: siw cannot resize a CQ");
+	pthread_spin_lock(&cq->q.lock);
+	err = ops->resize_cq(cq, cqe);
+	pthread_spin_unlock(&cq->q.lock);
+	return err == -EPROTO ? map_failed(cq->dev, "CQ.RESIZE (data path)", err) : err;
+}
+
+UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
+{
+	int got;
+
+	if (!cq || !cq->q.ring.map || n < 0 || (n && !wc))
+		return -EINVAL;
+	pthread_spin_lock(&cq->q.lock);
+	got = ops_of(cq->driver_id)->poll(cq, wc, n);
+	pthread_spin_unlock(&cq->q.lock);
+	return got;
+}
+
+UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only)
+{
+	if (!cq || !cq->q.ring.map)
+		return -EINVAL;
+	return ops_of(cq->driver_id)->arm(cq, solicited_only);
+}
+
+UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
+				struct uvio_dp_srq *srq)
+{
+	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
+	struct uvio_srq out = { .sz = sizeof(out) };
+	const struct dp_ops *ops;
+	int err;
+
+	if (!dev || !attr || !srq)
+		return -EINVAL;
+	err = ops_for(dev, "SRQ.CREATE (data path)", &ops);
+	if (err)
+		return err;
+	memset(srq, 0, sizeof(*srq));
+	{
+		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->srq_resp_len);
+
+		err = uvio_create_srq(dev, attr, &drv, &out, NULL);
+	}
+	if (err)
+		return err;
+	srq->dev = dev;
+	srq->handle = out.handle;
+	srq->srq_num = out.srq_num;
+	srq->max_wr = out.max_wr;
+	srq->max_sge = out.max_sge;
+	srq->driver_id = uvio_device_driver_id(dev);
+	queue_init(&srq->q, out.max_sge, 0);
+	err = ops->srq_map(srq, resp);
+	if (err) {
+		uvio_destroy_srq(dev, out.handle, NULL, NULL);
+		queue_fini(&srq->q);
+		memset(srq, 0, sizeof(*srq));
+		return map_failed(dev, "SRQ.CREATE (data path)", err);
+	}
+	return 0;
+}
+
+UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, uint32_t *events_reported)
+{
+	int err;
+
+	if (!srq || !srq->dev)
+		return -EINVAL;
+	err = uvio_destroy_srq(srq->dev, srq->handle, events_reported, NULL);
+	if (err)
+		return err;
+	queue_fini(&srq->q);
+	memset(srq, 0, sizeof(*srq));
+	return 0;
+}
+
+UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr)
+{
+	const struct dp_ops *ops;
+	int err;
+
+	if (!srq || !srq->dev || !attr)
+		return -EINVAL;
+	ops = ops_of(srq->driver_id);
+	if (!ops->modify_srq)
+		return uvio_modify_srq(srq->dev, srq->handle, attr, NULL, NULL);
+	pthread_spin_lock(&srq->q.lock);
+	err = ops->modify_srq(srq, attr);
+	pthread_spin_unlock(&srq->q.lock);
+	return err == -EPROTO ? map_failed(srq->dev, "SRQ.MODIFY (data path)", err) : err;
+}
+
+UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
+			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp)
+{
+	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
+	struct uvio_qp out = { .sz = sizeof(out) };
+	const struct dp_ops *ops;
+	int err;
+
+	if (!dev || !attr || !qp)
+		return -EINVAL;
+	err = ops_for(dev, "QP.CREATE (data path)", &ops);
+	if (err)
+		return err;
+	/* The receives go where the kernel sends them: an SRQ named in attr
+	 * must be the one given here, and the other way round. */
+	if (attr->sz < offsetof(struct uvio_qp_init_attr, srq_handle) + sizeof(uint32_t) ||
+	    !!srq != !!(attr->fields & UVIO_QP_INIT_SRQ) ||
+	    (srq && srq->handle != attr->srq_handle))
+		return uvio_dp_fail(dev, "QP.CREATE (data path)", -EINVAL,
+				    "EINVAL: the srq argument and attr's SRQ handle disagree");
+	memset(qp, 0, sizeof(*qp));
+	{
+		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->qp_resp_len);
+
+		err = uvio_create_qp(dev, attr, &drv, &out, NULL);
+	}
+	if (err)
+		return err;
+	qp->dev = dev;
+	qp->handle = out.handle;
+	qp->qp_num = out.qp_num;
+	qp->type = attr->type;
+	qp->cap = out.cap;
+	qp->srq = srq;
+	qp->driver_id = uvio_device_driver_id(dev);
+	queue_init(&qp->sq, out.cap.max_send_sge, out.cap.max_inline_data);
+	queue_init(&qp->rq, out.cap.max_recv_sge, 0);
+	err = ops->qp_map(qp, resp);
+	if (err) {
+		uvio_destroy_qp(dev, out.handle, NULL, NULL);
+		queue_fini(&qp->sq);
+		queue_fini(&qp->rq);
+		memset(qp, 0, sizeof(*qp));
+		return map_failed(dev, "QP.CREATE (data path)", err);
+	}
+	return 0;
+}
+
+UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_reported *events)
+{
+	int err;
+
+	if (!qp || !qp->dev)
+		return -EINVAL;
+	err = uvio_destroy_qp(qp->dev, qp->handle, events, NULL);
+	if (err)
+		return err;
+	queue_fini(&qp->sq);
+	queue_fini(&qp->rq);
+	memset(qp, 0, sizeof(*qp));
+	return 0;
+}
+
+static const char *post_error(int err)
+{
+	switch (err) {
+	case -ENOSPC:
+		return "ENOSPC: the queue is full";
+	case -EOPNOTSUPP:
+		return "EOPNOTSUPP: the driver or the QP type has no such opcode";
+	default:
+		return "EINVAL: more SGEs or inline bytes than the queue takes, a NULL list, "
+		       "a UD send without an AH, or an atomic without one 8-byte SGE";
+	}
+}
+
+UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
+			       uint32_t n, uint32_t *bad)
+{
+	const struct dp_ops *ops;
+	uint32_t i;
+	int err = 0;
+
+	if (bad)
+		*bad = 0;
+	if (!qp || !qp->sq.ring.map || (n && !wr))
+		return -EINVAL;
+	ops = ops_of(qp->driver_id);
+	pthread_spin_lock(&qp->sq.lock);
+	for (i = 0; i < n && !err; i++) {
+		if (wr[i].num_sge > qp->sq.max_sge || (wr[i].num_sge && !wr[i].sg_list))
+			err = -EINVAL;
+		else
+			err = ops->post_send(qp, &wr[i]);
+	}
+	pthread_spin_unlock(&qp->sq.lock);
+	if (err)
+		i--;
+	/* The doorbell outside the lock: the WQEs are published in order
+	 * already, and the kernel runs the ring up to its producer. */
+	if (i) {
+		int db = uvio_post_send(qp->dev, qp->handle, NULL, 0, NULL, 0, NULL, NULL);
+
+		if (db && !err) {
+			if (bad)
+				*bad = n;
+			return db;
+		}
+	}
+	if (err) {
+		if (bad)
+			*bad = i;
+		return uvio_dp_fail(qp->dev, "QP.POST_SEND (data path)", err, post_error(err));
+	}
+	return 0;
+}
+
+static int post_recv(struct uvio_device *dev, const char *what, uint32_t driver_id,
+		     struct uvio_dp_queue *q, const struct uvio_dp_recv_wr *wr, uint32_t n,
+		     uint32_t *bad)
+{
+	const struct dp_ops *ops = ops_of(driver_id);
+	uint32_t i;
+	int err = 0;
+
+	pthread_spin_lock(&q->lock);
+	for (i = 0; i < n && !err; i++) {
+		if (wr[i].num_sge > q->max_sge || (wr[i].num_sge && !wr[i].sg_list))
+			err = -EINVAL;
+		else
+			err = ops->post_recv(q, &wr[i]);
+	}
+	pthread_spin_unlock(&q->lock);
+	if (err) {
+		if (bad)
+			*bad = i - 1;
+		return uvio_dp_fail(dev, what, err, post_error(err));
+	}
+	return 0;
+}
+
+UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_wr *wr,
+			       uint32_t n, uint32_t *bad)
+{
+	if (bad)
+		*bad = 0;
+	if (!qp || !qp->rq.ring.map || (n && !wr))
+		return qp && qp->srq ? uvio_dp_fail(qp->dev, "QP.POST_RECV (data path)", -EINVAL,
+						    "EINVAL: the QP receives through its SRQ")
+				     : -EINVAL;
+	return post_recv(qp->dev, "QP.POST_RECV (data path)", qp->driver_id, &qp->rq, wr, n, bad);
+}
+
+UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp_recv_wr *wr,
+				   uint32_t n, uint32_t *bad)
+{
+	if (bad)
+		*bad = 0;
+	if (!srq || !srq->q.ring.map || (n && !wr))
+		return -EINVAL;
+	return post_recv(srq->dev, "SRQ.POST_RECV (data path)", srq->driver_id, &srq->q, wr, n,
+			 bad);
+}
+
+UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
+			       struct uvio_dp_ah *ah)
+{
+	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
+	const struct dp_ops *ops;
+	int err;
+
+	if (!dev || !attr || !ah)
+		return -EINVAL;
+	err = ops_for(dev, "AH.CREATE (data path)", &ops);
+	if (err)
+		return err;
+	if (!ops->ah_init)
+		return uvio_dp_fail(dev, "AH.CREATE (data path)", -EOPNOTSUPP,
+				    "EOPNOTSUPP: siw has no UD QPs, so no address handles");
+	memset(ah, 0, sizeof(*ah));
+	{
+		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->ah_resp_len);
+
+		err = uvio_create_ah(dev, attr, &drv, &ah->handle, NULL);
+	}
+	if (err)
+		return err;
+	ah->dev = dev;
+	err = ops->ah_init(ah, attr, resp);
+	if (err) {
+		uvio_destroy_ah(dev, ah->handle, NULL);
+		memset(ah, 0, sizeof(*ah));
+		return uvio_dp_fail(dev, "AH.CREATE (data path)", err,
+				    "reading the source GID for the address vector failed");
+	}
+	return 0;
+}
+
+UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah)
+{
+	int err;
+
+	if (!ah || !ah->dev)
+		return -EINVAL;
+	err = uvio_destroy_ah(ah->dev, ah->handle, NULL);
+	if (!err)
+		memset(ah, 0, sizeof(*ah));
+	return err;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the data-path layer's drivers. One ops table per driver, as
+ * rdma-core's providers have; dp.c creates and destroys the objects through
+ * the library's verbs and calls into the table for what the driver's queues
+ * need.
+ */
+#ifndef UVIO_PROVIDERS_DP_H
+#define UVIO_PROVIDERS_DP_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <uvio/dp.h>
+
+struct dp_ops {
+	const char *name;
+	/* Driver output of the create verbs (the driver's mmap keys). */
+	size_t cq_resp_len, qp_resp_len, srq_resp_len;
+	int (*cq_map)(struct uvio_dp_cq *cq, const void *resp);
+	int (*qp_map)(struct uvio_dp_qp *qp, const void *resp);
+	int (*srq_map)(struct uvio_dp_srq *srq, const void *resp);
+	/* AH: driver output of CREATE_AH, and what the WQE needs. */
+	size_t ah_resp_len;
+	int (*ah_init)(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr,
+		       const void *resp);
+	/* Write one WR at the queue's next slot; called with the queue
+	 * locked, checked already for what is common (SGE count, NULLs). */
+	int (*post_send)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
+	int (*post_recv)(struct uvio_dp_queue *q, const struct uvio_dp_recv_wr *wr);
+	/* Called with the CQ locked. */
+	int (*poll)(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
+	int (*arm)(struct uvio_dp_cq *cq, int solicited_only);
+	/* Optional: NULL answers -EOPNOTSUPP. Called with the queue locked. */
+	int (*resize_cq)(struct uvio_dp_cq *cq, uint32_t cqe);
+	int (*modify_srq)(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
+};
+
+extern const struct dp_ops uvio_dp_rxe_ops;
+extern const struct dp_ops uvio_dp_siw_ops;
+
+/* Map len bytes of the device fd at offset into r (only map and map_len
+ * are set); -errno of mmap(). Unmap clears the whole ring. */
+int uvio_dp_map(struct uvio_dp_ring *r, struct uvio_device *dev, uint64_t offset, size_t len);
+void uvio_dp_unmap(struct uvio_dp_ring *r);
+
+/* Total bytes of an SGE list; -EINVAL when it passes 2^31 (a WQE's length
+ * is 32 bits, and a message that long is no message). */
+static inline int64_t uvio_dp_sge_bytes(const struct uvio_dp_sge *sge, uint32_t n)
+{
+	uint64_t t = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		t += sge[i].length;
+	return t > INT32_MAX ? -EINVAL : (int64_t)t;
+}
+
+/* Copy an SGE list's bytes into a WQE (inline sends); len checked already. */
+static inline void uvio_dp_copy_inline(uint8_t *to, const struct uvio_dp_sge *sge, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(to, (const void *)(uintptr_t)sge[i].addr, sge[i].length);
+		to += sge[i].length;
+	}
+}
+
+/* Say why, name the device, and return err. */
+int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why);
+
+#endif

@@ -1,0 +1,1161 @@
+/*
+ * The data-path layer (<uvio/dp.h>) on the real kernel.
+ *
+ * rxe, in one guest over its loopback: two RC QPs at RTS against each
+ * other move bytes with every opcode rxe has (bytes, immediates and atomics'
+ * old values checked), UC and UD pairs with theirs, a WRITE to an MR without
+ * remote write fails with the remote access error, a QP moved to ERR
+ * flushes what was posted, a CQ overflows (CQ_ERR event) and is resized with
+ * completions in flight, an SRQ is resized with receives in it and raises
+ * its limit event, CQs are armed (next and solicited) and waited on through
+ * the channel, and two threads post while a third polls one QP pair.
+ * siw (no RTS without the iWARP connection manager): its queues are mapped,
+ * receives posted, a QP in ERR flushes them, its CQ is armed through the
+ * control word.
+ * Both: the kernel's own data-path commands are refused before any system
+ * call (on 5.10 the POLL_CQ of an rxe CQ that holds completions would
+ * crash the kernel: the suite's console check fails on any oops).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <uvio.h>
+#include <uvio/dp.h>
+#include <rdma/siw-abi.h>
+#include "kt.h"
+#include "syscount.h"
+
+#define BUF_LEN (1u << 20)
+#define ACCESS_ALL (IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE | \
+		    IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC)
+
+struct env {
+	struct uvio_device *dev;
+	bool siw;
+	struct uvio_context ctx;
+	struct uvio_comp_channel chan;
+	uint32_t pd;
+	uint8_t *buf;			/* BUF_LEN bytes, registered as mr */
+	struct uvio_mr mr;
+	uint8_t gid[16];		/* GID index 1: rxe's RoCE v2 IPv4 one */
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+static int reg_mr(struct env *e, void *addr, size_t len, uint32_t access, struct uvio_mr *mr)
+{
+	struct siw_ureq_reg_mr req = { .stag_key = 0 };
+	struct siw_uresp_reg_mr resp;
+	UVIO_OPTS(uvio_mr_attr, a, .pd_handle = e->pd, .addr = addr, .length = len,
+		  .iova = (uintptr_t)addr, .access = access);
+	UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req), .out = &resp,
+		  .out_len = sizeof(resp));
+
+	mr->sz = sizeof(*mr);
+	return uvio_reg_mr(e->dev, &a, e->siw ? &drv : NULL, mr, NULL);
+}
+
+static int env_open(struct env *e, const struct uvio_device_info *info)
+{
+	struct uvio_gid_entry g;
+
+	memset(e, 0, sizeof(*e));
+	e->siw = info->driver_id == RDMA_DRIVER_SIW;
+	KT_EQ(uvio_device_open(info->name, &e->dev), 0);
+	if (!e->dev)
+		return -1;
+	e->ctx.sz = sizeof(e->ctx);
+	KT_EQ(uvio_get_context(e->dev, NULL, &e->ctx, NULL), 0);
+	KT_EQ(uvio_alloc_pd(e->dev, NULL, &e->pd, NULL), 0);
+	KT_EQ(uvio_create_comp_channel(e->dev, &e->chan, NULL), 0);
+	e->buf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(e->buf != MAP_FAILED, "mmap");
+	KT_EQ(reg_mr(e, e->buf, BUF_LEN, ACCESS_ALL | (e->siw ? 0 : IB_UVERBS_ACCESS_MW_BIND),
+		     &e->mr), 0);
+	if (!e->siw) {
+		KT_EQ(uvio_query_gid_entry(e->dev, 1, 1, &g, NULL), 0);
+		memcpy(e->gid, g.gid, 16);
+	}
+	return 0;
+}
+
+static void env_close(struct env *e)
+{
+	KT_EQ(uvio_dereg_mr(e->dev, e->mr.handle, NULL), 0);
+	KT_EQ(uvio_dealloc_pd(e->dev, e->pd, NULL), 0);
+	munmap(e->buf, BUF_LEN);
+	close(e->chan.fd);
+	close(e->ctx.async_fd);
+	uvio_device_close(e->dev);
+}
+
+static void make_cq(struct env *e, struct uvio_dp_cq *cq, uint32_t cqe, uint64_t uh)
+{
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = cqe, .user_handle = uh, .channel = &e->chan);
+
+	KT_EQ(uvio_dp_create_cq(e->dev, &a, cq), 0);
+}
+
+static void make_qp(struct env *e, struct uvio_dp_qp *qp, uint32_t type, struct uvio_dp_cq *cq,
+		    struct uvio_dp_srq *srq, uint64_t uh)
+{
+	UVIO_OPTS(uvio_qp_init_attr, a, .type = type, .user_handle = uh, .pd_handle = e->pd,
+		  .send_cq_handle = cq->handle, .recv_cq_handle = cq->handle,
+		  .cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 4,
+			   .max_recv_sge = 4, .max_inline_data = 64 });
+
+	if (srq) {
+		a.fields = UVIO_QP_INIT_SRQ;
+		a.srq_handle = srq->handle;
+	}
+	KT_EQ(uvio_dp_create_qp(e->dev, &a, srq, qp), 0);
+}
+
+/* RESET -> INIT -> RTR -> RTS against the peer's QPN (UD: no peer). */
+static int connect_qp(struct env *e, struct uvio_dp_qp *qp, uint32_t peer)
+{
+	bool ud = qp->type == IB_UVERBS_QPT_UD;
+	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_INIT, .port_num = 1,
+		  .attr_mask = UVIO_QP_STATE | UVIO_QP_PKEY_INDEX | UVIO_QP_PORT);
+	int err;
+
+	if (ud) {
+		a.qkey = 0x11111111;
+		a.attr_mask |= UVIO_QP_QKEY;
+	} else {
+		a.qp_access_flags = qp->type == IB_UVERBS_QPT_RC ? ACCESS_ALL & ~1u
+								 : IB_UVERBS_ACCESS_REMOTE_WRITE;
+		a.attr_mask |= UVIO_QP_ACCESS_FLAGS;
+	}
+	err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
+	memset(&a, 0, sizeof(a));
+	a.sz = sizeof(a);
+	a.qp_state = UVIO_QPS_RTR;
+	a.attr_mask = UVIO_QP_STATE;
+	if (!ud) {
+		a.path_mtu = UVIO_MTU_1024;
+		a.dest_qp_num = peer;
+		a.rq_psn = 0x100;
+		a.ah = (struct uvio_av){ .is_global = 1, .sgid_index = 1, .hop_limit = 64,
+					 .port_num = 1 };
+		memcpy(a.ah.dgid, e->gid, 16);
+		a.attr_mask |= UVIO_QP_AV | UVIO_QP_PATH_MTU | UVIO_QP_DEST_QPN | UVIO_QP_RQ_PSN;
+		if (qp->type == IB_UVERBS_QPT_RC) {
+			a.max_dest_rd_atomic = 4;
+			a.min_rnr_timer = 1;
+			a.attr_mask |= UVIO_QP_MAX_DEST_RD_ATOMIC | UVIO_QP_MIN_RNR_TIMER;
+		}
+	}
+	if (!err)
+		err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
+	memset(&a, 0, sizeof(a));
+	a.sz = sizeof(a);
+	a.qp_state = UVIO_QPS_RTS;
+	a.sq_psn = 0x100;
+	a.attr_mask = UVIO_QP_STATE | UVIO_QP_SQ_PSN;
+	if (qp->type == IB_UVERBS_QPT_RC) {
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = 4;
+		a.attr_mask |= UVIO_QP_TIMEOUT | UVIO_QP_RETRY_CNT | UVIO_QP_RNR_RETRY |
+			       UVIO_QP_MAX_QP_RD_ATOMIC;
+	}
+	if (!err)
+		err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
+	KT_EQ(err, 0);
+	return err;
+}
+
+static int to_err(struct env *e, struct uvio_dp_qp *qp)
+{
+	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_ERR, .attr_mask = UVIO_QP_STATE);
+
+	return uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
+}
+
+/* Poll until n completions came or ms passed; returns how many. */
+static int wait_wc_ms(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n, int ms)
+{
+	uint64_t end = now_ms() + (uint64_t)ms;
+	int got = 0;
+
+	while (got < n && now_ms() < end) {
+		int r = uvio_dp_poll_cq(cq, wc + got, n - got);
+
+		KT_CHECK(r >= 0, "poll: %d", r);
+		if (r < 0)
+			break;
+		got += r;
+		if (!r)
+			usleep(200);
+	}
+	return got;
+}
+
+static int wait_wc(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
+{
+	return wait_wc_ms(cq, wc, n, 5000);
+}
+
+static void expect_wc(const struct uvio_dp_wc *w, uint64_t wr_id, uint32_t status,
+		      uint32_t opcode, const char *what)
+{
+	KT_CHECK(w->wr_id == wr_id && w->status == status && w->opcode == opcode,
+		 "%s: wc wr_id %llu status %s opcode %s, expected %llu %s %s", what,
+		 (unsigned long long)w->wr_id, uvio_wc_status_name(w->status),
+		 uvio_wc_opcode_name(w->opcode), (unsigned long long)wr_id,
+		 uvio_wc_status_name(status), uvio_wc_opcode_name(opcode));
+}
+
+static struct uvio_dp_sge sge(struct env *e, size_t off, uint32_t len)
+{
+	return (struct uvio_dp_sge){ .addr = (uintptr_t)(e->buf + off), .length = len,
+				     .lkey = e->mr.lkey };
+}
+
+static void fill(uint8_t *p, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed * 31 + i * 7);
+}
+
+static int post1(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr)
+{
+	uint32_t bad = 99;
+	int err = uvio_dp_post_send(qp, wr, 1, &bad);
+
+	if (err)
+		printf("post_send: %d: %s\n", err, uvio_last_error());
+	return err;
+}
+
+static void recv1(struct uvio_dp_qp *qp, struct uvio_dp_sge s, uint64_t id)
+{
+	struct uvio_dp_recv_wr r = { .wr_id = id, .sg_list = &s, .num_sge = 1 };
+
+	KT_EQ(uvio_dp_post_recv(qp, &r, 1, NULL), 0);
+}
+
+/* Buffer areas: A's send area at 0, B's receive area at 256 KiB, B's
+ * RDMA target at 512 KiB, atomics at 768 KiB. */
+#define A_OFF 0
+#define B_RX (256u << 10)
+#define B_TGT (512u << 10)
+#define ATOM (768u << 10)
+
+static void rc_opcodes(struct env *e)
+{
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[8];
+	struct uvio_dp_sge s[3];
+	uint64_t *remote = (uint64_t *)(e->buf + ATOM), *old = (uint64_t *)(e->buf + ATOM + 64);
+
+	make_cq(e, &ca, 64, 0xa);
+	make_cq(e, &cb, 64, 0xb);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x1a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x1b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	printf("rc: QPs %u and %u at RTS; send queue %u, inline %u\n", a.qp_num, b.qp_num,
+	       uvio_dp_queue_capacity(&a.sq), a.cap.max_inline_data);
+
+	/* SEND of three SGEs into one receive. */
+	fill(e->buf + A_OFF, 3000, 1);
+	memset(e->buf + B_RX, 0, 4096);
+	recv1(&b, sge(e, B_RX, 4096), 100);
+	s[0] = sge(e, A_OFF, 1000);
+	s[1] = sge(e, A_OFF + 1000, 1000);
+	s[2] = sge(e, A_OFF + 2000, 1000);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 1, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 3 };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 1, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 100, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND's receive");
+	KT_EQ(wc[0].byte_len, 3000);
+	KT_EQ(wc[0].qp_num, b.qp_num);
+	KT_EQ(memcmp(e->buf + B_RX, e->buf + A_OFF, 3000), 0);
+
+	/* Inline SEND with immediate data; the buffer is reused at once. */
+	fill(e->buf + A_OFF, 48, 2);
+	recv1(&b, sge(e, B_RX, 4096), 101);
+	s[0] = sge(e, A_OFF, 48);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 2, .opcode = IB_UVERBS_WR_SEND_WITH_IMM,
+					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
+					     .sg_list = s, .num_sge = 1, .imm_data = htonl(0xfeed) };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	uint8_t want[48];
+	memcpy(want, e->buf + A_OFF, 48);
+	memset(e->buf + A_OFF, 0xee, 48);
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 2, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND_WITH_IMM inline");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 101, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND_WITH_IMM's receive");
+	KT_EQ(wc[0].byte_len, 48);
+	KT_CHECK(wc[0].wc_flags & UVIO_WC_WITH_IMM, "flags %#x", wc[0].wc_flags);
+	KT_EQ(ntohl(wc[0].imm_data), 0xfeed);
+	KT_EQ(memcmp(e->buf + B_RX, want, 48), 0);
+
+	/* RDMA WRITE: no receive consumed. */
+	fill(e->buf + A_OFF, 8192, 3);
+	memset(e->buf + B_TGT, 0, 8192);
+	s[0] = sge(e, A_OFF, 8192);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 3, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 3, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE");
+	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 8192), 0);
+	KT_EQ(uvio_dp_poll_cq(&cb, wc, 8), 0);
+
+	/* RDMA WRITE with immediate: the bytes, and a receive that says so. */
+	fill(e->buf + A_OFF, 512, 4);
+	recv1(&b, sge(e, B_RX, 16), 102);
+	s[0] = sge(e, A_OFF, 512);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 4, .opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1, .imm_data = htonl(0xabcd),
+					     .rdma = { (uintptr_t)(e->buf + B_TGT + 4096), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 4, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE_WITH_IMM");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 102, UVIO_WC_SUCCESS, UVIO_WC_RECV_RDMA_WITH_IMM,
+		  "RDMA_WRITE_WITH_IMM's receive");
+	KT_EQ(ntohl(wc[0].imm_data), 0xabcd);
+	KT_EQ(wc[0].byte_len, 512);
+	KT_EQ(memcmp(e->buf + B_TGT + 4096, e->buf + A_OFF, 512), 0);
+
+	/* RDMA READ back into A. */
+	fill(e->buf + B_TGT, 5000, 5);
+	memset(e->buf + A_OFF, 0, 5000);
+	s[0] = sge(e, A_OFF, 5000);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 5, .opcode = IB_UVERBS_WR_RDMA_READ,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 5, UVIO_WC_SUCCESS, UVIO_WC_RDMA_READ, "RDMA_READ");
+	KT_EQ(wc[0].byte_len, 5000);
+	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 5000), 0);
+
+	/* Atomics: the remote's old value comes back, the remote changes. */
+	*remote = 100;
+	*old = 0;
+	s[0] = sge(e, ATOM + 64, 8);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 6, .opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .compare_add = 5, .rkey = e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 6, UVIO_WC_SUCCESS, UVIO_WC_FETCH_ADD, "FETCH_AND_ADD");
+	KT_EQ(*old, 100);
+	KT_EQ(*remote, 105);
+	for (int i = 0; i < 2; i++) {	/* a compare that matches, then one that does not */
+		struct uvio_dp_send_wr w = { .wr_id = 7 + i, .opcode = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .compare_add = 105, .swap = 7 + (uint64_t)i,
+							 .rkey = e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+		KT_EQ(wait_wc(&ca, wc, 1), 1);
+		expect_wc(&wc[0], 7 + (uint64_t)i, UVIO_WC_SUCCESS, UVIO_WC_COMP_SWAP, "CMP_AND_SWP");
+		KT_EQ(*old, i ? 7 : 105);
+		KT_EQ(*remote, 7);
+	}
+	/* An atomic needs exactly one 8-byte SGE: refused at post. */
+	{
+		struct uvio_dp_sge four = sge(e, ATOM + 64, 4);
+		struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+					     .sg_list = &four, .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .rkey = e->mr.rkey } };
+		uint32_t bad = 9;
+		KT_EQ(uvio_dp_post_send(&a, &w, 1, &bad), -EINVAL);
+		KT_EQ(bad, 0);
+	}
+
+	/* Unsignaled WRs complete silently: three posted, one completion. */
+	recv1(&b, sge(e, B_RX, 64), 103);
+	recv1(&b, sge(e, B_RX, 64), 104);
+	recv1(&b, sge(e, B_RX, 64), 105);
+	s[0] = sge(e, A_OFF, 64);
+	{
+		struct uvio_dp_send_wr w[3];
+
+		for (int i = 0; i < 3; i++)
+			w[i] = (struct uvio_dp_send_wr){ .wr_id = 10 + (uint64_t)i,
+							 .opcode = IB_UVERBS_WR_SEND,
+							 .flags = i == 2 ? UVIO_DP_SEND_SIGNALED : 0,
+							 .sg_list = s, .num_sge = 1 };
+		KT_EQ(uvio_dp_post_send(&a, w, 3, NULL), 0);
+	}
+	KT_EQ(wait_wc(&cb, wc, 3), 3);
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 12, UVIO_WC_SUCCESS, UVIO_WC_SEND, "the signaled one of three");
+	usleep(20000);
+	KT_EQ(uvio_dp_poll_cq(&ca, wc, 8), 0);
+
+	/* Memory windows (type 2, rxe on 5.12+): bind on A, B writes
+	 * through it, A invalidates it locally; bound again, B's
+	 * SEND_WITH_INV invalidates it remotely. */
+	{
+		struct uvio_mw mw = { .sz = sizeof(mw) };
+		int err = uvio_alloc_mw(e->dev, e->pd, 2, NULL, &mw, NULL);
+
+		if (err) {
+			printf("rc: no type 2 window on this kernel (%d): BIND_MW, LOCAL_INV and "
+			       "SEND_WITH_INV not run\n", err);
+			KT_CHECK(!kt_kernel_ge(6, 1), "alloc_mw: %d", err);
+		} else {
+			uint32_t key1 = (mw.rkey & ~0xffu) | ((mw.rkey + 1) & 0xff);
+			uint32_t key2 = (mw.rkey & ~0xffu) | ((mw.rkey + 2) & 0xff);
+			struct uvio_dp_send_wr bind = {
+				.wr_id = 20, .opcode = IB_UVERBS_WR_BIND_MW,
+				.flags = UVIO_DP_SEND_SIGNALED,
+				.bind_mw = { .mw_rkey = mw.rkey, .new_rkey = key1,
+					     .mr_lkey = e->mr.lkey,
+					     .access = IB_UVERBS_ACCESS_REMOTE_WRITE,
+					     .addr = (uintptr_t)(e->buf + B_TGT), .length = 4096 } };
+			struct uvio_dp_send_wr inv = { .wr_id = 21, .opcode = IB_UVERBS_WR_LOCAL_INV,
+						       .flags = UVIO_DP_SEND_SIGNALED,
+						       .invalidate_rkey = key1 };
+
+			KT_EQ(post1(&a, &bind), 0);
+			KT_EQ(wait_wc(&ca, wc, 1), 1);
+			expect_wc(&wc[0], 20, UVIO_WC_SUCCESS, UVIO_WC_BIND_MW, "BIND_MW");
+			fill(e->buf + A_OFF + 8192, 100, 6);
+			memset(e->buf + B_TGT, 0, 4096);
+			s[0] = sge(e, A_OFF + 8192, 100);
+			struct uvio_dp_send_wr wr = { .wr_id = 22, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+						      .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+						      .num_sge = 1,
+						      .rdma = { (uintptr_t)(e->buf + B_TGT + 100),
+								key1 } };
+			KT_EQ(post1(&b, &wr), 0);
+			KT_EQ(wait_wc(&cb, wc, 1), 1);
+			expect_wc(&wc[0], 22, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE,
+				  "RDMA_WRITE through the window");
+			KT_EQ(memcmp(e->buf + B_TGT + 100, e->buf + A_OFF + 8192, 100), 0);
+			KT_EQ(post1(&a, &inv), 0);
+			KT_EQ(wait_wc(&ca, wc, 1), 1);
+			expect_wc(&wc[0], 21, UVIO_WC_SUCCESS, UVIO_WC_LOCAL_INV, "LOCAL_INV");
+
+			/* The window's rkey is key1 now: the next bind names it. */
+			bind.wr_id = 23;
+			bind.bind_mw.mw_rkey = key1;
+			bind.bind_mw.new_rkey = key2;
+			KT_EQ(post1(&a, &bind), 0);
+			KT_EQ(wait_wc(&ca, wc, 1), 1);
+			expect_wc(&wc[0], 23, UVIO_WC_SUCCESS, UVIO_WC_BIND_MW, "BIND_MW again");
+			recv1(&a, sge(e, A_OFF, 64), 24);
+			s[0] = sge(e, B_RX, 16);
+			struct uvio_dp_send_wr si = { .wr_id = 25, .opcode = IB_UVERBS_WR_SEND_WITH_INV,
+						      .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+						      .num_sge = 1, .invalidate_rkey = key2 };
+			KT_EQ(post1(&b, &si), 0);
+			KT_EQ(wait_wc(&cb, wc, 1), 1);
+			expect_wc(&wc[0], 25, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND_WITH_INV");
+			KT_EQ(wait_wc(&ca, wc, 1), 1);
+			expect_wc(&wc[0], 24, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND_WITH_INV's receive");
+			KT_CHECK(wc[0].wc_flags & UVIO_WC_WITH_INVALIDATE, "flags %#x", wc[0].wc_flags);
+			KT_EQ(wc[0].invalidated_rkey, key2);
+			KT_EQ(uvio_dealloc_mw(e->dev, mw.handle, NULL), 0);
+			printf("rc: BIND_MW, RDMA_WRITE through the window, LOCAL_INV, SEND_WITH_INV: ok\n");
+		}
+	}
+
+	/* A WRITE to an MR without remote write: the remote access error,
+	 * and the QP goes to ERR: what is posted after it flushes. */
+	{
+		struct uvio_mr ro;
+		uint8_t *page = e->buf + BUF_LEN - 4096;
+
+		KT_EQ(reg_mr(e, page, 4096, IB_UVERBS_ACCESS_LOCAL_WRITE, &ro), 0);
+		s[0] = sge(e, A_OFF, 64);
+		struct uvio_dp_send_wr w[2] = {
+			{ .wr_id = 30, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+			  .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s, .num_sge = 1,
+			  .rdma = { (uintptr_t)page, ro.rkey } },
+			{ .wr_id = 31, .opcode = IB_UVERBS_WR_SEND, .flags = UVIO_DP_SEND_SIGNALED,
+			  .sg_list = s, .num_sge = 1 },
+		};
+		KT_EQ(uvio_dp_post_send(&a, w, 2, NULL), 0);
+		KT_EQ(wait_wc(&ca, wc, 2), 2);
+		expect_wc(&wc[0], 30, UVIO_WC_REM_ACCESS_ERR, wc[0].opcode, "WRITE without access");
+		expect_wc(&wc[1], 31, UVIO_WC_WR_FLUSH_ERR, wc[1].opcode, "the WR after it");
+		KT_EQ(uvio_dereg_mr(e->dev, ro.handle, NULL), 0);
+	}
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+}
+
+/* UC: sends and writes; READ and atomics are no UC opcodes. */
+static void uc_opcodes(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[8];
+	struct uvio_dp_sge s = sge(e, A_OFF, 2048);
+	uint32_t bad;
+
+	make_cq(e, &cq, 64, 0xc);
+	make_qp(e, &a, IB_UVERBS_QPT_UC, &cq, NULL, 0x2a);
+	make_qp(e, &b, IB_UVERBS_QPT_UC, &cq, NULL, 0x2b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	fill(e->buf + A_OFF, 2048, 9);
+	memset(e->buf + B_RX, 0, 4096);
+	memset(e->buf + B_TGT, 0, 4096);
+	recv1(&b, sge(e, B_RX, 4096), 200);
+	recv1(&b, sge(e, B_RX + 2048, 16), 201);
+	struct uvio_dp_send_wr w[3] = {
+		{ .wr_id = 40, .opcode = IB_UVERBS_WR_SEND_WITH_IMM, .flags = UVIO_DP_SEND_SIGNALED,
+		  .sg_list = &s, .num_sge = 1, .imm_data = htonl(77) },
+		{ .wr_id = 41, .opcode = IB_UVERBS_WR_RDMA_WRITE, .flags = UVIO_DP_SEND_SIGNALED,
+		  .sg_list = &s, .num_sge = 1, .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } },
+		{ .wr_id = 42, .opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+		  .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s, .num_sge = 1, .imm_data = htonl(78),
+		  .rdma = { (uintptr_t)(e->buf + B_TGT + 2048), e->mr.rkey } },
+	};
+	KT_EQ(uvio_dp_post_send(&a, w, 3, NULL), 0);
+	KT_EQ(wait_wc(&cq, wc, 5), 5);
+	int sends = 0, recvs = 0;
+	for (int i = 0; i < 5; i++) {
+		KT_CHECK(wc[i].status == UVIO_WC_SUCCESS, "uc wc %d: %s", i,
+			 uvio_wc_status_name(wc[i].status));
+		if (wc[i].qp_num == a.qp_num)
+			sends++;
+		else if (wc[i].opcode == UVIO_WC_RECV) {
+			recvs++;
+			KT_EQ(ntohl(wc[i].imm_data), 77);
+			KT_EQ(wc[i].byte_len, 2048);
+		} else {
+			recvs++;
+			KT_EQ(wc[i].opcode, UVIO_WC_RECV_RDMA_WITH_IMM);
+			KT_EQ(ntohl(wc[i].imm_data), 78);
+		}
+	}
+	KT_EQ(sends, 3);
+	KT_EQ(recvs, 2);
+	KT_EQ(memcmp(e->buf + B_RX, e->buf + A_OFF, 2048), 0);
+	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 2048), 0);
+	KT_EQ(memcmp(e->buf + B_TGT + 2048, e->buf + A_OFF, 2048), 0);
+	{
+		struct uvio_dp_send_wr r = { .opcode = IB_UVERBS_WR_RDMA_READ, .sg_list = &s,
+					     .num_sge = 1 };
+		KT_EQ(uvio_dp_post_send(&a, &r, 1, &bad), -EOPNOTSUPP);
+	}
+	/* A QP in ERR flushes its receives. */
+	recv1(&b, sge(e, B_RX, 64), 202);
+	recv1(&b, sge(e, B_RX, 64), 203);
+	KT_EQ(to_err(e, &b), 0);
+	KT_EQ(wait_wc(&cq, wc, 2), 2);
+	/* (an error completion's opcode is undefined: rxe leaves it 0) */
+	expect_wc(&wc[0], 202, UVIO_WC_WR_FLUSH_ERR, wc[0].opcode, "flushed receive");
+	expect_wc(&wc[1], 203, UVIO_WC_WR_FLUSH_ERR, wc[1].opcode, "flushed receive");
+	printf("uc: SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, flush on ERR: ok\n");
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/* UD through an address handle: the receive starts with the 40-byte GRH. */
+static void ud_send(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_ah ah;
+	struct uvio_dp_wc wc[2];
+	struct uvio_dp_sge s = sge(e, A_OFF, 512);
+	UVIO_OPTS(uvio_ah_attr, aa, .pd_handle = e->pd,
+		  .av = { .is_global = 1, .port_num = 1,
+			  .grh = { .sgid_index = 1, .hop_limit = 64 } });
+
+	memcpy(aa.av.grh.dgid, e->gid, 16);
+	make_cq(e, &cq, 64, 0xd);
+	make_qp(e, &a, IB_UVERBS_QPT_UD, &cq, NULL, 0x3a);
+	make_qp(e, &b, IB_UVERBS_QPT_UD, &cq, NULL, 0x3b);
+	KT_EQ(uvio_dp_create_ah(e->dev, &aa, &ah), 0);
+	printf("ud: AH %u, AH number %u (0: the address vector rides in the WQE)\n", ah.handle,
+	       ah.ah_num);
+	KT_CHECK(ah.ah_num || !kt_kernel_ge(6, 1), "no AH number on %s", kt_kernel_release());
+	if (connect_qp(e, &a, 0) || connect_qp(e, &b, 0))
+		goto out;
+	fill(e->buf + A_OFF, 512, 11);
+	memset(e->buf + B_RX, 0, 1024);
+	recv1(&b, sge(e, B_RX, 40 + 512), 300);
+	struct uvio_dp_send_wr w = { .wr_id = 50, .opcode = IB_UVERBS_WR_SEND_WITH_IMM,
+				     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s, .num_sge = 1,
+				     .imm_data = htonl(5),
+				     .ud = { .ah = &ah, .remote_qpn = b.qp_num,
+					     .remote_qkey = 0x11111111 } };
+	KT_EQ(post1(&a, &w), 0);
+	KT_EQ(wait_wc(&cq, wc, 2), 2);
+	for (int i = 0; i < 2; i++) {
+		if (wc[i].wr_id == 50) {
+			expect_wc(&wc[i], 50, UVIO_WC_SUCCESS, UVIO_WC_SEND, "UD send");
+		} else {
+			expect_wc(&wc[i], 300, UVIO_WC_SUCCESS, UVIO_WC_RECV, "UD receive");
+			KT_EQ(wc[i].byte_len, 40 + 512);
+			KT_EQ(wc[i].src_qp, a.qp_num);
+			KT_EQ(ntohl(wc[i].imm_data), 5);
+			KT_CHECK(wc[i].wc_flags & UVIO_WC_GRH, "flags %#x", wc[i].wc_flags);
+		}
+	}
+	KT_EQ(memcmp(e->buf + B_RX + 40, e->buf + A_OFF, 512), 0);
+	{	/* A UD send needs its AH. */
+		struct uvio_dp_send_wr n = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &s, .num_sge = 1 };
+		KT_EQ(uvio_dp_post_send(&a, &n, 1, NULL), -EINVAL);
+	}
+	printf("ud: SEND_WITH_IMM through an AH: ok\n");
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_ah(&ah), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/* Read one async event (bounded wait); 0 or -ETIMEDOUT. */
+static int async_event(struct env *e, struct uvio_async_event *ev, int ms)
+{
+	struct pollfd p = { .fd = e->ctx.async_fd, .events = POLLIN };
+
+	if (poll(&p, 1, ms) != 1)
+		return -ETIMEDOUT;
+	ev->sz = sizeof(*ev);
+	return uvio_get_async_event(e->ctx.async_fd, ev);
+}
+
+/* CQ overflow, and a resize with completions in flight. */
+static void cq_sizes(struct env *e)
+{
+	struct uvio_dp_cq small, cq;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[64];
+	struct uvio_dp_sge s = sge(e, A_OFF, 8);
+	struct uvio_async_event ev;
+	uint32_t cap;
+
+	/* Resize: 6 completions wait in a CQ of 8, which grows to 64. */
+	make_cq(e, &cq, 8, 0xe);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &cq, NULL, 0x4a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cq, NULL, 0x4b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	for (uint64_t i = 0; i < 6; i++) {
+		struct uvio_dp_send_wr w = { .wr_id = 60 + i, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	usleep(100000);
+	cap = uvio_dp_queue_capacity(&cq.q);
+	KT_EQ(uvio_dp_resize_cq(&cq, 64), 0);
+	printf("cq: resized from %u to %u entries (granted %u) with 6 completions in it\n", cap,
+	       uvio_dp_queue_capacity(&cq.q), cq.cqe);
+	KT_CHECK(uvio_dp_queue_capacity(&cq.q) >= 64, "capacity %u", uvio_dp_queue_capacity(&cq.q));
+	KT_EQ(wait_wc(&cq, wc, 6), 6);
+	for (int i = 0; i < 6; i++)
+		expect_wc(&wc[i], 60 + (uint64_t)i, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE,
+			  "completion kept across the resize");
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 66, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+		KT_EQ(wait_wc(&cq, wc, 1), 1);
+		expect_wc(&wc[0], 66, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "after the resize");
+	}
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+
+	/* Overflow: more completions than the CQ holds raise CQ_ERR. */
+	make_cq(e, &small, 4, 0xf);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &small, NULL, 0x4c);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cq, NULL, 0x4d);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out2;
+	cap = uvio_dp_queue_capacity(&small.q);
+	for (uint64_t i = 0; i < cap + 2; i++) {
+		struct uvio_dp_send_wr w = { .wr_id = 70 + i, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(async_event(e, &ev, 3000), 0);
+	KT_EQ(ev.type, UVIO_EVENT_CQ_ERR);
+	KT_EQ(ev.element, 0xf);
+	KT_EQ(uvio_dp_poll_cq(&small, wc, 64), (int)cap);
+	printf("cq: %u completions into a CQ of %u: %s event, %u kept\n", cap + 2, cap,
+	       uvio_event_type_name(ev.type), cap);
+out2:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&small, NULL), 0);
+	/* a QP event may have come with the CQ's: whatever is left is read */
+	while (async_event(e, &ev, 100) == 0)
+		printf("cq: then %s\n", uvio_event_type_name(ev.type));
+out:
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/* SRQ: receives through it, a resize with receives in it, the limit event. */
+static void srq_limit(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_srq srq;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[16];
+	struct uvio_dp_sge s = sge(e, A_OFF, 100);
+	struct uvio_async_event ev;
+	UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = e->pd, .user_handle = 0x5e, .max_wr = 16,
+		  .max_sge = 2);
+	UVIO_OPTS(uvio_srq_modify, grow, .attr_mask = UVIO_SRQ_MAX_WR, .max_wr = 64);
+	UVIO_OPTS(uvio_srq_modify, limit, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = 4);
+
+	make_cq(e, &cq, 64, 0x10);
+	KT_EQ(uvio_dp_create_srq(e->dev, &sa, &srq), 0);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &cq, NULL, 0x5a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cq, &srq, 0x5b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	for (uint64_t i = 0; i < 8; i++) {
+		struct uvio_dp_sge r = sge(e, B_RX + i * 128, 128);
+		struct uvio_dp_recv_wr w = { .wr_id = 400 + i, .sg_list = &r, .num_sge = 1 };
+
+		KT_EQ(uvio_dp_post_srq_recv(&srq, &w, 1, NULL), 0);
+	}
+	KT_EQ(uvio_dp_post_recv(&b, NULL, 0, NULL), -EINVAL);	/* receives go to the SRQ */
+	KT_EQ(uvio_dp_modify_srq(&srq, &grow), 0);
+	printf("srq: %u entries after the resize (8 receives in it)\n",
+	       uvio_dp_queue_capacity(&srq.q));
+	KT_CHECK(uvio_dp_queue_capacity(&srq.q) >= 64, "capacity %u",
+		 uvio_dp_queue_capacity(&srq.q));
+	KT_EQ(uvio_dp_modify_srq(&srq, &limit), 0);
+	fill(e->buf + A_OFF, 100, 12);
+	for (uint64_t i = 0; i < 5; i++) {	/* 8 - 5 = 3 left: below the limit of 4 */
+		struct uvio_dp_send_wr w = { .wr_id = 80 + i, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1 };
+		KT_EQ(post1(&a, &w), 0);
+	}
+	KT_EQ(wait_wc(&cq, wc, 10), 10);
+	int recvs = 0;
+	for (int i = 0; i < 10; i++) {
+		KT_CHECK(wc[i].status == UVIO_WC_SUCCESS, "srq wc %d: %s", i,
+			 uvio_wc_status_name(wc[i].status));
+		if (wc[i].opcode == UVIO_WC_RECV) {
+			KT_EQ(wc[i].wr_id, 400 + (uint64_t)recvs);
+			KT_EQ(memcmp(e->buf + B_RX + recvs * 128, e->buf + A_OFF, 100), 0);
+			recvs++;
+		}
+	}
+	KT_EQ(recvs, 5);
+	KT_EQ(async_event(e, &ev, 3000), 0);
+	KT_EQ(ev.type, UVIO_EVENT_SRQ_LIMIT_REACHED);
+	KT_EQ(ev.element, 0x5e);
+	printf("srq: 5 of 8 receives used, limit 4: %s\n", uvio_event_type_name(ev.type));
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_srq(&srq, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/* A completion event within ms, for the CQ with user handle uh. */
+static int comp_event(struct env *e, uint64_t uh, int ms)
+{
+	struct pollfd p = { .fd = e->chan.fd, .events = POLLIN };
+	struct uvio_comp_event ev = { .sz = sizeof(ev) };
+
+	if (poll(&p, 1, ms) != 1)
+		return -ETIMEDOUT;
+	KT_EQ(uvio_get_comp_event(e->chan.fd, &ev), 0);
+	KT_EQ(ev.cq_user_handle, uh);
+	return 0;
+}
+
+/* Arm (next, then solicited only) and wait on the channel. */
+static void arm_and_wait(struct env *e)
+{
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[4];
+	struct uvio_dp_sge s = sge(e, A_OFF, 32);
+
+	make_cq(e, &ca, 16, 0x6a);
+	make_cq(e, &cb, 16, 0x6b);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x6a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x6b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	for (uint64_t i = 0; i < 3; i++)
+		recv1(&b, sge(e, B_RX, 64), 500 + i);
+	struct uvio_dp_send_wr w = { .wr_id = 90, .opcode = IB_UVERBS_WR_SEND, .sg_list = &s,
+				     .num_sge = 1 };
+
+	KT_EQ(uvio_dp_arm_cq(&cb, 0), 0);
+	KT_EQ(post1(&a, &w), 0);
+	KT_EQ(comp_event(e, 0x6b, 3000), 0);
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 500, UVIO_WC_SUCCESS, UVIO_WC_RECV, "armed receive");
+
+	/* Solicited only: an unsolicited send raises nothing, a solicited one
+	 * does. */
+	KT_EQ(uvio_dp_arm_cq(&cb, 1), 0);
+	KT_EQ(post1(&a, &w), 0);
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	KT_EQ(comp_event(e, 0x6b, 300), -ETIMEDOUT);
+	w.flags = UVIO_DP_SEND_SOLICITED;
+	KT_EQ(post1(&a, &w), 0);
+	KT_EQ(comp_event(e, 0x6b, 3000), 0);
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 502, UVIO_WC_SUCCESS, UVIO_WC_RECV, "solicited receive");
+	printf("arm: next and solicited-only events: ok\n");
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	{	/* two events were read: the destroy says so */
+		struct uvio_events_reported rep;
+
+		KT_EQ(uvio_dp_destroy_cq(&cb, &rep), 0);
+		KT_EQ(rep.comp_events_reported, 2);
+	}
+	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
+}
+
+/* Two threads post SENDs on one QP while a third polls its CQ; each
+ * message carries its wr_id, which the receiver checks. */
+#define PER_THREAD 3000u
+#define MSG 16u
+struct mt {
+	struct env *e;
+	struct uvio_dp_qp *a, *b;
+	struct uvio_dp_cq *ca, *cb;
+	uint8_t seen_send[2 * PER_THREAD];
+	uint8_t seen_recv[2 * PER_THREAD];
+	_Atomic unsigned sends_done, recvs_done;
+	_Atomic int errors;
+};
+static struct mt mt;
+
+static void *mt_post(void *arg)
+{
+	unsigned t = (unsigned)(uintptr_t)arg;
+	uint64_t end = now_ms() + 60000;
+
+	for (unsigned i = 0; i < PER_THREAD && now_ms() < end;) {
+		uint64_t id = t * PER_THREAD + i;
+		uint64_t payload[MSG / 8] = { id, ~id };
+		struct uvio_dp_sge s = { (uintptr_t)payload, MSG, 0 };
+		struct uvio_dp_send_wr w = { .wr_id = id, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
+					     .sg_list = &s, .num_sge = 1 };
+		int err = uvio_dp_post_send(mt.a, &w, 1, NULL);
+
+		if (err == -ENOSPC) {
+			usleep(50);
+			continue;
+		}
+		if (err) {
+			mt.errors++;
+			break;
+		}
+		i++;
+	}
+	return NULL;
+}
+
+static void *mt_poll(void *arg)
+{
+	struct uvio_dp_wc wc[16];
+	uint64_t end = now_ms() + 60000;
+	(void)arg;
+
+	while ((mt.sends_done < 2 * PER_THREAD || mt.recvs_done < 2 * PER_THREAD) &&
+	       now_ms() < end) {
+		int n = uvio_dp_poll_cq(mt.ca, wc, 16), m;
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status || wc[i].wr_id >= 2 * PER_THREAD || mt.seen_send[wc[i].wr_id]++)
+				mt.errors++;
+			mt.sends_done++;
+		}
+		m = uvio_dp_poll_cq(mt.cb, wc, 16);
+		for (int i = 0; i < m; i++) {
+			uint64_t slot = wc[i].wr_id;
+			const uint64_t *p = (const uint64_t *)(mt.e->buf + B_RX + slot * MSG);
+
+			if (wc[i].status || wc[i].byte_len != MSG || p[0] >= 2 * PER_THREAD ||
+			    p[1] != ~p[0] || mt.seen_recv[p[0]]++)
+				mt.errors++;
+			mt.recvs_done++;
+			/* the slot takes the next message */
+			struct uvio_dp_sge s = { (uintptr_t)p, MSG, mt.e->mr.lkey };
+			struct uvio_dp_recv_wr r = { .wr_id = slot, .sg_list = &s, .num_sge = 1 };
+			if (uvio_dp_post_recv(mt.b, &r, 1, NULL))
+				mt.errors++;
+		}
+		if (n <= 0 && m <= 0)
+			usleep(20);
+	}
+	return NULL;
+}
+
+static void threads(struct env *e)
+{
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_qp a, b;
+	pthread_t t[3];
+	uint64_t t0 = now_ms();
+
+	make_cq(e, &ca, 256, 0x7a);
+	make_cq(e, &cb, 256, 0x7b);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x7a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x7b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	memset(&mt, 0, sizeof(mt));
+	mt.e = e;
+	mt.a = &a;
+	mt.b = &b;
+	mt.ca = &ca;
+	mt.cb = &cb;
+	for (uint64_t i = 0; i < 48; i++) {
+		struct uvio_dp_sge s = sge(e, B_RX + i * MSG, MSG);
+		struct uvio_dp_recv_wr r = { .wr_id = i, .sg_list = &s, .num_sge = 1 };
+
+		KT_EQ(uvio_dp_post_recv(&b, &r, 1, NULL), 0);
+	}
+	pthread_create(&t[0], NULL, mt_post, (void *)0);
+	pthread_create(&t[1], NULL, mt_post, (void *)1);
+	pthread_create(&t[2], NULL, mt_poll, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	KT_EQ(mt.errors, 0);
+	KT_EQ(mt.sends_done, 2 * PER_THREAD);
+	KT_EQ(mt.recvs_done, 2 * PER_THREAD);
+	printf("threads: 2 posters x %u SENDs, 1 poller: %u send and %u receive completions, "
+	       "%d errors, %llu ms\n", PER_THREAD, (unsigned)mt.sends_done,
+	       (unsigned)mt.recvs_done, mt.errors, (unsigned long long)(now_ms() - t0));
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+}
+
+/* The kernel's own data-path commands: refused before any system call,
+ * here with completions in the CQ (5.10's POLL_CQ would crash on it). */
+static void kernel_commands(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a, b;
+	struct ib_uverbs_send_wr kwr = { .wr_id = 1, .num_sge = 1, .opcode = IB_UVERBS_WR_SEND };
+	struct ib_uverbs_recv_wr krw = { .wr_id = 2, .num_sge = 1 };
+	struct ib_uverbs_sge ks = { (uintptr_t)e->buf, 8, e->mr.lkey };
+	struct ib_uverbs_wc kwc[4];
+	struct uvio_dp_wc wc[4];
+	uint32_t n = 9, bad = 9;
+	long i0, w0;
+
+	make_cq(e, &cq, 16, 0x8);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &cq, NULL, 0x8a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cq, NULL, 0x8b);
+	if (!e->siw) {
+		struct uvio_dp_sge s = sge(e, A_OFF, 8);
+		struct uvio_dp_send_wr w = { .wr_id = 1, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+
+		if (!connect_qp(e, &a, b.qp_num) && !connect_qp(e, &b, a.qp_num))
+			KT_EQ(post1(&a, &w), 0);
+		usleep(100000);	/* the completion sits in the ring */
+	}
+	syscount_fd = uvio_device_fd(e->dev);
+	i0 = syscount_ioctls;
+	w0 = syscount_writes;
+	KT_EQ(uvio_post_send(e->dev, a.handle, &kwr, 1, &ks, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_CHECK(strstr(uvio_last_error(), "uvio_dp_post_send()"), "%s", uvio_last_error());
+	KT_EQ(uvio_post_recv(e->dev, a.handle, &krw, 1, &ks, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_EQ(uvio_post_srq_recv(e->dev, 0, &krw, 1, &ks, 1, &bad, NULL), -EOPNOTSUPP);
+	KT_EQ(uvio_poll_cq(e->dev, cq.handle, kwc, 4, &n, NULL), -EOPNOTSUPP);
+	KT_CHECK(strstr(uvio_last_error(), "uvio_dp_poll_cq()"), "%s", uvio_last_error());
+	KT_EQ(n, 0);
+	if (e->siw)
+		KT_EQ(uvio_req_notify_cq(e->dev, cq.handle, 0, NULL), -EOPNOTSUPP);
+	KT_EQ(syscount_ioctls - i0, 0);
+	KT_EQ(syscount_writes - w0, 0);
+	syscount_fd = -1;
+	printf("kernel commands: POST_SEND with WRs, POST_RECV, POST_SRQ_RECV, POLL_CQ%s "
+	       "refused with no system call: %s\n", e->siw ? ", REQ_NOTIFY_CQ" : "",
+	       uvio_last_error());
+	if (!e->siw) {
+		KT_EQ(wait_wc(&cq, wc, 1), 1);
+		expect_wc(&wc[0], 1, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "the ring's completion");
+	}
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/* siw before RTS: queues mapped, receives posted, sends refused by the
+ * doorbell, and ERR flushes the receives. */
+static void siw_queues(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+	struct uvio_dp_srq srq;
+	struct uvio_dp_wc wc[16];
+	struct uvio_dp_sge s = sge(e, A_OFF, 64);
+	struct uvio_dp_send_wr w = { .wr_id = 1, .opcode = IB_UVERBS_WR_SEND,
+				     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s, .num_sge = 1 };
+	UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = e->pd, .max_wr = 8, .max_sge = 1);
+	UVIO_OPTS(uvio_qp_attr, init, .qp_state = UVIO_QPS_INIT, .port_num = 1,
+		  .attr_mask = UVIO_QP_STATE | UVIO_QP_PKEY_INDEX | UVIO_QP_PORT |
+			       UVIO_QP_ACCESS_FLAGS);
+	uint32_t bad = 9;
+	int err;
+
+	make_cq(e, &cq, 16, 0x9);
+	make_qp(e, &qp, IB_UVERBS_QPT_RC, &cq, NULL, 0x9a);
+	printf("siw: CQ of %u, send queue %u, receive queue %u mapped\n",
+	       uvio_dp_queue_capacity(&cq.q), uvio_dp_queue_capacity(&qp.sq),
+	       uvio_dp_queue_capacity(&qp.rq));
+	KT_EQ(uvio_modify_qp(e->dev, qp.handle, &init, NULL, NULL), 0);
+	for (uint64_t i = 0; i < 3; i++)
+		recv1(&qp, sge(e, B_RX, 64), 600 + i);
+	/* No RTS without the connection manager: the doorbell says so, and
+	 * the WQE stays published. */
+	err = uvio_dp_post_send(&qp, &w, 1, &bad);
+	KT_EQ(err, -ENOTCONN);
+	KT_EQ(bad, 1);
+	/* Not supported by siw for user QPs: refused before the ring. */
+	w.opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD;
+	KT_EQ(uvio_dp_post_send(&qp, &w, 1, &bad), -EOPNOTSUPP);
+	KT_EQ(bad, 0);
+	KT_EQ(uvio_dp_arm_cq(&cq, 0), 0);
+	KT_EQ(*cq.notify, SIW_NOTIFY_SOLICITED | SIW_NOTIFY_NEXT_COMPLETION);
+	KT_EQ(to_err(e, &qp), 0);
+	int got = wait_wc_ms(&cq, wc, 4, 1000);
+	int recvs = 0, sends = 0;
+	for (int i = 0; i < got; i++) {
+		KT_EQ(wc[i].status, UVIO_WC_WR_FLUSH_ERR);
+		if (wc[i].opcode == UVIO_WC_RECV) {
+			KT_EQ(wc[i].wr_id, 600 + (uint64_t)recvs);
+			recvs++;
+		} else {
+			sends++;
+		}
+	}
+	KT_EQ(recvs, 3);
+	printf("siw: ERR flushed %d receives and %d sends (%s)\n", recvs, sends,
+	       got ? uvio_wc_status_name(wc[0].status) : "-");
+	/* What siw does with sends of a QP that never reached RTS (seen on
+	 * 6.1: the doorbell answers 0 and nothing is flushed; the entries
+	 * stay until the QP is destroyed). */
+	w.opcode = IB_UVERBS_WR_SEND;
+	err = uvio_dp_post_send(&qp, &w, 1, &bad);
+	got = wait_wc_ms(&cq, wc, 2, 500);
+	printf("siw: a send posted in ERR: %d, then %d completions", err, got);
+	for (int i = 0; i < got; i++)
+		printf(" [%llu %s %s]", (unsigned long long)wc[i].wr_id, uvio_wc_opcode_name(wc[i].opcode),
+		       uvio_wc_status_name(wc[i].status));
+	printf("\n");
+	/* The control word asked for an event: it came, and the kernel
+	 * cleared the word. */
+	KT_EQ(comp_event(e, 0x9, 3000), 0);
+	KT_EQ(*cq.notify, 0);
+	KT_EQ(uvio_dp_create_srq(e->dev, &sa, &srq), 0);
+	for (uint64_t i = 0; i < 4; i++) {
+		struct uvio_dp_recv_wr r = { .wr_id = i, .sg_list = &s, .num_sge = 1 };
+
+		KT_EQ(uvio_dp_post_srq_recv(&srq, &r, 1, NULL), 0);
+	}
+	printf("siw: SRQ of %u mapped, 4 receives posted\n", uvio_dp_queue_capacity(&srq.q));
+	KT_EQ(uvio_dp_resize_cq(&cq, 64), -EOPNOTSUPP);
+	KT_EQ(uvio_dp_destroy_srq(&srq, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&qp, NULL), 0);
+	{
+		struct uvio_events_reported rep;
+
+		KT_EQ(uvio_dp_destroy_cq(&cq, &rep), 0);
+		KT_EQ(rep.comp_events_reported, 1);
+	}
+}
+
+int main(void)
+{
+	struct uvio_device_info devs[8];
+	int n = uvio_list_devices(devs, 8);
+
+	KT_CHECK(n > 0, "no device: %d", n);
+	for (int i = 0; i < n && i < 8; i++) {
+		struct env e;
+
+		if (env_open(&e, &devs[i]))
+			continue;
+		printf("device %s (%s) on %s\n", devs[i].name, e.siw ? "siw" : "rxe",
+		       kt_kernel_release());
+		kernel_commands(&e);
+		if (e.siw) {
+			siw_queues(&e);
+		} else {
+			rc_opcodes(&e);
+			uc_opcodes(&e);
+			ud_send(&e);
+			cq_sizes(&e);
+			srq_limit(&e);
+			arm_and_wait(&e);
+			threads(&e);
+		}
+		env_close(&e);
+		KT_EQ(kt_rdma_res_count("qp", devs[i].name, getpid()), 0);
+		KT_EQ(kt_rdma_res_count("cq", devs[i].name, getpid()), 0);
+	}
+	return kt_exit();
+}
