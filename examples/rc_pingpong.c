@@ -9,15 +9,14 @@
  *   rc_pingpong [options] HOST     client: connect to the server at HOST
  *
  * What runs where:
- *  - Control path, through the library: open the device, GET_CONTEXT, query
- *    the port, ALLOC_PD, REG_MR, a completion channel, CQ.CREATE, QP.CREATE,
- *    MODIFY_QP to INIT, RTR and RTS, REQ_NOTIFY_CQ, POST_SEND, and the
- *    destroys.
- *  - Data path, in rxe_queue.c (what an rxe provider does): the CQ and QP
- *    rings mapped from the device fd, receive and send WQEs written there,
- *    completions read from there, a POST_SEND doorbell after each send.
- *  - Waiting: REQ_NOTIFY_CQ arms the CQ, poll() sleeps on the completion
- *    channel; the program never spins on the CQ.
+ *  - Control path, through the library's verbs: open the device,
+ *    GET_CONTEXT, query the port and the GID, ALLOC_PD, REG_MR, a
+ *    completion channel, MODIFY_QP to INIT, RTR and RTS, and the destroys.
+ *  - Data path, through the library's data-path layer (<uvio/dp.h>): the CQ
+ *    and QP created with their rings mapped, receive and send WQEs written
+ *    there, completions read from there, the doorbell after each send.
+ *  - Waiting: uvio_dp_arm_cq() arms the CQ (REQ_NOTIFY_CQ on rxe), a read()
+ *    of the completion channel sleeps; the program never spins on the CQ.
  *
  * The out-of-band exchange (TCP, port 18515 by default), as ibv_rc_pingpong
  * does it: the client sends "LLLL:QQQQQQ:PPPPPP:GGGG...G" (LID, QPN and PSN
@@ -50,9 +49,9 @@
  * for a client (default: forever, as the reference). A client retries
  * connecting until -T expires, so it may start before the server.
  *
- * Devices: rxe only. The rings are rxe's; siw is left out because an
- * iWARP QP cannot reach RTS with MODIFY_QP alone: iWARP needs the
- * connection manager (/dev/infiniband/rdma_cm), a second ABI.
+ * Devices: rxe only. siw is left out because an iWARP QP cannot reach RTS
+ * with MODIFY_QP alone: iWARP needs the connection manager
+ * (/dev/infiniband/rdma_cm), a second ABI.
  *
  * Accepted for compatibility and always on: -e (events), -c (payload
  * checks). Refused: -o, -O, -P, -t, -j, -N (ODP, timestamps, device
@@ -79,10 +78,8 @@
 #include <unistd.h>
 
 #include <rdma/ib_user_ioctl_verbs.h>
-#include <rdma/rdma_user_rxe.h>
 #include <uvio.h>
-
-#include "rxe_queue.h"
+#include <uvio/dp.h>
 
 #ifndef RDMA_DRIVER_RXE
 #define RDMA_DRIVER_RXE 14
@@ -115,11 +112,8 @@ struct pp {
 	uint32_t pd;
 	bool have_pd, have_mr, have_cq, have_qp;
 	struct uvio_mr mr;
-	struct uvio_cq cq;
-	struct uvio_qp qp;
-	struct rxe_ring cq_ring;
-	struct rxe_sq sq;
-	struct rxe_rq rq;
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
 	uint8_t *buf;			/* send area, then receive area */
 	size_t buf_len, area;
 	uint32_t send_flags;
@@ -168,16 +162,6 @@ static int verb_fail(const char *what, int err)
 
 	fprintf(stderr, "%s: %s failed: %s%s%s\n", prog, what, strerror(-err),
 		*why ? " -- " : "", why);
-	return err;
-}
-
-/* A ring that would not map, or whose header does not fit its mapping. */
-static int ring_fail(const char *which, int err)
-{
-	fprintf(stderr, "%s: mapping the %s ring%s failed: %s\n", prog, which,
-		*which == 'Q' ? "s" : "", err == -EINVAL ?
-		"its header does not fit the mapping the driver response describes" :
-		strerror(-err));
 	return err;
 }
 
@@ -505,62 +489,35 @@ static int tcp_accept(const struct options *o)
 
 /* ---- verbs ------------------------------------------------------------- */
 
-/*
- * The local GID: DEVICE/QUERY_GID_ENTRY (Linux 5.12+); sysfs where the
- * kernel has no such method or the device uses write().
- */
+/* The local GID: the library answers from sysfs where no command has it. */
 static int read_gid(struct pp *pp, const struct options *o, uint8_t gid[16])
 {
 	struct uvio_gid_entry e;
-	char path[256], text[64];
-	FILE *f;
 	int err;
 
 	memset(gid, 0, 16);
 	if (o->gidx < 0)
 		return 0;
 	err = uvio_query_gid_entry(pp->dev, o->ib_port, (uint32_t)o->gidx, &e, NULL);
-	if (!err) {
-		memcpy(gid, e.gid, 16);
-		return 0;
-	}
-	if (err == -ENODATA) {
+	if (err == -ENODATA)
 		fprintf(stderr, "%s: GID index %d of port %u is empty\n", prog, o->gidx,
 			o->ib_port);
-		return err;
-	}
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gids/%d",
-		 uvio_device_name(pp->dev), o->ib_port, o->gidx);
-	f = fopen(path, "re");
-	if (!f || !fgets(text, sizeof(text), f)) {
-		fprintf(stderr, "%s: can't read GID index %d (%s after QUERY_GID_ENTRY: %s): "
-			"%s\n", prog, o->gidx, path, strerror(-err), strerror(errno));
-		if (f)
-			fclose(f);
-		return -ENOENT;
-	}
-	fclose(f);
-	text[strcspn(text, "\n")] = 0;
-	if (inet_pton(AF_INET6, text, gid) != 1) {
-		fprintf(stderr, "%s: GID index %d reads \"%s\"\n", prog, o->gidx, text);
-		return -EINVAL;
-	}
-	return 0;
+	else if (err)
+		return verb_fail("QUERY_GID_ENTRY", err);
+	else
+		memcpy(gid, e.gid, 16);
+	return err;
 }
 
 static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 {
 	struct uvio_port_attr port = { .sz = sizeof(port) };
-	struct rxe_create_cq_resp cq_resp;
-	struct rxe_create_qp_resp qp_resp;
 	struct uvio_context ctx = { .sz = sizeof(ctx) };
 	long page = sysconf(_SC_PAGESIZE);
 	int err;
 
 	memset(pp, 0, sizeof(*pp));
 	pp->async_fd = pp->channel.fd = -1;
-	pp->cq.sz = sizeof(pp->cq);
-	pp->qp.sz = sizeof(pp->qp);
 	pp->mr.sz = sizeof(pp->mr);
 	err = uvio_device_open(o->dev, &pp->dev);
 	if (err) {
@@ -569,8 +526,8 @@ static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 		return err;
 	}
 	if (uvio_device_driver_id(pp->dev) != RDMA_DRIVER_RXE) {
-		fprintf(stderr, "%s: %s is not an rxe device (driver id %u): this program "
-			"carries rxe's rings only\n", prog, uvio_device_name(pp->dev),
+		fprintf(stderr, "%s: %s is not an rxe device (driver id %u): only rxe reaches "
+			"RTS without the connection manager\n", prog, uvio_device_name(pp->dev),
 			uvio_device_driver_id(pp->dev));
 		return -EOPNOTSUPP;
 	}
@@ -624,18 +581,12 @@ static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 	{
 		UVIO_OPTS(uvio_cq_attr, a, .cqe = o->rx_depth + 1, .user_handle = CQ_USER_HANDLE,
 			  .channel = &pp->channel);
-		UVIO_OPTS(uvio_drv, drv, .out = &cq_resp, .out_len = sizeof(cq_resp));
 
-		memset(&cq_resp, 0, sizeof(cq_resp));
-		err = uvio_create_cq(pp->dev, &a, &drv, &pp->cq, NULL);
+		err = uvio_dp_create_cq(pp->dev, &a, &pp->cq);
 		if (err)
 			return verb_fail("CQ.CREATE", err);
 		pp->have_cq = true;
 	}
-	err = rxe_ring_map(&pp->cq_ring, uvio_device_fd(pp->dev), &cq_resp.mi,
-			   sizeof(struct ib_uverbs_wc));
-	if (err)
-		return ring_fail("CQ", err);
 
 	{
 		UVIO_OPTS(uvio_qp_init_attr, a, .type = IB_UVERBS_QPT_RC, .user_handle = QP_USER_HANDLE,
@@ -643,35 +594,21 @@ static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 			  .recv_cq_handle = pp->cq.handle,
 			  .cap = { .max_send_wr = 1, .max_recv_wr = o->rx_depth,
 				   .max_send_sge = 1, .max_recv_sge = 1 });
-		UVIO_OPTS(uvio_drv, drv, .out = &qp_resp, .out_len = sizeof(qp_resp));
 
-		memset(&qp_resp, 0, sizeof(qp_resp));
-		err = uvio_create_qp(pp->dev, &a, &drv, &pp->qp, NULL);
+		err = uvio_dp_create_qp(pp->dev, &a, NULL, &pp->qp);
 		if (err)
 			return verb_fail("QP.CREATE", err);
 		pp->have_qp = true;
 	}
-	err = rxe_ring_map(&pp->sq.ring, uvio_device_fd(pp->dev), &qp_resp.sq_mi,
-			   sizeof(struct rxe_send_wqe) + sizeof(struct rxe_sge));
-	if (!err)
-		err = rxe_ring_map(&pp->rq.ring, uvio_device_fd(pp->dev), &qp_resp.rq_mi,
-				   sizeof(struct rxe_recv_wqe) + sizeof(struct rxe_sge));
-	if (err)
-		return ring_fail("QP", err);
-	pp->sq.max_sge = pp->qp.cap.max_send_sge;
-	pp->sq.max_inline = pp->qp.cap.max_inline_data;
-	pp->sq.dev = pp->dev;
-	pp->sq.qp_handle = pp->qp.handle;
-	pp->rq.max_sge = pp->qp.cap.max_recv_sge;
-	if (rxe_ring_capacity(&pp->rq.ring) < o->rx_depth) {
+	if (uvio_dp_queue_capacity(&pp->qp.rq) < o->rx_depth) {
 		fprintf(stderr, "%s: the receive ring holds %u, fewer than -r %u\n", prog,
-			rxe_ring_capacity(&pp->rq.ring), o->rx_depth);
+			uvio_dp_queue_capacity(&pp->qp.rq), o->rx_depth);
 		return -ENOSPC;
 	}
 	/* As the reference: inline when the QP can carry the whole message. */
-	pp->send_flags = RXE_SEND_SIGNALED;
+	pp->send_flags = UVIO_DP_SEND_SIGNALED;
 	if (pp->qp.cap.max_inline_data >= o->size)
-		pp->send_flags |= RXE_SEND_INLINE;
+		pp->send_flags |= UVIO_DP_SEND_INLINE;
 	me->qpn = pp->qp.qp_num;
 
 	{
@@ -777,53 +714,30 @@ static int exchange(struct pp *pp, const struct options *o, const struct dest *m
 
 /* ---- the ping-pong ------------------------------------------------------ */
 
-static const char *wc_status_str(uint32_t s)
-{
-	static const char *const names[] = {
-		"success", "local length error", "local QP operation error",
-		"local EE context operation error", "local protection error",
-		"work request flushed", "memory window bind error", "bad response",
-		"local access error", "remote invalid request", "remote access error",
-		"remote operation error", "transport retry counter exceeded",
-		"RNR retry counter exceeded", "local RDD violation",
-		"remote invalid RD request", "remote aborted", "invalid EE context number",
-		"invalid EE context state", "fatal error", "response timeout",
-		"general error",
-	};
-
-	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown status";
-}
-
 static int post_recv(struct pp *pp, uint32_t size)
 {
-	struct rxe_seg seg = { .addr = (uintptr_t)(pp->buf + pp->area), .length = size,
-			       .lkey = pp->mr.lkey };
-	int err = rxe_rq_post(&pp->rq, WRID_RECV, &seg, 1);
+	struct uvio_dp_sge sge = { .addr = (uintptr_t)(pp->buf + pp->area), .length = size,
+				   .lkey = pp->mr.lkey };
+	struct uvio_dp_recv_wr wr = { .wr_id = WRID_RECV, .sg_list = &sge, .num_sge = 1 };
+	int err = uvio_dp_post_recv(&pp->qp, &wr, 1, NULL);
 
-	if (err)
-		fprintf(stderr, "%s: posting a receive: %s\n", prog, strerror(-err));
-	return err;
+	return err ? verb_fail("posting a receive", err) : 0;
 }
 
 static int post_send(struct pp *pp, const struct options *o, uint32_t size, uint32_t n)
 {
-	struct rxe_seg seg = { .addr = (uintptr_t)pp->buf, .length = size,
-			       .lkey = pp->mr.lkey };
+	struct uvio_dp_sge sge = { .addr = (uintptr_t)pp->buf, .length = size,
+				   .lkey = pp->mr.lkey };
+	struct uvio_dp_send_wr wr = { .wr_id = WRID_SEND, .opcode = IB_UVERBS_WR_SEND,
+				      .flags = pp->send_flags, .sg_list = &sge, .num_sge = 1 };
 	int err;
 
 	pattern_fill(pp->buf, size, n);
 	if (o->corrupt == (long)n)
 		pp->buf[size / 2] ^= 0x20;	/* the peer must notice */
-	err = rxe_sq_post(&pp->sq, WRID_SEND, IB_UVERBS_WR_SEND, pp->send_flags, &seg, 1);
-	if (err) {
-		fprintf(stderr, "%s: posting a send: %s\n", prog, strerror(-err));
-		return err;
-	}
-	pp->doorbells++;
-	err = rxe_sq_doorbell(&pp->sq);
-	if (err)
-		return verb_fail("POST_SEND (doorbell)", err);
-	return 0;
+	pp->doorbells++;	/* the layer rings one per call */
+	err = uvio_dp_post_send(&pp->qp, &wr, 1, NULL);
+	return err ? verb_fail("posting a send", err) : 0;
 }
 
 /*
@@ -875,9 +789,9 @@ static int wait_completion(struct pp *pp, bool *armed)
 	int err;
 
 	if (!*armed) {
-		err = uvio_req_notify_cq(pp->dev, pp->cq.handle, 0, NULL);
+		err = uvio_dp_arm_cq(&pp->cq, 0);
 		if (err)
-			return verb_fail("REQ_NOTIFY_CQ", err);
+			return verb_fail("arming the CQ", err);
 		pp->arms++;
 		*armed = true;
 		return 0;	/* look at the ring once more before sleeping */
@@ -903,7 +817,7 @@ struct run {
 };
 
 static int on_recv(struct pp *pp, const struct options *o, struct run *r,
-		   const struct ib_uverbs_wc *wc)
+		   const struct uvio_dp_wc *wc)
 {
 	const uint8_t *got = pp->buf + pp->area;
 	uint32_t n = r->rcnt;		/* this is message n */
@@ -960,7 +874,7 @@ static int run_pingpong(struct pp *pp, const struct options *o, double *secs,
 static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
 			 uint32_t *checked)
 {
-	struct ib_uverbs_wc wc[8];
+	struct uvio_dp_wc wc[8];
 	struct run r = { .pending = WRID_RECV };
 	bool armed = false;
 	sig_atomic_t seen;
@@ -983,7 +897,7 @@ static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
 	seen = ticks;
 	t0 = now_ns();
 	while (r.rcnt < o->iters || r.scnt < o->iters) {
-		int n = rxe_cq_poll(&pp->cq_ring, wc, 8);
+		int n = uvio_dp_poll_cq(&pp->cq, wc, 8);
 
 		if (n < 0)
 			return n;
@@ -1007,7 +921,7 @@ static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
 				fprintf(stderr, "%s: %s completion failed: %s (status %u, vendor "
 					"error 0x%x) after %u sends and %u receives\n", prog,
 					wc[i].wr_id == WRID_SEND ? "send" : "receive",
-					wc_status_str(wc[i].status), wc[i].status,
+					uvio_wc_status_name(wc[i].status), wc[i].status,
 					wc[i].vendor_err, r.scnt, r.rcnt);
 				return -EIO;
 			}
@@ -1016,9 +930,9 @@ static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
 					wc[i].qp_num);
 				return -EPROTO;
 			}
-			if (wc[i].wr_id == WRID_SEND && wc[i].opcode == IB_UVERBS_WC_SEND) {
+			if (wc[i].wr_id == WRID_SEND && wc[i].opcode == UVIO_WC_SEND) {
 				r.scnt++;
-			} else if (wc[i].wr_id == WRID_RECV && wc[i].opcode == RXE_WC_RECV) {
+			} else if (wc[i].wr_id == WRID_RECV && wc[i].opcode == UVIO_WC_RECV) {
 				err = on_recv(pp, o, &r, &wc[i]);
 				if (err)
 					return err;
@@ -1050,16 +964,13 @@ static int pp_close(struct pp *pp, bool check_events)
 	struct uvio_events_reported ev = { 0 };
 	int err, ret = 0;
 
-	rxe_ring_unmap(&pp->sq.ring);
-	rxe_ring_unmap(&pp->rq.ring);
 	if (pp->have_qp) {
-		err = uvio_destroy_qp(pp->dev, pp->qp.handle, NULL, NULL);
+		err = uvio_dp_destroy_qp(&pp->qp, NULL);
 		if (err)
 			ret = verb_fail("QP.DESTROY", err);
 	}
-	rxe_ring_unmap(&pp->cq_ring);
 	if (pp->have_cq) {
-		err = uvio_destroy_cq(pp->dev, pp->cq.handle, &ev, NULL);
+		err = uvio_dp_destroy_cq(&pp->cq, &ev);
 		if (err)
 			ret = verb_fail("CQ.DESTROY", err);
 		else if (check_events && ev.comp_events_reported != pp->events) {

@@ -443,7 +443,9 @@ UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_att
 		uvio_destroy_ah(dev, ah->handle, NULL);
 		memset(ah, 0, sizeof(*ah));
 		return uvio_dp_fail(dev, "AH.CREATE (data path)", err,
-				    "reading the source GID for the address vector failed");
+				    "EOPNOTSUPP: this kernel's rxe gives AHs no number (Linux "
+				    "5.13 does), and UD sends with an address vector in the WQE "
+				    "are not supported");
 	}
 	return 0;
 }

@@ -30,8 +30,8 @@
  * Threads: every queue (send queue, receive queue, SRQ, CQ) has a lock of its
  * own, so any function here may be called from several threads on the same
  * object, except create and destroy, which must not race anything else on
- * that object. The send lock is held across the doorbell, so that WQEs are
- * never published out of order.
+ * that object. WQEs are published under the lock, in order; the doorbell is
+ * rung after it is dropped (it only tells the kernel to run the ring).
  *
  * Errors: functions return 0 (or a count) or a negative errno; a failure
  * leaves a message in uvio_last_error() and the log callback.
@@ -141,12 +141,11 @@ struct uvio_dp_wc {
 	uint8_t reserved;
 };
 
-/* An address handle for UD sends: what rxe needs besides the kernel's AH. */
+/* An address handle for UD sends: the kernel's AH and rxe's number for it. */
 struct uvio_dp_ah {
 	struct uvio_device *dev;
 	uint32_t handle;
-	uint32_t ah_num;		/* rxe on Linux 5.13+; 0 before */
-	uint8_t av[96];			/* rxe's address vector, for kernels without ah_num */
+	uint32_t ah_num;
 };
 
 /*
@@ -158,8 +157,8 @@ struct uvio_dp_ah {
  *   BIND_MW (bind_mw; type 2 windows).
  * rxe takes all of them on RC, SEND, SEND_WITH_IMM, RDMA_WRITE and
  * RDMA_WRITE_WITH_IMM on UC, SEND and SEND_WITH_IMM on UD (ud). siw takes
- * SEND, SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. An opcode the
- * driver or the QP type cannot carry is -EOPNOTSUPP at post.
+ * SEND, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. An opcode the driver or the
+ * QP type cannot carry is -EOPNOTSUPP at post.
  */
 struct uvio_dp_send_wr {
 	uint64_t wr_id;
@@ -320,9 +319,9 @@ UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp
 				   uint32_t n, uint32_t *bad);
 
 /*
- * An address handle for UD sends (rxe): CREATE_AH, and what rxe's WQEs
- * carry besides the handle: its AH number on Linux 5.13 and later, its
- * address vector (built from the attributes and the source GID) before.
+ * An address handle for UD sends (rxe): CREATE_AH and the number rxe's WQEs
+ * name it by. Kernels whose rxe gives no number (before 5.13: they take an
+ * address vector in the WQE instead) get -EOPNOTSUPP; siw has no UD QPs.
  */
 UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
 			       struct uvio_dp_ah *ah);

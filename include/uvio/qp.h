@@ -221,10 +221,13 @@ UVIO_API int uvio_detach_mcast(struct uvio_device *dev, uint32_t qp_handle,
 
 /*
  * The data-path write() commands. Providers run the data path in userspace
- * rings; the kernel only offers these for drivers that enable them: rxe
- * enables POST_SEND (a doorbell: wr_count 0 makes the kernel run the send
- * queue) and REQ_NOTIFY_CQ, siw only POST_SEND; a command a driver leaves
- * disabled answers -EOPNOTSUPP.
+ * rings; the kernel only offers these for drivers that enable them, and a
+ * command a driver leaves disabled answers -EOPNOTSUPP. rxe and siw keep
+ * every user queue in rings that <uvio/dp.h> drives: for them the commands
+ * that carry work (a send with WRs, both receives, the poll, and siw's
+ * REQ_NOTIFY_CQ) answer -EOPNOTSUPP before any system call, naming the
+ * uvio_dp_*() call to use; the doorbell (a send without WRs: the kernel
+ * runs the send queue) and rxe's REQ_NOTIFY_CQ go to the kernel.
  *
  * WRs and SGEs are the kernel's structs: each WR consumes the next num_sge
  * entries of sges. A command (WRs, SGEs) over UVIO_MAX_POST_BYTES is

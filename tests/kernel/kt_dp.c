@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -516,7 +517,19 @@ static void rc_opcodes(struct env *e)
 			  .sg_list = s, .num_sge = 1 },
 		};
 		KT_EQ(uvio_dp_post_send(&a, w, 2, NULL), 0);
-		KT_EQ(wait_wc(&ca, wc, 2), 2);
+		int got = wait_wc(&ca, wc, 2);
+		if (got != 2) {
+			UVIO_OPTS(uvio_qp_attr, q);
+			UVIO_OPTS(uvio_qp_attr, qq);
+			int qa = uvio_query_qp(e->dev, a.handle, 0, &q, NULL);
+			int qb = uvio_query_qp(e->dev, b.handle, 0, &qq, NULL);
+			int gb = uvio_dp_poll_cq(&cb, wc, 8);
+
+			printf("rc: access error: %d completions on A in 5 s; A query %d state %u; "
+			       "B query %d state %u; %d on B (rkey %#x)\n", got, qa, q.qp_state, qb,
+			       qq.qp_state, gb, ro.rkey);
+		}
+		KT_EQ(got, 2);
 		expect_wc(&wc[0], 30, UVIO_WC_REM_ACCESS_ERR, wc[0].opcode, "WRITE without access");
 		expect_wc(&wc[1], 31, UVIO_WC_WR_FLUSH_ERR, wc[1].opcode, "the WR after it");
 		KT_EQ(uvio_dereg_mr(e->dev, ro.handle, NULL), 0);
@@ -607,6 +620,7 @@ static void ud_send(struct env *e)
 	struct uvio_dp_ah ah;
 	struct uvio_dp_wc wc[2];
 	struct uvio_dp_sge s = sge(e, A_OFF, 512);
+	int err;
 	UVIO_OPTS(uvio_ah_attr, aa, .pd_handle = e->pd,
 		  .av = { .is_global = 1, .port_num = 1,
 			  .grh = { .sgid_index = 1, .hop_limit = 64 } });
@@ -615,10 +629,16 @@ static void ud_send(struct env *e)
 	make_cq(e, &cq, 64, 0xd);
 	make_qp(e, &a, IB_UVERBS_QPT_UD, &cq, NULL, 0x3a);
 	make_qp(e, &b, IB_UVERBS_QPT_UD, &cq, NULL, 0x3b);
-	KT_EQ(uvio_dp_create_ah(e->dev, &aa, &ah), 0);
-	printf("ud: AH %u, AH number %u (0: the address vector rides in the WQE)\n", ah.handle,
-	       ah.ah_num);
-	KT_CHECK(ah.ah_num || !kt_kernel_ge(6, 1), "no AH number on %s", kt_kernel_release());
+	err = uvio_dp_create_ah(e->dev, &aa, &ah);
+	if (err == -EOPNOTSUPP && !kt_kernel_ge(6, 1)) {
+		/* 5.10: no AH numbers; the layer says so rather than send nothing */
+		printf("ud: refused on %s: %s\n", kt_kernel_release(), uvio_last_error());
+		KT_CHECK(strstr(uvio_last_error(), "5.13"), "%s", uvio_last_error());
+		KT_EQ(kt_rdma_res_count("ah", uvio_device_name(e->dev), getpid()), 0);
+		goto out_qps;
+	}
+	KT_EQ(err, 0);
+	printf("ud: AH %u, AH number %u\n", ah.handle, ah.ah_num);
 	if (connect_qp(e, &a, 0) || connect_qp(e, &b, 0))
 		goto out;
 	fill(e->buf + A_OFF, 512, 11);
@@ -649,9 +669,10 @@ static void ud_send(struct env *e)
 	}
 	printf("ud: SEND_WITH_IMM through an AH: ok\n");
 out:
+	KT_EQ(uvio_dp_destroy_ah(&ah), 0);
+out_qps:
 	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
 	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
-	KT_EQ(uvio_dp_destroy_ah(&ah), 0);
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
 }
 
@@ -1131,7 +1152,12 @@ static void siw_queues(struct env *e)
 int main(void)
 {
 	struct uvio_device_info devs[8];
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	int n = uvio_list_devices(devs, 8);
+
+	/* siw on 5.10 checks the pinned pages against RLIMIT_MEMLOCK even
+	 * for root, and that kernel's default is 64 KiB. */
+	KT_EQ(setrlimit(RLIMIT_MEMLOCK, &unlimited), 0);
 
 	KT_CHECK(n > 0, "no device: %d", n);
 	for (int i = 0; i < n && i < 8; i++) {
