@@ -4,6 +4,7 @@
  * library's verbs with the driver's answer in hand, their queues mapped and
  * locked here, the work itself done by the driver's ops (rxe.c, siw.c).
  */
+#include <sched.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <syslog.h>
@@ -83,9 +84,20 @@ static int map_failed(struct uvio_device *dev, const char *what, int err)
 	return uvio_dp_fail(dev, what, err, why);
 }
 
+void uvio_dp_lock_wait(uint32_t *lock)
+{
+	for (unsigned int spins = 0;; spins++) {
+		if (!__atomic_load_n(lock, __ATOMIC_RELAXED) &&
+		    !__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		if (spins > 100)
+			sched_yield();
+	}
+}
+
 static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
 {
-	pthread_spin_init(&q->lock, PTHREAD_PROCESS_PRIVATE);
+	q->lock = 0;
 	q->max_sge = max_sge;
 	q->max_inline = max_inline;
 }
@@ -93,7 +105,6 @@ static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_i
 static void queue_fini(struct uvio_dp_queue *q)
 {
 	uvio_dp_unmap(&q->ring);
-	pthread_spin_destroy(&q->lock);
 }
 
 UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
@@ -157,9 +168,9 @@ UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	if (!ops->resize_cq)
 		return uvio_dp_fail(cq->dev, "CQ.RESIZE (data path)", -EOPNOTSUPP,
 				    "EOPNOTSUPP: siw cannot resize a CQ");
-	pthread_spin_lock(&cq->q.lock);
+	uvio_dp_lock(&cq->q.lock);
 	err = ops->resize_cq(cq, cqe);
-	pthread_spin_unlock(&cq->q.lock);
+	uvio_dp_unlock(&cq->q.lock);
 	return err == -EPROTO ? map_failed(cq->dev, "CQ.RESIZE (data path)", err) : err;
 }
 
@@ -169,9 +180,9 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
 
 	if (!cq || !cq->q.ring.map || n < 0 || (n && !wc))
 		return -EINVAL;
-	pthread_spin_lock(&cq->q.lock);
+	uvio_dp_lock(&cq->q.lock);
 	got = ops_of(cq->driver_id)->poll(cq, wc, n);
-	pthread_spin_unlock(&cq->q.lock);
+	uvio_dp_unlock(&cq->q.lock);
 	return got;
 }
 
@@ -244,9 +255,9 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 	ops = ops_of(srq->driver_id);
 	if (!ops->modify_srq)
 		return uvio_modify_srq(srq->dev, srq->handle, attr, NULL, NULL);
-	pthread_spin_lock(&srq->q.lock);
+	uvio_dp_lock(&srq->q.lock);
 	err = ops->modify_srq(srq, attr);
-	pthread_spin_unlock(&srq->q.lock);
+	uvio_dp_unlock(&srq->q.lock);
 	return err == -EPROTO ? map_failed(srq->dev, "SRQ.MODIFY (data path)", err) : err;
 }
 
@@ -338,14 +349,14 @@ UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_
 	if (!qp || !qp->sq.ring.map || (n && !wr))
 		return -EINVAL;
 	ops = ops_of(qp->driver_id);
-	pthread_spin_lock(&qp->sq.lock);
+	uvio_dp_lock(&qp->sq.lock);
 	for (i = 0; i < n && !err; i++) {
 		if (wr[i].num_sge > qp->sq.max_sge || (wr[i].num_sge && !wr[i].sg_list))
 			err = -EINVAL;
 		else
 			err = ops->post_send(qp, &wr[i]);
 	}
-	pthread_spin_unlock(&qp->sq.lock);
+	uvio_dp_unlock(&qp->sq.lock);
 	if (err)
 		i--;
 	/* The doorbell outside the lock: the WQEs are published in order
@@ -375,14 +386,14 @@ static int post_recv(struct uvio_device *dev, const char *what, uint32_t driver_
 	uint32_t i;
 	int err = 0;
 
-	pthread_spin_lock(&q->lock);
+	uvio_dp_lock(&q->lock);
 	for (i = 0; i < n && !err; i++) {
 		if (wr[i].num_sge > q->max_sge || (wr[i].num_sge && !wr[i].sg_list))
 			err = -EINVAL;
 		else
 			err = ops->post_recv(q, &wr[i]);
 	}
-	pthread_spin_unlock(&q->lock);
+	uvio_dp_unlock(&q->lock);
 	if (err) {
 		if (bad)
 			*bad = i - 1;

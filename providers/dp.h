@@ -64,6 +64,25 @@ static inline void uvio_dp_copy_inline(uint8_t *to, const struct uvio_dp_sge *sg
 	}
 }
 
+/*
+ * The queue locks: a word, taken by exchange, waited on by reading it and
+ * yielding the CPU after a while, since the holder may have been preempted.
+ * (pthread spin locks would do the same, but their type is not visible to
+ * every caller's compilation of <uvio/dp.h>.)
+ */
+void uvio_dp_lock_wait(uint32_t *lock);
+
+static inline void uvio_dp_lock(uint32_t *lock)
+{
+	if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
+		uvio_dp_lock_wait(lock);
+}
+
+static inline void uvio_dp_unlock(uint32_t *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
 /* Say why, name the device, and return err. */
 int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why);
 

@@ -39,7 +39,6 @@
 #ifndef UVIO_DP_H
 #define UVIO_DP_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <rdma/ib_user_verbs.h>
@@ -223,7 +222,7 @@ struct uvio_dp_queue {
 	uint32_t max_sge;
 	uint32_t max_inline;
 	uint32_t reserved;
-	pthread_spinlock_t lock;
+	uint32_t lock;			/* 0 free, 1 held */
 };
 
 struct uvio_dp_cq {
