@@ -97,8 +97,10 @@ if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 		"$vg/callgrind-amd64-linux" "$root$vg/"
 fi
 
-# UVIO_VM_INIT: another init script (run-multi.sh's).
+# UVIO_VM_INIT: another init script (run-multi.sh's). Both check dmesg
+# for oopses after the run.
 cp "${UVIO_VM_INIT:-$here/init}" "$root/init"
+cp "$here/kernel-health.sh" "$root/opt/uvio/kernel-health.sh"
 chmod +x "$root/init"
 # A new file, not the old one rewritten: a cache copied with hard links
 # must not see another run's image change under it.

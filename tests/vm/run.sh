@@ -108,6 +108,9 @@ boot() {
 	[ "$1" -le "${UVIO_VM_HANG:-0}" ] && extra=(-S)	# CPU stopped: a hang
 	[ "$1" -le "${UVIO_VM_PANIC:-0}" ] && kargs="$kargs rdinit=/no-such-init"
 	rm -f "$raw" "$log"	# never write through a hard link into another run's log
+	# Made before qemu starts, so that the tail below cannot open it
+	# first and give up (it lost a whole run's console that way).
+	: > "$raw"
 	start=$(now)
 	timeout "${UVIO_VM_TIMEOUT:-900}" "${qemu[@]}" "${extra[@]}" -append "$kargs" \
 		</dev/null >"$raw" 2>&1 &
