@@ -13,7 +13,7 @@
 #include <uvio/diag.h>
 
 #include "dp.h"
-#include "report.h"
+#include "private.h"
 
 /* The largest driver answer of a create verb (siw's QP: 32 bytes). */
 #define DP_RESP_MAX 64u
@@ -181,7 +181,8 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
 	if (!cq || !cq->q.ring.map || n < 0 || (n && !wc))
 		return -EINVAL;
 	uvio_dp_lock(&cq->q.lock);
-	got = ops_of(cq->driver_id)->poll(cq, wc, n);
+	got = cq->driver_id == RDMA_DRIVER_RXE ? uvio_dp_rxe_poll(cq, wc, n)
+					       : ops_of(cq->driver_id)->poll(cq, wc, n);
 	uvio_dp_unlock(&cq->q.lock);
 	return got;
 }
@@ -261,6 +262,31 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 	return err == -EPROTO ? map_failed(srq->dev, "SRQ.MODIFY (data path)", err) : err;
 }
 
+/*
+ * The doorbell: POST_SEND without work requests, laid out once at create
+ * as rdma-core's providers do it and written with one write(): the kernel
+ * runs the QP's send queue from the ring. wqe_size must be the whole WR
+ * struct (rxe refuses a smaller one even without WRs).
+ */
+_Static_assert(sizeof(((struct uvio_dp_qp *)0)->doorbell) ==
+		       sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_post_send),
+	       "the doorbell's room");
+
+static void doorbell_init(struct uvio_dp_qp *qp)
+{
+	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)qp->doorbell;
+	struct ib_uverbs_post_send *c = (struct ib_uverbs_post_send *)(hdr + 1);
+
+	hdr->command = IB_USER_VERBS_CMD_POST_SEND;
+	hdr->in_words = sizeof(qp->doorbell) / 4;
+	hdr->out_words = sizeof(struct ib_uverbs_post_send_resp) / 4;
+	/* The kernel writes bad_wr (0) there; concurrent doorbells write the
+	 * same value. */
+	*c = (struct ib_uverbs_post_send){ .response = (uintptr_t)&qp->doorbell_resp,
+					   .qp_handle = qp->handle,
+					   .wqe_size = sizeof(struct ib_uverbs_send_wr) };
+}
+
 UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
 			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp)
 {
@@ -298,6 +324,7 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 	qp->driver_id = uvio_device_driver_id(dev);
 	queue_init(&qp->sq, out.cap.max_send_sge, out.cap.max_inline_data);
 	queue_init(&qp->rq, out.cap.max_recv_sge, 0);
+	doorbell_init(qp);
 	err = ops->qp_map(qp, resp);
 	if (err) {
 		uvio_destroy_qp(dev, out.handle, NULL, NULL);
@@ -337,45 +364,72 @@ static const char *post_error(int err)
 	}
 }
 
+/* Ring it: straight to the system call unless the device traces. */
+static inline int ring(struct uvio_dp_qp *qp)
+{
+	struct uvio_device *dev = qp->dev;
+	ssize_t n;
+
+	if (__builtin_expect(dev->trace, 0))
+		return uvio_dev_write(dev, qp->doorbell, sizeof(qp->doorbell));
+	n = uvio_sys_write(dev->fd, qp->doorbell, sizeof(qp->doorbell));
+	return n == (ssize_t)sizeof(qp->doorbell) ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+/* What went wrong in a post, said once, off the fast path: the WRs before
+ * index i are in the queue and get their doorbell. */
+static __attribute__((noinline, cold)) int post_send_failed(struct uvio_dp_qp *qp, uint32_t n,
+							    uint32_t i, int err, uint32_t *bad)
+{
+	int db = 0;
+
+	if (!err) {	/* all posted; the doorbell failed */
+		db = ring(qp);
+		if (bad)
+			*bad = n;
+		return uvio_dp_fail(qp->dev, "QP.POST_SEND (data path)", db,
+				    db == -ENOTCONN ? "ENOTCONN: the doorbell before RTS "
+						      "(the WRs wait in the queue)"
+						    : "the doorbell write() failed");
+	}
+	if (i)
+		ring(qp);
+	if (bad)
+		*bad = i;
+	return uvio_dp_fail(qp->dev, "QP.POST_SEND (data path)", err, post_error(err));
+}
+
 UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
 			       uint32_t n, uint32_t *bad)
 {
-	const struct dp_ops *ops;
 	uint32_t i;
 	int err = 0;
 
-	if (bad)
-		*bad = 0;
-	if (!qp || !qp->sq.ring.map || (n && !wr))
+	if (__builtin_expect(!qp || !qp->sq.ring.map || (n && !wr), 0)) {
+		if (bad)
+			*bad = 0;
 		return -EINVAL;
-	ops = ops_of(qp->driver_id);
+	}
 	uvio_dp_lock(&qp->sq.lock);
-	for (i = 0; i < n && !err; i++) {
-		if (wr[i].num_sge > qp->sq.max_sge || (wr[i].num_sge && !wr[i].sg_list))
-			err = -EINVAL;
-		else
-			err = ops->post_send(qp, &wr[i]);
+	if (qp->driver_id == RDMA_DRIVER_RXE) {
+		for (i = 0; i < n; i++)
+			if ((err = uvio_dp_rxe_post_send(qp, &wr[i])))
+				break;
+	} else {
+		for (i = 0; i < n; i++)
+			if ((err = ops_of(qp->driver_id)->post_send(qp, &wr[i])))
+				break;
 	}
 	uvio_dp_unlock(&qp->sq.lock);
-	if (err)
-		i--;
 	/* The doorbell outside the lock: the WQEs are published in order
 	 * already, and the kernel runs the ring up to its producer. */
-	if (i) {
-		int db = uvio_post_send(qp->dev, qp->handle, NULL, 0, NULL, 0, NULL, NULL);
-
-		if (db && !err) {
-			if (bad)
-				*bad = n;
-			return db;
-		}
-	}
-	if (err) {
+	if (__builtin_expect(!err, 1) &&
+	    (!n || !ring(qp))) {
 		if (bad)
-			*bad = i;
-		return uvio_dp_fail(qp->dev, "QP.POST_SEND (data path)", err, post_error(err));
+			*bad = 0;
+		return 0;
 	}
-	return 0;
+	return post_send_failed(qp, n, i, err, bad);
 }
 
 static int post_recv(struct uvio_device *dev, const char *what, uint32_t driver_id,

@@ -37,6 +37,9 @@ struct dp_ops {
 };
 
 extern const struct dp_ops uvio_dp_rxe_ops;
+/* rxe's post and poll, called directly (the common case). */
+int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
+int uvio_dp_rxe_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
 extern const struct dp_ops uvio_dp_siw_ops;
 
 /* Map len bytes of the device fd at offset into r (only map and map_len

@@ -111,8 +111,10 @@ static int siw_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr
 
 	if (op < 0)
 		return op;
+	if (wr->num_sge > q->max_sge || wr->num_sge > SIW_MAX_SGE || (wr->num_sge && !wr->sg_list))
+		return -EINVAL;
 	len = uvio_dp_sge_bytes(wr->sg_list, wr->num_sge);
-	if (len < 0 || wr->num_sge > SIW_MAX_SGE)
+	if (len < 0)
 		return -EINVAL;
 	if ((wr->flags & UVIO_DP_SEND_INLINE) && (uint64_t)len > q->max_inline)
 		return -EINVAL;

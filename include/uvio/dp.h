@@ -116,9 +116,10 @@ struct uvio_dp_sge {
 };
 
 /*
- * One completion. imm_data is as the wire carries it (big-endian, as
- * libibverbs' ibv_wc.imm_data), valid with UVIO_WC_WITH_IMM;
- * invalidated_rkey with UVIO_WC_WITH_INVALIDATE. src_qp, slid, sl,
+ * One completion, laid out as the kernel's struct ib_uverbs_wc (and
+ * libibverbs' struct ibv_wc). imm_data is as the wire carries it
+ * (big-endian), valid with UVIO_WC_WITH_IMM; invalidated_rkey shares its
+ * place and is valid with UVIO_WC_WITH_INVALIDATE. src_qp, slid, sl,
  * pkey_index and dlid_path_bits are for UD receives.
  */
 struct uvio_dp_wc {
@@ -127,8 +128,10 @@ struct uvio_dp_wc {
 	uint32_t opcode;		/* enum uvio_wc_opcode */
 	uint32_t vendor_err;
 	uint32_t byte_len;
-	uint32_t imm_data;
-	uint32_t invalidated_rkey;
+	union {
+		uint32_t imm_data;
+		uint32_t invalidated_rkey;
+	};
 	uint32_t qp_num;
 	uint32_t src_qp;
 	uint32_t wc_flags;		/* enum uvio_wc_flags */
@@ -256,6 +259,9 @@ struct uvio_dp_qp {
 	struct uvio_dp_srq *srq;	/* receives go there when not NULL */
 	struct uvio_dp_queue sq;
 	struct uvio_dp_queue rq;
+	uint64_t doorbell[4];		/* the POST_SEND write(), laid out at create */
+	uint32_t doorbell_resp;
+	uint32_t reserved;
 };
 
 /*
