@@ -15,7 +15,7 @@ vg() {	# vg NAME COMMAND...
 	if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); echo "--- PASS valgrind $name"
 	else fail=$((fail + 1)); echo "--- FAIL valgrind $name (exit $rc)"; fi
 }
-for t in kt_raw_cq kt_verbs kt_device kt_info kt_stress kt_qp kt_events kt_objects; do
+for t in kt_raw_cq kt_verbs kt_device kt_info kt_stress kt_qp kt_events kt_objects kt_dp; do
 	vg "$t" /opt/uvio/bin/$t
 done
 for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
