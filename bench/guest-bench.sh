@@ -2,12 +2,15 @@
 # Runs inside the guest in bench mode (tests/vm/run.sh BUILD IMAGE siw bench),
 # on every RDMA device: the CQ benchmark (vm_bench), every verb and QP
 # bring-up (uverbs_bench), cold start (cold_run), then user-space
-# instructions under callgrind. Output is parsed by bench/run.sh.
-#   guest-bench.sh CQ_ROUNDS,CQ_PAIRS,VERB_ROUNDS,VERB_BATCH,QP_ROUNDS,QP_BATCH,COLD_ROUNDS,INSN_REPEAT
-# A part whose rounds are 0 is left out (0,0,0,0,0,0,0,10: instructions only).
+# instructions under callgrind; on rxe, the data-path stream (dp_stream).
+# Output is parsed by bench/run.sh and bench/dp.sh.
+#   guest-bench.sh CQ_ROUNDS,CQ_PAIRS,VERB_ROUNDS,VERB_BATCH,QP_ROUNDS,QP_BATCH,COLD_ROUNDS,INSN_REPEAT[,DP_ROUNDS,DP_MSGS]
+# A part whose rounds are 0 is left out (0,0,0,0,0,0,0,10: instructions
+# only; 0,0,0,0,0,0,0,0,9,20000: the data-path stream only).
 set -- $(echo "${1:-}" | tr , ' ')
 cq_rounds=${1:-9} cq_pairs=${2:-3000} v_rounds=${3:-9} v_batch=${4:-100}
 q_rounds=${5:-9} q_batch=${6:-50} c_rounds=${7:-21} insn=${8:-10}
+dp_rounds=${9:-0} dp_msgs=${10:-20000}
 rc=0
 echo "guest: kernel $(uname -r)"
 echo "guest: $(grep -c ^processor /proc/cpuinfo) vCPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo)"
@@ -60,7 +63,33 @@ profile() {
 		      for (k in self) if (self[k] * 100 >= all)
 			      print "INSNFN " label "|" k "|" self[k] }' "$1"
 }
-if command -v valgrind >/dev/null; then
+# The data path on rxe: messages per second of both libraries, rounds
+# interleaved, then the instructions of each post and poll call (callgrind,
+# one function counted per run).
+if [ "$dp_rounds" != 0 ]; then
+	for dev in $devs; do
+		case $dev in rxe*) ;; *) continue ;; esac
+		echo "BENCH-DP $dev"
+		dp_stream "$dev" "$dp_rounds" "$dp_msgs" || rc=1
+		command -v valgrind >/dev/null || continue
+		for lib in uvio ibv; do
+			for fn in post poll; do
+				f=/tmp/dp-$lib-$fn
+				valgrind --tool=callgrind --collect-atstart=no \
+					--compress-strings=no --compress-pos=no \
+					--toggle-collect="${fn}_$lib" --callgrind-out-file="$f" \
+					dp_stream "$dev" insn "$lib" 2000 > "$f.out" 2> "$f.err" || {
+					rc=1; tail -5 "$f.err"; }
+				echo "DP CALLGRIND $lib $fn $(sed -n 's/^summary: //p' "$f") $(cat "$f.out")"
+				profile "$f" "dp $lib $fn" split
+			done
+		done
+	done
+fi
+
+if [ "$insn" = 0 ]; then
+	:
+elif command -v valgrind >/dev/null; then
 	cg="valgrind --tool=callgrind --compress-strings=no --compress-pos=no"
 	for dev in $devs; do
 		out=/tmp/cg-$dev
