@@ -132,9 +132,15 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	*out = NULL;
 	if (name) {
 		ret = uvio_find_device(name, &info);
+		if (ret == -ENODEV)
+			uvio_set_last_error("%s: no such RDMA device (netlink and sysfs list no device, "
+					    "uverbsN node or /dev/infiniband path of that name)", name);
 	} else {
 		ret = uvio_list_devices(&info, 1);
 		ret = ret < 0 ? ret : ret == 0 ? -ENODEV : 0;
+		if (ret == -ENODEV)
+			uvio_set_last_error("no RDMA device: netlink and sysfs list none (is an RDMA "
+					    "driver loaded, and ib_uverbs?)");
 	}
 	if (ret)
 		return ret;
@@ -145,7 +151,8 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	fd = open(info.path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		uvio_log(LOG_ERR, "%s: open %s: %s", info.name, info.path, strerror(-ret));
+		uvio_set_last_error("%s: open %s: %s", info.name, info.path, strerror(-ret));
+		uvio_log(LOG_ERR, "%s", uvio_last_error());
 		return ret;
 	}
 	/* The node must be the device sysfs names, not whatever a container

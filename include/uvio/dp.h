@@ -21,20 +21,24 @@
  * crashes on an rxe CQ that holds completions.
  *
  * Objects live in storage the caller provides (no allocation anywhere in
- * this layer); their fields are the library's and may only be read through
- * the accessors below. Create maps the queues, destroy unmaps them after the
- * kernel object is gone (and leaves the object untouched when the kernel
- * refuses). A CQ resize (rxe) and an SRQ resize (rxe) map the new queue
- * before they return; completions in flight are kept by the kernel.
+ * this layer). The fields commented as results (handle, qp_num, cap, cqe,
+ * srq_num, max_wr, max_sge, ah_num) may be read; the rest are the
+ * library's, and uvio_dp_queue_capacity() tells a queue's size. Create maps
+ * the queues, destroy unmaps them after the kernel object is gone (and
+ * leaves the object untouched when the kernel refuses). A CQ resize (rxe)
+ * and an SRQ resize (rxe) map the new queue before they return; completions
+ * and receives not yet consumed are kept by the kernel.
  *
  * Threads: every queue (send queue, receive queue, SRQ, CQ) has a lock of its
- * own, so any function here may be called from several threads on the same
- * object, except create and destroy, which must not race anything else on
- * that object. WQEs are published under the lock, in order; the doorbell is
- * rung after it is dropped (it only tells the kernel to run the ring).
+ * own, which post, poll, resize and modify take, so they may be called from
+ * several threads on the same object; create and destroy must not race
+ * anything else on that object. WQEs are published under the lock, in order;
+ * the doorbell is rung after it is dropped (it only tells the kernel to run
+ * the ring).
  *
  * Errors: functions return 0 (or a count) or a negative errno; a failure
- * leaves a message in uvio_last_error() and the log callback.
+ * past the argument checks (NULL objects, -EINVAL) leaves a message in
+ * uvio_last_error() and the log callback.
  */
 #ifndef UVIO_DP_H
 #define UVIO_DP_H

@@ -230,6 +230,33 @@ static void open_null_lowest_uverbs(void **state)
 	uvio_device_close(dev);
 }
 
+/* Opening with no device, or a name no one lists, says which in
+ * uvio_last_error(), as uvio_device(3) promises. */
+static void open_without_device_says_why(void **state)
+{
+	struct uvio_device *dev = (struct uvio_device *)1;
+	int p[2];
+	(void)state;
+
+	nl_reset(1, 1);
+	fake_reset();
+	assert_int_equal(pipe(p), 0);
+	/* a message of something else first, so that a stale one cannot pass */
+	assert_int_equal(uvio_device_adopt(p[0], 14, &dev), -ENODEV);
+	assert_null(strstr(uvio_last_error(), "no RDMA device"));
+	assert_int_equal(uvio_device_open(NULL, &dev), -ENODEV);
+	assert_null(dev);
+	assert_non_null(strstr(uvio_last_error(), "no RDMA device"));
+
+	nl_add(1, "rxe0", 0);
+	fake_sysfs_add(0, "rxe0", fake_rdev("/dev/null"));
+	assert_int_equal(uvio_device_adopt(p[0], 14, &dev), -ENODEV);
+	assert_int_equal(uvio_device_open("mlx5_7", &dev), -ENODEV);
+	assert_non_null(strstr(uvio_last_error(), "mlx5_7: no such RDMA device"));
+	close(p[0]);
+	close(p[1]);
+}
+
 /* Netlink's device dump without GET_CHARDEV (kernels before it): the path
  * comes from sysfs, not left empty. */
 static void no_get_chardev_path_from_sysfs(void **state)
@@ -324,6 +351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(beyond_32_devices),
 		cmocka_unit_test(open_null_lowest_uverbs),
+		cmocka_unit_test(open_without_device_says_why),
 		cmocka_unit_test(no_get_chardev_path_from_sysfs),
 		cmocka_unit_test(only_uverbs_fds),
 	};
