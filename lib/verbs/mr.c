@@ -44,6 +44,15 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 		ret = drv_prepare(dev, "MR.REG", drv, &a.b);
 	if (ret)
 		return uvio_verb_end(dev, "MR.REG", UVIO_PATH_AUTO, ret, path);
+	/* siw answers EINVAL without its request (struct siw_ureq_reg_mr, 8
+	 * bytes: a key byte the driver may use, zero lets it choose); the
+	 * library knows the driver, so it sends one the caller did not. */
+	if (dev->driver_id == RDMA_DRIVER_SIW && !a.b.in_len) {
+		static const uint64_t siw_request;
+
+		a.b.in = &siw_request;
+		a.b.in_len = sizeof(siw_request);
+	}
 	return uvio_run_verb(dev, UVIO_VERB_REG_MR, "MR.REG", NULL, reg_mr_write, &a, path);
 }
 

@@ -83,7 +83,14 @@ static ssize_t kernel_write(const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+static struct uvio_device *fresh_driver(enum uvio_path pin, uint32_t driver_id);
+
 static struct uvio_device *fresh(enum uvio_path pin)
+{
+	return fresh_driver(pin, RDMA_DRIVER_RXE);
+}
+
+static struct uvio_device *fresh_driver(enum uvio_path pin, uint32_t driver_id)
 {
 	struct uvio_device *dev;
 
@@ -92,7 +99,7 @@ static struct uvio_device *fresh(enum uvio_path pin)
 	fake.on_ioctl = kernel_ioctl;
 	fake.on_write = kernel_write;
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), driver_id, &dev), 0);
 	if (pin != UVIO_PATH_AUTO)
 		assert_int_equal(uvio_device_set_path(dev, pin), 0);
 	return dev;
@@ -532,6 +539,44 @@ static void mr_encodings(void **state)
 	uvio_device_close(dev);
 }
 
+/*
+ * siw's REG_MR wants its 8-byte request (struct siw_ureq_reg_mr) as driver
+ * input and answers EINVAL without it: the library supplies a zeroed one
+ * when the caller gives no driver input. Other drivers get none.
+ */
+static void siw_reg_mr_request(void **state)
+{
+	static uint8_t page[4096];
+	UVIO_OPTS(uvio_mr_attr, a, .pd_handle = 1, .addr = page, .length = sizeof(page),
+		  .iova = (uintptr_t)page, .access = IB_UVERBS_ACCESS_LOCAL_WRITE);
+	const struct ib_uverbs_cmd_hdr *h = (const void *)k.wbuf;
+	const size_t core = sizeof(struct ib_uverbs_reg_mr);
+	uint64_t mine = 0x1122334455667788ull;
+	(void)state;
+
+	for (int siw = 0; siw < 2; siw++) {
+		struct uvio_device *dev = fresh_driver(UVIO_PATH_WRITE,
+						       siw ? RDMA_DRIVER_SIW : RDMA_DRIVER_RXE);
+		UVIO_OPTS(uvio_mr, mr);
+
+		assert_int_equal(uvio_reg_mr(dev, &a, NULL, &mr, NULL), 0);
+		assert_int_equal(h->command, IB_USER_VERBS_CMD_REG_MR);
+		assert_int_equal(h->in_words, (sizeof(*h) + core + (siw ? 8 : 0)) / 4);
+		if (siw) {
+			uint64_t req;
+
+			memcpy(&req, k.wbuf + sizeof(*h) + core, 8);
+			assert_int_equal(req, 0);
+			/* the caller's own request goes as it is */
+			UVIO_OPTS(uvio_drv, drv, .in = &mine, .in_len = 8);
+			assert_int_equal(uvio_reg_mr(dev, &a, &drv, &mr, NULL), 0);
+			memcpy(&req, k.wbuf + sizeof(*h) + core, 8);
+			assert_int_equal(req, mine);
+		}
+		uvio_device_close(dev);
+	}
+}
+
 /* XRC and tag-matching SRQs: the kernel's CREATE_XSRQ on write(), the
  * type-dependent attributes on the native method. */
 static void srq_encodings(void **state)
@@ -741,6 +786,7 @@ int main(void)
 		cmocka_unit_test(flow_with_counters),
 		cmocka_unit_test(counters_and_esp),
 		cmocka_unit_test(mr_encodings),
+		cmocka_unit_test(siw_reg_mr_request),
 		cmocka_unit_test(srq_encodings),
 		cmocka_unit_test(everything_at_once),
 		cmocka_unit_test(old_callers),
