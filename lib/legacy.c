@@ -24,7 +24,7 @@
  * QUERY_DEVICE's, 232 today) with room for kernels to grow; extended
  * commands' cores may be longer (UVIO_MAX_EX_CORE). */
 #define MAX_CORE 128u
-#define MAX_RESP 512u
+#define MAX_RESP UVIO_LEGACY_MAX_RESP
 
 static size_t round_up(size_t n, size_t to)
 {

@@ -37,6 +37,9 @@ int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
  * indirection table, the specs of a flow rule (comp_mask and a handle, then
  * up to 4 KiB). */
 #define UVIO_MAX_EX_CORE (8u + 4096u)
+/* The largest core response a write() command may ask for: over twice the
+ * largest any kernel has (EX_QUERY_DEVICE's, 232 bytes). */
+#define UVIO_LEGACY_MAX_RESP 512u
 int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		       const void *core, size_t core_len, void *resp, size_t resp_len,
 		       const struct drv_bufs *drv);

@@ -93,7 +93,8 @@ UVIO_API int uvio_query_device(struct uvio_device *dev,
 /*
  * EX_QUERY_DEVICE: the kernel's extended struct, of which the caller has
  * len bytes (at least up to response_length; the kernel fills what it
- * knows and says how much in resp->response_length).
+ * knows, at most 512 bytes, and says how much in resp->response_length;
+ * the rest of a roomier struct reads zero).
  */
 UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
 				  struct ib_uverbs_ex_query_device_resp *resp, size_t len,

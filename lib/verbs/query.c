@@ -126,7 +126,12 @@ UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
 				  struct ib_uverbs_ex_query_device_resp *resp, size_t len,
 				  enum uvio_path *path)
 {
-	struct { void *resp; size_t len; } a = { resp, len };
+	/* A caller's struct may be roomier than any kernel's (a newer header):
+	 * the kernel is offered what a write() command can carry, and says in
+	 * response_length how much it filled; the rest reads zero. */
+	struct { void *resp; size_t len; } a = {
+		resp, len < UVIO_LEGACY_MAX_RESP ? len : UVIO_LEGACY_MAX_RESP
+	};
 
 	/* The kernel refuses a response that ends before response_length. */
 	if (!resp || len < uvio_offsetofend(struct ib_uverbs_ex_query_device_resp,

@@ -28,7 +28,7 @@ static struct {
 	uint8_t wbuf[8192];		/* the last write() */
 	size_t wlen;
 	uint16_t new_attr;		/* IDR_NEW attribute to answer */
-	uint8_t resp[64];		/* core response to give */
+	uint8_t resp[512];		/* core response to give */
 	size_t resp_len;
 	int answer;			/* errno of every command */
 } k;
@@ -577,6 +577,33 @@ static void siw_reg_mr_request(void **state)
 	}
 }
 
+/*
+ * EX_QUERY_DEVICE into a caller's struct larger than the library offers the
+ * kernel (a newer header's): accepted, the kernel is offered what the
+ * library can carry, the rest reads zero.
+ */
+static void query_device_ex_roomy(void **state)
+{
+	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
+	uint64_t big[2048 / 8];
+	struct ib_uverbs_ex_query_device_resp *r = (void *)big;
+	struct ib_uverbs_ex_query_device_resp answer = { .comp_mask = 1,
+							 .response_length = sizeof(answer) };
+	const struct ib_uverbs_cmd_hdr *h = (const void *)k.wbuf;
+	(void)state;
+
+	memcpy(k.resp, &answer, sizeof(answer));
+	k.resp_len = sizeof(answer);
+	memset(big, 0xee, sizeof(big));
+	assert_int_equal(uvio_query_device_ex(dev, r, sizeof(big), NULL), 0);
+	assert_int_equal(h->command & ~IB_USER_VERBS_CMD_FLAG_EXTENDED,
+			 IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
+	assert_true(h->out_words * 8 <= 512);
+	assert_int_equal(r->response_length, sizeof(answer));
+	assert_int_equal(big[2047 / 8], 0);	/* past what the kernel wrote: zero */
+	uvio_device_close(dev);
+}
+
 /* XRC and tag-matching SRQs: the kernel's CREATE_XSRQ on write(), the
  * type-dependent attributes on the native method. */
 static void srq_encodings(void **state)
@@ -787,6 +814,7 @@ int main(void)
 		cmocka_unit_test(counters_and_esp),
 		cmocka_unit_test(mr_encodings),
 		cmocka_unit_test(siw_reg_mr_request),
+		cmocka_unit_test(query_device_ex_roomy),
 		cmocka_unit_test(srq_encodings),
 		cmocka_unit_test(everything_at_once),
 		cmocka_unit_test(old_callers),
