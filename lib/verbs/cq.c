@@ -99,7 +99,8 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_attr, flags), 1);
 
 	if (!ret)
-		ret = uvio_out_check(cq);
+		/* a handle the caller cannot see would live on unseen */
+		ret = uvio_out_check(cq) || !UVIO_OPT_HAS(cq, handle) ? -EINVAL : 0;
 	if (!ret)
 		ret = drv_prepare(dev, "CQ.CREATE", drv, &a.b);
 	if (ret)

@@ -39,7 +39,8 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_mr_attr, access), 1);
 
 	if (!ret)
-		ret = uvio_out_check(mr);
+		/* a handle the caller cannot see would live on unseen */
+		ret = uvio_out_check(mr) || !UVIO_OPT_HAS(mr, handle) ? -EINVAL : 0;
 	if (!ret)
 		ret = drv_prepare(dev, "MR.REG", drv, &a.b);
 	if (ret)

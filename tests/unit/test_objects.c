@@ -604,6 +604,31 @@ static void query_device_ex_roomy(void **state)
 	uvio_device_close(dev);
 }
 
+/*
+ * An output too small for the handle: refused before any system call, as
+ * every create refuses it (a CQ or MR made and its handle dropped would
+ * live on until the fd closes).
+ */
+static void outputs_too_small_for_the_handle(void **state)
+{
+	static uint8_t page[4096];
+	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8);
+	UVIO_OPTS(uvio_mr_attr, ma, .pd_handle = 1, .addr = page, .length = sizeof(page),
+		  .iova = (uintptr_t)page, .access = IB_UVERBS_ACCESS_LOCAL_WRITE);
+	(void)state;
+
+	for (int p = 0; p < 2; p++) {
+		struct uvio_device *dev = fresh(p ? UVIO_PATH_WRITE : UVIO_PATH_IOCTL);
+		struct uvio_cq cq = { .sz = offsetof(struct uvio_cq, handle) };
+		struct uvio_mr mr = { .sz = offsetof(struct uvio_mr, handle) };
+
+		assert_int_equal(uvio_create_cq(dev, &ca, NULL, &cq, NULL), -EINVAL);
+		assert_int_equal(uvio_reg_mr(dev, &ma, NULL, &mr, NULL), -EINVAL);
+		assert_int_equal(fake.ioctl_calls + fake.write_calls, 0);
+		uvio_device_close(dev);
+	}
+}
+
 /* XRC and tag-matching SRQs: the kernel's CREATE_XSRQ on write(), the
  * type-dependent attributes on the native method. */
 static void srq_encodings(void **state)
@@ -815,6 +840,7 @@ int main(void)
 		cmocka_unit_test(mr_encodings),
 		cmocka_unit_test(siw_reg_mr_request),
 		cmocka_unit_test(query_device_ex_roomy),
+		cmocka_unit_test(outputs_too_small_for_the_handle),
 		cmocka_unit_test(srq_encodings),
 		cmocka_unit_test(everything_at_once),
 		cmocka_unit_test(old_callers),
