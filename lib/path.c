@@ -72,6 +72,17 @@ enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsign
 	return UVIO_PATH_AUTO;
 }
 
+void uvio_path_answered(struct uvio_device *dev, enum uvio_path tried)
+{
+	int cur = atomic_load(&dev->path);
+
+	if (!(cur & UVIO_PATH_DECIDED)) {
+		int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
+
+		atomic_compare_exchange_strong(&dev->path, &cur, p | UVIO_PATH_DECIDED);
+	}
+}
+
 bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
 		     enum uvio_path tried, int ret)
 {
@@ -97,11 +108,7 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 		return true;
 	}
 	/* Any other answer proves the path exists. */
-	if (!(cur & UVIO_PATH_DECIDED)) {
-		int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
-
-		atomic_compare_exchange_strong(&dev->path, &cur, p | UVIO_PATH_DECIDED);
-	}
+	uvio_path_answered(dev, tried);
 	if (ret != -EPROTONOSUPPORT)
 		return false;
 	if (tried == UVIO_PATH_INVOKE_WRITE) {
@@ -182,6 +189,12 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 		answered = false;
 		atomic_store_explicit(&dev->verb_path[d->verb], UVIO_PATH_AUTO,
 				      memory_order_relaxed);
+		if (d->caller_built && ret == -EPROTONOSUPPORT) {
+			/* The path answered, so it exists; the method is the
+			 * caller's business. */
+			uvio_path_answered(dev, p);
+			break;
+		}
 		if (!uvio_path_retry(dev, d->verb, has, p, ret))
 			break;
 	}

@@ -16,6 +16,9 @@ enum uvio_verb_has {
 enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has);
 /* After an attempt on path tried: record what the answer says about the
  * device's paths and return true when the verb should run again. */
+/* A command went over `tried` and the kernel answered (not ENOTTY): that
+ * path exists; an undecided device decides on it. */
+void uvio_path_answered(struct uvio_device *dev, enum uvio_path tried);
 bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
 		     enum uvio_path tried, int ret);
 
@@ -42,6 +45,10 @@ struct uvio_verb_desc {
 	/* When no path carries it, the caller answers another way: then
 	 * UVIO_VERB_NO_PATH comes back, unlogged, instead of -EOPNOTSUPP. */
 	bool fallback;
+	/* Commands the caller built: EPROTONOSUPPORT is the command's own
+	 * answer (its method), never remembered for the verb's slot, which
+	 * every caller-built command shares. */
+	bool caller_built;
 };
 #define UVIO_VERB_NO_PATH 1
 int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,

@@ -32,9 +32,14 @@ static int exec_ioctl(struct uvio_device *dev, enum uvio_path p, void *cmd)
 UVIO_API int uvio_device_exec(struct uvio_device *dev, struct uvio_cmd *cmd,
 			      enum uvio_path *path)
 {
+	static const struct uvio_verb_desc d = {
+		.verb = UVIO_VERB_RAW_IOCTL, .name = "ioctl", .on_ioctl = exec_ioctl,
+		.caller_built = true,
+	};
+
 	if (!dev || !cmd)
 		return -EINVAL;
-	return uvio_run_verb(dev, UVIO_VERB_RAW_IOCTL, "ioctl", exec_ioctl, NULL, cmd, path);
+	return uvio_run_verb_desc(dev, &d, cmd, path);
 }
 
 struct write_args {

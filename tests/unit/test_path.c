@@ -389,6 +389,38 @@ static void pinned_paths(void **state)
 	unsetenv("UVERBS_IOCTL_PATH");
 }
 
+/*
+ * A caller-built command whose method the kernel lacks (a provider's driver
+ * method, say) gets the kernel's EPROTONOSUPPORT, and nothing is
+ * remembered: the next caller-built command, of any method, still goes to
+ * the kernel. Caller-built commands share no method.
+ */
+static void caller_commands_are_not_remembered(void **state)
+{
+	struct uvio_device *dev = fresh();
+	enum uvio_path p;
+	(void)state;
+
+	cq_enoproto = 1;	/* the CQ object "lacks" its methods */
+	for (int i = 0; i < 2; i++) {
+		UVIO_CMD_DEFINE(c, 1, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+		int calls = fake.ioctl_calls;
+
+		uvio_put_idr(&c, UVERBS_ATTR_DESTROY_CQ_HANDLE, 1);
+		assert_int_equal(uvio_device_exec(dev, &c, &p), -EPROTONOSUPPORT);
+		assert_int_equal(fake.ioctl_calls, calls + 1);
+	}
+	{
+		UVIO_CMD_DEFINE(c, 1, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
+		int calls = fake.ioctl_calls;
+
+		uvio_put_idr(&c, UVERBS_ATTR_DESTROY_PD_HANDLE, 1);
+		assert_int_equal(uvio_device_exec(dev, &c, &p), 0);
+		assert_int_equal(fake.ioctl_calls, calls + 1);
+	}
+	uvio_device_close(dev);
+}
+
 static void bad_driver_data(void **state)
 {
 	struct uvio_device *dev = fresh();
@@ -498,6 +530,7 @@ int main(void)
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),
+		cmocka_unit_test(caller_commands_are_not_remembered),
 		cmocka_unit_test(get_context_recovers_from_emfile),
 	};
 
