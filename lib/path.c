@@ -75,21 +75,29 @@ enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsign
 void uvio_path_answered(struct uvio_device *dev, enum uvio_path tried)
 {
 	int cur = atomic_load(&dev->path);
+	int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
 
-	if (!(cur & UVIO_PATH_DECIDED)) {
-		int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
-
+	/* Only the device's own path decides it: a write() answer while the
+	 * 2017 layout is still on trial says nothing about that layout. */
+	if (!(cur & UVIO_PATH_DECIDED) && (cur == UVIO_PATH_AUTO || cur == p))
 		atomic_compare_exchange_strong(&dev->path, &cur, p | UVIO_PATH_DECIDED);
-	}
 }
 
 bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
 		     enum uvio_path tried, int ret)
 {
-	int cur = atomic_load(&dev->path);
+	int cur;
 
-	if (dev->pinned != UVIO_PATH_AUTO || tried == UVIO_PATH_WRITE)
+	/* A pinned device tries nothing else and learns nothing: unpinned,
+	 * it starts from what it knew before. */
+	if (dev->pinned != UVIO_PATH_AUTO)
 		return false;
+	/* Any answer but ENOTTY proves the path exists, write() included. */
+	if (ret != -ENOTTY)
+		uvio_path_answered(dev, tried);
+	if (tried == UVIO_PATH_WRITE)
+		return false;
+	cur = atomic_load(&dev->path);
 	if (ret == -ENOTTY) {
 		int next = tried != UVIO_PATH_IOCTL_2017 && dev->may_2017 ?
 			UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
@@ -107,8 +115,6 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 			 dev->name, uvio_path_name((enum uvio_path)next));
 		return true;
 	}
-	/* Any other answer proves the path exists. */
-	uvio_path_answered(dev, tried);
 	if (ret != -EPROTONOSUPPORT)
 		return false;
 	if (tried == UVIO_PATH_INVOKE_WRITE) {
@@ -177,10 +183,12 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 			}
 			ret = dispatch(dev, p, d, args);
 			/* An answer that says nothing about paths, on a
-			 * device whose path is decided: remember the path. */
+			 * device whose path is pinned or decided: remember
+			 * the path. */
 			if (ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
-			    (atomic_load_explicit(&dev->path, memory_order_relaxed) &
-			     UVIO_PATH_DECIDED)) {
+			    (dev->pinned != UVIO_PATH_AUTO ||
+			     (atomic_load_explicit(&dev->path, memory_order_relaxed) &
+			      UVIO_PATH_DECIDED))) {
 				atomic_store_explicit(&dev->verb_path[d->verb], (uint8_t)p,
 						      memory_order_relaxed);
 				break;

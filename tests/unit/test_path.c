@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include <uvio.h>
+#include "dev.h"
+#include "verbs/verb.h"
 #include "fake_sysfs.h"
 #include "wrap.h"
 
@@ -275,6 +277,40 @@ static void remembered_paths(void **state)
 	uvio_device_close(dev);
 }
 
+/* A device on write(), moved there by ENOTTY or pinned, remembers each
+ * verb's path as a device on the ioctl does: after the first answer a verb
+ * goes straight to write(). */
+static void write_devices_remember(void **state)
+{
+	struct uvio_device *dev = fresh();
+	UVIO_OPTS(uvio_cq, cq);
+	enum uvio_path p;
+	(void)state;
+
+	answer = ENOTTY;	/* a kernel, or a sandbox, without the ioctl */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+		assert_int_equal(p, UVIO_PATH_WRITE);
+	}
+	assert_int_equal(fake.ioctl_calls, 1);
+	assert_int_equal(fake.write_calls, 3);
+	assert_true(atomic_load(&dev->path) & UVIO_PATH_DECIDED);
+	assert_int_equal(atomic_load(&dev->verb_path[UVIO_VERB_CREATE_CQ]), UVIO_PATH_WRITE);
+	uvio_device_close(dev);
+
+	dev = fresh();
+	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_WRITE), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(atomic_load(&dev->verb_path[UVIO_VERB_CREATE_CQ]), UVIO_PATH_WRITE);
+	assert_int_equal(fake.ioctl_calls, 0);
+	/* unpinned, it has learnt nothing about the ioctl: it tries it */
+	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_AUTO), 0);
+	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
+	assert_int_equal(p, UVIO_PATH_IOCTL);
+	uvio_device_close(dev);
+}
+
 /* No GID command on write(): the entries come from sysfs, as the method
  * would give them, and the path says so. */
 static void gids_from_sysfs(void **state)
@@ -526,6 +562,7 @@ int main(void)
 		cmocka_unit_test(invoke_write_for_write_commands),
 		cmocka_unit_test(enotty_after_decided_is_an_error),
 		cmocka_unit_test(remembered_paths),
+		cmocka_unit_test(write_devices_remember),
 		cmocka_unit_test(gids_from_sysfs),
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
