@@ -100,6 +100,11 @@ static void ioctl_entry(struct tr_record *r, struct tmem *m)
 	r->nattrs = (uint32_t)((r->cmd_len - hl) / sizeof(struct ib_uverbs_attr));
 	if (r->nattrs > num)
 		r->nattrs = num;
+	/* cmd holds a page at most: never more records than the array has */
+	_Static_assert(sizeof(r->attrs) / sizeof(r->attrs[0]) >=
+			       (TR_MAX_CMD - sizeof(struct uvio_ioctl_hdr_2017)) /
+				       sizeof(struct ib_uverbs_attr),
+		       "a record's attributes cannot hold a page of them");
 	for (uint32_t i = 0; i < r->nattrs; i++) {
 		const uint8_t *a = r->cmd + hl + i * sizeof(struct ib_uverbs_attr);
 		uint16_t id = ld16(a), len = ld16(a + 2);

@@ -94,7 +94,10 @@ struct tr_record {
 	bool cmd_fault;
 	uint8_t after[TR_MAX_CMD];
 	uint32_t after_len;
-	struct tr_attr attrs[UVIO_MAX_ATTRS];
+	/* As many as a page holds after the smaller header (the 2017
+	 * layout's 16 bytes: 255, one more than today's layout). */
+	struct tr_attr attrs[(TR_MAX_CMD - sizeof(struct uvio_ioctl_hdr_2017)) /
+			     sizeof(struct ib_uverbs_attr)];
 	uint32_t nattrs;	/* attribute records present in cmd */
 
 	/* write(), writev() and INVOKE_WRITE */

@@ -189,6 +189,40 @@ static void cq_create(void **state)
 	has(t, "driver_id 14");
 }
 
+/*
+ * The 2017 layout's header is 16 bytes: a page holds 255 attributes, one
+ * more than today's layout. A traced program that sends them must not make
+ * the tracer write past its record's attribute array (it wrote over the
+ * count that follows).
+ */
+static void ioctl_2017_full_page(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	static uint8_t page[4096];
+	struct uvio_ioctl_hdr_2017 *h = (void *)page;
+	const uint32_t n = (sizeof(page) - sizeof(*h)) / sizeof(struct ib_uverbs_attr);
+	const char *t;
+
+	(void)state;
+	assert_int_equal(n, 255);
+	*h = (struct uvio_ioctl_hdr_2017){ .length = sizeof(page), .object_id = UVERBS_OBJECT_CQ,
+		.method_id = UVERBS_METHOD_CQ_CREATE, .num_attrs = (uint16_t)n };
+	for (uint32_t i = 0; i < n; i++) {
+		struct ib_uverbs_attr a = { .attr_id = (uint16_t)(0x100 + i), .len = 4,
+					    .data = i };
+
+		memcpy(page + sizeof(*h) + i * sizeof(a), &a, sizeof(a));
+	}
+	map(&f, 0x1000, page, sizeof(page));
+	start(TR_IOCTL_2017, TR_FD_UVERBS, 0x1000, 0);
+	rec.request = UVIO_IOCTL_REQ_2017;
+	tr_capture_entry(&rec, &f.m);
+	tr_capture_exit(&rec, &f.m, -EINVAL);
+	assert_int_equal(rec.nattrs, n);
+	t = render(false, false);
+	has(t, "CQ.CREATE");
+}
+
 static void ioctl_garbage(void **state)
 {
 	struct fake f = { .m = { fake_read } };
@@ -420,6 +454,7 @@ int main(void)
 		cmocka_unit_test(verbs_write),
 		cmocka_unit_test(rdma_cm_write),
 		cmocka_unit_test(writev_two),
+		cmocka_unit_test(ioctl_2017_full_page),
 		cmocka_unit_test(rdma_cm_offsets),
 		cmocka_unit_test(write_names),
 	};
