@@ -17,6 +17,11 @@ struct drv_bufs {
 	uint64_t dflt[64 / sizeof(uint64_t)];	/* UVIO_DEFAULT_DRV_OUT */
 };
 
+/* The write() command, core (and response) already laid out, over
+ * DEVICE/INVOKE_WRITE; command carries IB_USER_VERBS_CMD_FLAG_EXTENDED for
+ * extended ones. Lengths up to 64 KiB, bounded by the callers. */
+int uvio_invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
+		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
 /*
  * A verb's write() command, sent as write() or carried by INVOKE_WRITE as p
  * says. core is the kernel's struct for the command: for plain commands it
@@ -25,11 +30,6 @@ struct drv_bufs {
  * struct ib_uverbs_ex_cmd_hdr. resp receives the core response; drv (may be
  * NULL) travels after both.
  */
-/* The write() command, core (and response) already laid out, over
- * DEVICE/INVOKE_WRITE; command carries IB_USER_VERBS_CMD_FLAG_EXTENDED for
- * extended ones. Lengths up to 64 KiB, bounded by the callers. */
-int uvio_invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
-		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
 int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 		    const void *core, size_t core_len, void *resp, size_t resp_len,
 		    const struct drv_bufs *drv);

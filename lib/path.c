@@ -5,7 +5,11 @@
  *    has no verbs ioctl: the whole device moves on, once, to the 2017 layout
  *    where the running kernel is one of the few that had it, else to write().
  *  - EPROTONOSUPPORT for one method means this kernel lacks that method on
- *    ioctl (CQ methods on about 4.16-5.8): that verb alone uses write().
+ *    ioctl (CQ methods on about 4.16-5.8): that verb alone moves to its
+ *    write() command, carried by DEVICE/INVOKE_WRITE where the kernel has
+ *    it (5.0 on), else by write().
+ *  - A verb with only a write() command tries INVOKE_WRITE first on the
+ *    ioctl path; EPROTONOSUPPORT there moves every such verb to write().
  * Both are cached, so once known every verb costs one syscall. The state is
  * atomic: threads racing on a fresh device get the same answers and so
  * agree on the path.

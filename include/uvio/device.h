@@ -71,8 +71,8 @@ struct uvio_device;
  * Open a device by IB name, uverbs name or /dev path; NULL opens the one
  * with the lowest uverbs node. The node opened must be the uverbs
  * character device sysfs names (else -ENODEV).
- * The path mode comes from UVERBS_IOCTL_PATH (auto, ioctl, ioctl2017, write)
- * when set, else auto. Returns 0 or a negative errno.
+ * The path mode comes from UVERBS_IOCTL_PATH (auto, ioctl, ioctl2017,
+ * invoke-write, write) when set, else auto. Returns 0 or a negative errno.
  */
 UVIO_API int uvio_device_open(const char *name, struct uvio_device **dev);
 

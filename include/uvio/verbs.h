@@ -114,8 +114,10 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 
 /*
  * GID table (methods, present on 5.10 and every later kernel the suite
- * boots; no write() form: -EOPNOTSUPP on a
- * device that uses write()). An empty entry answers -ENODATA.
+ * boots). No write() command has them: on a device that uses write(), or a
+ * kernel without the methods, the entries come from sysfs, as the method
+ * would give them, and *path says UVIO_PATH_SYSFS. An empty entry answers
+ * -ENODATA.
  * uvio_query_gid_table returns the number of entries written (at most max).
  * The entry is the kernel's struct ib_uverbs_gid_entry, which older
  * systems' headers lack.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* QUERY_DEVICE (a write() command), QUERY_PORT (both), and the completion
+/* The device's queries: QUERY_DEVICE and EX_QUERY_DEVICE (write()
+ * commands), QUERY_PORT (both), the GID entry and table (methods; sysfs
+ * where no path has them), INFO_HANDLES (a method), and the completion
  * channel (a write() command). */
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "verb.h"
