@@ -31,12 +31,14 @@ struct uvio_device {
 	char name[64];
 	char ibdev[64];			/* the IB device's name ("" unknown) */
 	bool trace;			/* UVERBS_IOCTL_TRACE at open */
+	/* Threads may share the handle: what verbs change after open is
+	 * atomic (relaxed: each field stands alone). */
 	/* ioctl GET_CONTEXT succeeded but its async fd could not be made
 	 * (EMFILE, say): the next uvio_get_context() only retries the fd. */
-	bool ctx_without_async_fd;
-	uint32_t num_comp_vectors;
-	uint64_t core_support;
-	enum uvio_path pinned;		/* AUTO: decide by answers */
+	_Atomic bool ctx_without_async_fd;
+	_Atomic uint32_t num_comp_vectors;
+	_Atomic uint64_t core_support;
+	_Atomic int pinned;		/* enum uvio_path; AUTO: decide by answers */
 	/* The device's path (AUTO: nothing answered yet), with
 	 * UVIO_PATH_DECIDED once it answered anything but ENOTTY. */
 	_Atomic int path;
@@ -50,6 +52,11 @@ struct uvio_device {
 	_Atomic uint8_t verb_path[UVIO_VERB_SLOTS];
 	_Atomic uint64_t n_fallback;
 };
+
+static inline enum uvio_path uvio_dev_pinned(const struct uvio_device *dev)
+{
+	return (enum uvio_path)atomic_load_explicit(&dev->pinned, memory_order_relaxed);
+}
 
 /* A command for this device on an ioctl path, with room for the driver
  * attributes a caller may join (struct uvio_drv). */

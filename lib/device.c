@@ -85,7 +85,7 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	}
 	dev->fd = fd;
 	dev->owned = owned;
-	dev->pinned = pinned;
+	atomic_init(&dev->pinned, pinned);
 	dev->may_2017 = kernel_may_have_2017_layout();
 	dev->trace = uvio_trace_requested();
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
@@ -236,7 +236,7 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 {
 	if (path > UVIO_PATH_INVOKE_WRITE)
 		return -EINVAL;
-	dev->pinned = path;
+	atomic_store_explicit(&dev->pinned, path, memory_order_relaxed);
 	for (size_t i = 0; i < UVIO_VERB_SLOTS; i++)
 		atomic_store_explicit(&dev->verb_path[i], UVIO_PATH_AUTO, memory_order_relaxed);
 	return 0;
@@ -244,8 +244,10 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 
 UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
 {
-	if (dev->pinned != UVIO_PATH_AUTO)
-		return dev->pinned;
+	enum uvio_path pinned = uvio_dev_pinned(dev);
+
+	if (pinned != UVIO_PATH_AUTO)
+		return pinned;
 	return (enum uvio_path)(atomic_load(&dev->path) & ~UVIO_PATH_DECIDED);
 }
 

@@ -44,7 +44,7 @@ static bool native_missing(struct uvio_device *dev, unsigned int verb)
 enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has)
 {
 	bool native = has & UVIO_HAS_NATIVE, write = has & UVIO_HAS_WRITE;
-	enum uvio_path p = dev->pinned;
+	enum uvio_path p = uvio_dev_pinned(dev);
 
 	if (p == UVIO_PATH_AUTO) {
 		p = (enum uvio_path)(atomic_load_explicit(&dev->path, memory_order_relaxed) &
@@ -94,7 +94,7 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 
 	/* A pinned device tries nothing else and learns nothing: unpinned,
 	 * it starts from what it knew before. */
-	if (dev->pinned != UVIO_PATH_AUTO)
+	if (uvio_dev_pinned(dev) != UVIO_PATH_AUTO)
 		return false;
 	/* Any answer but ENOTTY proves the path exists, write() included. */
 	if (ret != -ENOTTY)
@@ -190,7 +190,7 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 			 * device whose path is pinned or decided: remember
 			 * the path. */
 			if (ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
-			    (dev->pinned != UVIO_PATH_AUTO ||
+			    (uvio_dev_pinned(dev) != UVIO_PATH_AUTO ||
 			     (atomic_load_explicit(&dev->path, memory_order_relaxed) &
 			      UVIO_PATH_DECIDED))) {
 				atomic_store_explicit(&dev->verb_path[d->verb], (uint8_t)p,

@@ -17,7 +17,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	uint64_t core = 0;
 	int ret;
 
-	if (!dev->ctx_without_async_fd) {
+	if (!atomic_load_explicit(&dev->ctx_without_async_fd, memory_order_relaxed)) {
 		UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
 		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
@@ -29,13 +29,17 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		uvio_drv_copy_back(&cmd, b);
 		if (ret)
 			return ret;
-		dev->num_comp_vectors =
-			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0;
-		dev->core_support =
-			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT) ? core : 0;
+		atomic_store_explicit(&dev->num_comp_vectors,
+			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0,
+			memory_order_relaxed);
+		atomic_store_explicit(&dev->core_support,
+			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT) ? core : 0,
+			memory_order_relaxed);
 	}
-	UVIO_OUT_SET(ctx, num_comp_vectors, dev->num_comp_vectors);
-	UVIO_OUT_SET(ctx, core_support, dev->core_support);
+	UVIO_OUT_SET(ctx, num_comp_vectors,
+		     atomic_load_explicit(&dev->num_comp_vectors, memory_order_relaxed));
+	UVIO_OUT_SET(ctx, core_support,
+		     atomic_load_explicit(&dev->core_support, memory_order_relaxed));
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
 		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
 			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
@@ -55,7 +59,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 			ret = 0;
 		/* The context exists now either way; on failure, a later
 		 * call retries only the async fd instead of meeting EINVAL. */
-		dev->ctx_without_async_fd = ret != 0;
+		atomic_store_explicit(&dev->ctx_without_async_fd, ret != 0, memory_order_relaxed);
 	}
 	return ret;
 }

@@ -22,8 +22,8 @@
 static int answer;			/* errno the stand-in's ioctl gives */
 static int cq_enoproto;		/* CQ methods unknown on ioctl */
 static int no_invoke_write;		/* DEVICE/INVOKE_WRITE unknown */
-static uint32_t last_write_cmd;		/* command of the last write() */
-static uint64_t last_invoked;		/* WRITE_CMD of the last INVOKE_WRITE */
+static _Atomic uint32_t last_write_cmd;		/* command of the last write() */
+static _Atomic uint64_t last_invoked;		/* WRITE_CMD of the last INVOKE_WRITE */
 
 /* INVOKE_WRITE of CREATE_CQ: answer through CORE_OUT, as the kernel does. */
 static int invoke_write(struct ib_uverbs_ioctl_hdr *hdr)

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 struct fake_kernel {
-	unsigned long last_request;
+	_Atomic unsigned long last_request;
 	_Atomic int ioctl_calls, write_calls, close_calls;
 	/* Return 0 or an errno; may edit the command in place as a kernel would. */
 	int (*on_ioctl)(unsigned long request, void *arg);
