@@ -12,6 +12,7 @@
 #ifndef UVIO_DIAG_H
 #define UVIO_DIAG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
@@ -38,6 +39,19 @@ UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path);
 
 /* Name of a legacy write() command (IB_USER_VERBS_CMD_*), or NULL. */
 UVIO_API const char *uvio_write_cmd_name(uint32_t command);
+
+/*
+ * What the query verbs answer, in words: a port's state ("ACTIVE"; enum
+ * ib_port_state, ib_uverbs_query_port_resp.state), its link layer
+ * ("InfiniBand", "Ethernet", "unspecified"), NULL for values the library
+ * does not know; an MTU (enum uvio_mtu) in bytes, 0 when unknown; and
+ * QUERY_DEVICE's fw_ver as "major.minor.sub" (16 bits each, sub zero-padded
+ * to three digits), 0 or -ENOSPC when len is too small (-EINVAL for none).
+ */
+UVIO_API const char *uvio_port_state_name(uint32_t state);
+UVIO_API const char *uvio_link_layer_name(uint8_t link_layer);
+UVIO_API int uvio_mtu_bytes(uint32_t mtu);
+UVIO_API int uvio_fw_ver_str(uint64_t fw_ver, char *buf, size_t len);
 
 /*
  * Probes, on an fd of the caller's that has no context yet (open one for

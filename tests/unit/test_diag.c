@@ -1,4 +1,5 @@
 /* Error text, errno meanings, the probe's encoding and verdicts, tracing. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,6 +239,32 @@ static void trace_by_environment(void **state)
 	uvio_device_close(dev);
 }
 
+/* The words a libibverbs user has from ibv_port_state_str() and friends. */
+static void port_and_device_words(void **state)
+{
+	char fw[32];
+	(void)state;
+
+	assert_string_equal(uvio_port_state_name(4), "ACTIVE");
+	assert_string_equal(uvio_port_state_name(1), "DOWN");
+	assert_null(uvio_port_state_name(9));
+	assert_int_equal(uvio_mtu_bytes(UVIO_MTU_1024), 1024);
+	assert_int_equal(uvio_mtu_bytes(UVIO_MTU_4096), 4096);
+	assert_int_equal(uvio_mtu_bytes(0), 0);
+	assert_int_equal(uvio_mtu_bytes(6), 0);
+	assert_string_equal(uvio_link_layer_name(2), "Ethernet");
+	assert_string_equal(uvio_link_layer_name(1), "InfiniBand");
+	assert_string_equal(uvio_link_layer_name(0), "unspecified");
+	assert_null(uvio_link_layer_name(7));
+	/* QUERY_DEVICE's 64-bit fw_ver as major.minor.sub-minor */
+	assert_int_equal(uvio_fw_ver_str(0x0000000e00230fa0ull, fw, sizeof(fw)), 0);
+	assert_string_equal(fw, "14.35.4000");
+	assert_int_equal(uvio_fw_ver_str(0, fw, sizeof(fw)), 0);
+	assert_string_equal(fw, "0.0.000");
+	assert_int_equal(uvio_fw_ver_str(0x0000ffffffffffffull, fw, 5), -ENOSPC);
+	assert_int_equal(uvio_fw_ver_str(0, NULL, 0), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +274,7 @@ int main(void)
 		cmocka_unit_test(errno_names),
 		cmocka_unit_test(last_error_names_verb_path_attr),
 		cmocka_unit_test(trace_by_environment),
+		cmocka_unit_test(port_and_device_words),
 		cmocka_unit_test(probe_unreliable),	/* last: sets the last error */
 	};
 
