@@ -20,35 +20,19 @@
 
 const char *tr_errno_name(int err)
 {
-	/* glibc 2.31 has no strerrorname_np(): the errnos this ABI and a
-	 * traced system call can answer. */
-	static const struct { int err; const char *name; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" }, { EINTR, "EINTR" },
-		{ EIO, "EIO" }, { ENXIO, "ENXIO" }, { E2BIG, "E2BIG" }, { EBADF, "EBADF" },
-		{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
-		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
-		{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ENFILE, "ENFILE" },
-		{ EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" }, { EFBIG, "EFBIG" },
-		{ ENOSPC, "ENOSPC" }, { ESPIPE, "ESPIPE" }, { EPIPE, "EPIPE" },
-		{ ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
-		{ ETIME, "ETIME" }, { EPROTO, "EPROTO" }, { EOVERFLOW, "EOVERFLOW" },
-		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EOPNOTSUPP, "EOPNOTSUPP" },
-		{ EAFNOSUPPORT, "EAFNOSUPPORT" }, { EADDRINUSE, "EADDRINUSE" },
-		{ EADDRNOTAVAIL, "EADDRNOTAVAIL" }, { ENETUNREACH, "ENETUNREACH" },
-		{ ECONNABORTED, "ECONNABORTED" }, { ECONNRESET, "ECONNRESET" },
-		{ ENOBUFS, "ENOBUFS" }, { EISCONN, "EISCONN" }, { ENOTCONN, "ENOTCONN" },
-		{ ETIMEDOUT, "ETIMEDOUT" }, { ECONNREFUSED, "ECONNREFUSED" },
-		{ EHOSTUNREACH, "EHOSTUNREACH" }, { EALREADY, "EALREADY" },
-		{ EINPROGRESS, "EINPROGRESS" }, { ECANCELED, "ECANCELED" },
-		/* Seen only by a tracer: the call was interrupted by a signal. */
-		{ 512, "ERESTARTSYS" }, { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
-		{ 516, "ERESTART_RESTARTBLOCK" }, { 524, "ENOTSUPP" },
-	};
+	const char *name;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return NULL;
+	/* Seen only by a tracer: the kernel's own codes for a call that a
+	 * signal interrupted. Every other name is the library's. */
+	switch (err) {
+	case 512: return "ERESTARTSYS";
+	case 513: return "ERESTARTNOINTR";
+	case 514: return "ERESTARTNOHAND";
+	case 516: return "ERESTART_RESTARTBLOCK";
+	case 524: return "ENOTSUPP";
+	}
+	name = uvio_errno_name(err);
+	return strncmp(name, "errno ", 6) ? name : NULL;
 }
 
 static const char *errno_meaning(const struct tr_record *r, int err)

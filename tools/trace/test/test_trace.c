@@ -195,6 +195,17 @@ static void cq_create(void **state)
  * the tracer write past its record's attribute array (it wrote over the
  * count that follows).
  */
+/* The tracer's errno names are the library's, and the kernel's own codes
+ * for an interrupted call besides. */
+static void errno_names(void **state)
+{
+	(void)state;
+	assert_string_equal(tr_errno_name(EPROTONOSUPPORT), "EPROTONOSUPPORT");
+	assert_string_equal(tr_errno_name(EHWPOISON), uvio_errno_name(EHWPOISON));
+	assert_string_equal(tr_errno_name(512), "ERESTARTSYS");
+	assert_null(tr_errno_name(9999));
+}
+
 static void ioctl_2017_full_page(void **state)
 {
 	struct fake f = { .m = { fake_read } };
@@ -455,6 +466,7 @@ int main(void)
 		cmocka_unit_test(rdma_cm_write),
 		cmocka_unit_test(writev_two),
 		cmocka_unit_test(ioctl_2017_full_page),
+		cmocka_unit_test(errno_names),
 		cmocka_unit_test(rdma_cm_offsets),
 		cmocka_unit_test(write_names),
 	};
