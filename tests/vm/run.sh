@@ -3,6 +3,7 @@
 # kernel tests inside; the exit status is theirs.
 #
 #   run.sh BUILD_DIR KERNEL [dev=rxe|siw|rxe,siw] [siw] [shell|example|bench|valgrind]
+#   run.sh BUILD_DIR KERNEL [dev=...] run PROGRAM [ARGS...]
 #
 # KERNEL: a suite (bullseye 5.10, bookworm 6.1, trixie 6.12, sid: the newest),
 # SUITE:PACKAGE (bookworm:linux-image-6.12-amd64) or a package of the
@@ -15,6 +16,9 @@
 # "bench" runs bench/guest-bench.sh: the benchmarks on every device, and
 # callgrind (UVIO_BENCH_ARGS, see that script);
 # "valgrind" runs the kernel tests and examples under memcheck.
+# "run" runs PROGRAM (any program of the host, with the libraries it loads)
+# with ARGS in the guest instead, and exits with its status
+# (scripts/vm-run.sh is the front door).
 #
 # A boot that shows no guest output within UVIO_VM_BOOT_TIMEOUT seconds
 # (default 60), or whose kernel oopses, panics or stops before the init
@@ -32,14 +36,22 @@
 set -euo pipefail
 build=$(cd "$1" && pwd) kernel=$2; shift 2
 devs=rxe mode=tests
-for a in "$@"; do
-	case $a in
+while [ $# -gt 0 ]; do
+	case $1 in
 	siw) devs=rxe,siw ;;
-	dev=rxe|dev=siw|dev=rxe,siw|dev=siw,rxe) devs=${a#dev=} ;;
-	shell|example|bench|valgrind) mode=$a ;;
-	*) echo "run.sh: unknown argument $a" >&2; exit 2 ;;
+	dev=rxe|dev=siw|dev=rxe,siw|dev=siw,rxe) devs=${1#dev=} ;;
+	shell|example|bench|valgrind) mode=$1 ;;
+	run) mode=run; shift; break ;;	# the rest is the program and its arguments
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
+	shift
 done
+if [ "$mode" = run ]; then
+	[ $# -gt 0 ] || { echo "run.sh: run needs a program" >&2; exit 2; }
+	prog=$(type -P "$1" || true)	# a file: a builtin of this shell is none
+	[ -n "$prog" ] && [ -x "$prog" ] || { echo "run.sh: no program $1" >&2; exit 2; }
+	shift
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
 export UVIO_CACHE=$cache
@@ -67,6 +79,19 @@ initrd=$work/initramfs-$tag.cpio.gz
 # the installed packages (consumer-bin-system) built them.
 consumers=$(ls "$build"/consumer-bin*/consumer-* 2>/dev/null | grep -v /cmake/ || true)
 data=
+programs=
+[ "$mode" = run ] || programs=$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt")
+if [ "$mode" = run ]; then
+	# The program, and a script that runs it with its arguments quoted.
+	programs=$prog
+	consumers=
+	data=$work/vm-run.sh
+	{
+		printf 'cd /tmp && exec /opt/uvio/bin/%q' "$(basename "$prog")"
+		for a in "$@"; do printf ' %q' "$a"; done
+		echo
+	} > "$data"
+fi
 if [ "$mode" = bench ]; then
 	# valgrind for callgrind's counts; every provider Debian installs, so
 	# that libibverbs starts as it does on a real system.
@@ -75,7 +100,7 @@ if [ "$mode" = bench ]; then
 	data="$here/../../bench/guest-bench.sh"
 fi
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
-	$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt") $consumers -- "$build/tests/kernel/guest-tests.sh" \
+	$programs $consumers -- "$build/tests/kernel/guest-tests.sh" \
 	"$build/tests/kernel/guest-valgrind.sh" $data || { echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $ran in $((SECONDS - t0)) s"
 
@@ -91,6 +116,7 @@ if [ "$mode" = shell ]; then
 fi
 [ "$mode" = example ] && append="$append uvio.cmd=example"
 [ "$mode" = valgrind ] && append="$append uvio.cmd=valgrind"
+[ "$mode" = run ] && append="$append uvio.cmd=run"
 [ "$mode" = bench ] && append="$append uvio.cmd=bench uvio.args=${UVIO_BENCH_ARGS:-7,2000}"
 
 log=$work/console-$tag.log
