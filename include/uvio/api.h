@@ -23,8 +23,10 @@
  *
  *	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 256);
  *
- * or memset it to zero and set sz: padding must be zero too, since the
- * library cannot tell it from a field it does not know.
+ * or with a designated initializer, or memset it to zero and set sz. The
+ * structs end in named fields (reserved ones where padding would be), so
+ * that each of these ways leaves their last bytes zero: the library cannot
+ * tell a non-zero byte there from a field it does not know.
  */
 #define UVIO_OPTS(type, name, ...)                                              \
 	struct type name;                                                      \

@@ -26,6 +26,7 @@ struct uvio_dm_attr {
 	size_t sz;
 	uint64_t length;
 	uint32_t log_align;
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *attr,
@@ -42,6 +43,7 @@ struct uvio_dm_mr_attr {
 	uint64_t offset;
 	uint64_t length;
 	uint32_t access;
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_reg_dm_mr(struct uvio_device *dev, const struct uvio_dm_mr_attr *attr,

@@ -80,6 +80,7 @@ struct uvio_dmabuf_mr_attr {
 	uint64_t length;
 	uint64_t iova;
 	uint32_t access;
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_reg_dmabuf_mr(struct uvio_device *dev,

@@ -173,6 +173,7 @@ struct uvio_qp_attr {
 	struct uvio_av alt_ah;		/* UVIO_QP_ALT_PATH */
 	struct ib_uverbs_qp_cap cap;	/* query only */
 	uint32_t rate_limit;		/* UVIO_QP_RATE_LIMIT, extended */
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 /* QP.CREATE. drv: rxe answers EINVAL to any driver input and returns its
@@ -207,6 +208,7 @@ struct uvio_open_qp_attr {
 	uint32_t xrcd_handle;
 	uint32_t qp_num;
 	uint32_t type;			/* IB_UVERBS_QPT_XRC_TGT */
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_attr *attr,
 			  const struct uvio_drv *drv, struct uvio_qp *qp,

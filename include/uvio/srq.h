@@ -68,6 +68,7 @@ struct uvio_srq_modify {
 	uint32_t attr_mask;
 	uint32_t max_wr;
 	uint32_t srq_limit;
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_modify_srq(struct uvio_device *dev, uint32_t srq_handle,

@@ -195,6 +195,7 @@ struct uvio_mr_attr {
 	size_t length;
 	uint64_t iova;
 	uint32_t access;		/* enum ib_uverbs_access_flags */
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 struct uvio_mr {

@@ -67,6 +67,7 @@ struct uvio_wq_modify {
 	uint32_t cur_state;
 	uint32_t flags;
 	uint32_t flags_mask;
+	uint32_t reserved;		/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,

@@ -18,6 +18,18 @@ cc -Wall -Werror -DCONSUMER_KIND='"pkg-config C"' "$here/consumer.c" $flags $rpa
 	-o "$out/consumer-pc-c"
 c++ -Wall -Werror -DCONSUMER_KIND='"pkg-config C++"' "$here/consumer.cpp" $flags $rpath \
 	-o "$out/consumer-pc-cxx"
+# Sized structs must reach the library clean whatever the compiler and
+# level: gcc and clang, -O0 and -O2 (clang -O0 once left garbage in
+# UVIO_OPTS's tail padding).
+extra=
+for c in gcc clang; do
+	command -v "$c" >/dev/null || { echo "build.sh: $c is missing" >&2; exit 1; }
+	for o in O0 O2; do
+		"$c" -$o -Wall -Werror -DCONSUMER_KIND="\"pkg-config C, $c -$o\"" "$here/consumer.c" \
+			$flags $rpath -o "$out/consumer-pc-c-$c-$o"
+		extra="$extra $out/consumer-pc-c-$c-$o"
+	done
+done
 # lib, lib64 or lib/<multiarch>: name the config's folder rather than rely on
 # the search rules of this CMake.
 cfg=$(dirname "$(find "$prefix" -path '*cmake/uverbs_ioctl/uverbs_ioctlConfig.cmake' | head -n1)")
@@ -27,7 +39,7 @@ cmake --build "$out/cmake" >/dev/null
 cp "$out/cmake/consumer-cmake-c" "$out/cmake/consumer-cmake-cxx" "$out/"
 if [ -n "$tag" ]; then
 	for f in "$out"/consumer-pc-c "$out"/consumer-pc-cxx "$out"/consumer-cmake-c \
-		 "$out"/consumer-cmake-cxx; do
+		 "$out"/consumer-cmake-cxx $extra; do
 		mv "$f" "$f-$tag"
 	done
 fi

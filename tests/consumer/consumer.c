@@ -1,5 +1,7 @@
 /* A program outside the tree, built against the installed library: open
  * the first (or named) device, create and destroy a CQ. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@ int main(int argc, char **argv)
 	 * designated initializers): zero, then the size. */
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.sz = sizeof(ctx);
+	ctx.async_fd = -1;
 	memset(&cq, 0, sizeof(cq));
 	cq.sz = sizeof(cq);
 	memset(&attr, 0, sizeof(attr));
@@ -35,8 +38,35 @@ int main(int argc, char **argv)
 		printf("consumer (%s): CQ %u cqe %u via %s on %s\n", CONSUMER_KIND, cq.handle,
 		       cq.cqe, uvio_path_name(path), uvio_device_name(dev));
 		err = uvio_destroy_cq(dev, cq.handle, NULL, NULL);
-		close(ctx.async_fd);
 	}
+#ifndef __cplusplus
+	/* An MR through UVIO_OPTS, as C callers write it: the struct's last
+	 * bytes must reach the library zero, whatever the compiler and level
+	 * (build.sh makes gcc and clang, -O0 and -O2, builds of this file). */
+	if (!err) {
+		static char page[4096];
+		uint32_t pd;
+		struct uvio_mr mr = { .sz = sizeof(mr) };
+
+		err = uvio_alloc_pd(dev, NULL, &pd, NULL);
+		if (!err) {
+			UVIO_OPTS(uvio_mr_attr, ma, .pd_handle = pd, .addr = page,
+				  .length = sizeof(page), .iova = (uintptr_t)page,
+				  .access = IB_UVERBS_ACCESS_LOCAL_WRITE);
+
+			err = uvio_reg_mr(dev, &ma, NULL, &mr, NULL);
+			if (!err) {
+				printf("consumer (%s): MR %u through UVIO_OPTS\n", CONSUMER_KIND,
+				       mr.handle);
+				err = uvio_dereg_mr(dev, mr.handle, NULL);
+			}
+			if (uvio_dealloc_pd(dev, pd, NULL) && !err)
+				err = -EIO;
+		}
+	}
+#endif
+	if (ctx.async_fd >= 0)
+		close(ctx.async_fd);
 	if (err)
 		fprintf(stderr, "consumer: %s\n", uvio_last_error());
 	uvio_device_close(dev);
