@@ -14,6 +14,21 @@
 #include "names.h"
 #include "opts.h"
 
+/* Here, with the other names, rather than with path choice: the tracer and
+ * the error texts name paths without depending on the path layer. */
+UVIO_API const char *uvio_path_name(enum uvio_path path)
+{
+	switch (path) {
+	case UVIO_PATH_AUTO: return "auto";
+	case UVIO_PATH_IOCTL: return "ioctl";
+	case UVIO_PATH_IOCTL_2017: return "ioctl-2017";
+	case UVIO_PATH_WRITE: return "write";
+	case UVIO_PATH_INVOKE_WRITE: return "invoke-write";
+	case UVIO_PATH_SYSFS: return "sysfs";
+	}
+	return "?";
+}
+
 UVIO_API const char *uvio_object_name(uint16_t object_id)
 {
 	const struct abi_object *o = abi_object(object_id);

@@ -22,19 +22,6 @@
 
 #include "private.h"
 
-UVIO_API const char *uvio_path_name(enum uvio_path path)
-{
-	switch (path) {
-	case UVIO_PATH_AUTO: return "auto";
-	case UVIO_PATH_IOCTL: return "ioctl";
-	case UVIO_PATH_IOCTL_2017: return "ioctl-2017";
-	case UVIO_PATH_WRITE: return "write";
-	case UVIO_PATH_INVOKE_WRITE: return "invoke-write";
-	case UVIO_PATH_SYSFS: return "sysfs";
-	}
-	return "?";
-}
-
 static bool native_missing(struct uvio_device *dev, unsigned int verb)
 {
 	return atomic_load_explicit(&dev->native_missing[verb / 64], memory_order_relaxed) &

@@ -4,9 +4,7 @@
  * library's verbs with the driver's answer in hand, their queues mapped and
  * locked here, the work itself done by the driver's ops (rxe.c, siw.c).
  */
-#include <sched.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <syslog.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 
@@ -30,14 +28,6 @@ static const struct dp_ops *ops_of(uint32_t driver_id)
 	}
 }
 
-int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why)
-{
-	uvio_set_last_error("%s: %s: %s", dev ? uvio_device_name(dev) : "(no device)", what,
-			    why);
-	uvio_log(LOG_INFO, "%s", uvio_last_error());
-	return err;
-}
-
 /* The driver's ops, or -EOPNOTSUPP naming the drivers this layer serves. */
 static int ops_for(struct uvio_device *dev, const char *what, const struct dp_ops **ops)
 {
@@ -52,28 +42,6 @@ static int ops_for(struct uvio_device *dev, const char *what, const struct dp_op
 	return uvio_dp_fail(dev, what, -EOPNOTSUPP, why);
 }
 
-int uvio_dp_map(struct uvio_dp_ring *r, struct uvio_device *dev, uint64_t offset, size_t len)
-{
-	void *p;
-
-	memset(r, 0, sizeof(*r));
-	if (!len || offset > (uint64_t)INT64_MAX)
-		return -EPROTO;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, uvio_device_fd(dev), (off_t)offset);
-	if (p == MAP_FAILED)
-		return -errno;
-	r->map = p;
-	r->map_len = len;
-	return 0;
-}
-
-void uvio_dp_unmap(struct uvio_dp_ring *r)
-{
-	if (r->map)
-		munmap(r->map, r->map_len);
-	memset(r, 0, sizeof(*r));
-}
-
 static int map_failed(struct uvio_device *dev, const char *what, int err)
 {
 	char why[128];
@@ -82,17 +50,6 @@ static int map_failed(struct uvio_device *dev, const char *what, int err)
 		 uvio_errno_name(err),
 		 err == -EPROTO ? " (the driver's answer does not describe a queue)" : "");
 	return uvio_dp_fail(dev, what, err, why);
-}
-
-void uvio_dp_lock_wait(uint32_t *lock)
-{
-	for (unsigned int spins = 0;; spins++) {
-		if (!__atomic_load_n(lock, __ATOMIC_RELAXED) &&
-		    !__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
-			return;
-		if (spins > 100)
-			sched_yield();
-	}
 }
 
 static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
