@@ -328,7 +328,7 @@ UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
 	struct collect c = { 0 };
 	int ret = collect_all(&c);
 
-	if (!ret && devs && max)
+	if (!ret && devs && max && c.count)	/* none listed: no list to copy */
 		memcpy(devs, c.devs, (c.count < max ? c.count : max) * sizeof(*devs));
 	free(c.devs);
 	if (ret)
