@@ -92,7 +92,14 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 	if (ret == -ENOTTY) {
 		int next = tried != UVIO_PATH_IOCTL_2017 && dev->may_2017 ?
 			UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
+		int mine = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
+		int now = cur & ~UVIO_PATH_DECIDED;
 
+		/* Another thread's ENOTTY moved the device on (and an answer
+		 * there may have decided it) while this command was out: go
+		 * where the device went. */
+		if (now != UVIO_PATH_AUTO && now != mine)
+			return true;
 		/* A path that answered before does not vanish: this ENOTTY
 		 * belongs to the command (an fd number reused for something
 		 * else, a filter installed since), and is reported as such. */
@@ -100,7 +107,7 @@ bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int ha
 			return false;
 		/* Racing threads move it the same way; only one counts. */
 		if (!atomic_compare_exchange_strong(&dev->path, &cur, next))
-			return (cur & ~UVIO_PATH_DECIDED) != (int)tried;
+			return (cur & ~UVIO_PATH_DECIDED) != mine;
 		atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
 		uvio_log(LOG_INFO, "%s: verbs ioctl answered ENOTTY, using %s from now on",
 			 dev->name, uvio_path_name((enum uvio_path)next));

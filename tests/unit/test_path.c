@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,10 @@
 #include "wrap.h"
 
 static int answer;			/* errno the stand-in's ioctl gives */
+/* With stagger_us, the first ioctl answers once 8 are in flight and the
+ * others this many us later: the first thread acts on its answer while the
+ * others still wait for theirs. */
+static _Atomic int stagger_us, ioctls_seen;
 static int cq_enoproto;		/* CQ methods unknown on ioctl */
 static int no_invoke_write;		/* DEVICE/INVOKE_WRITE unknown */
 static _Atomic uint32_t last_write_cmd;		/* command of the last write() */
@@ -54,8 +59,18 @@ static int kernel_ioctl(unsigned long request, void *arg)
 	struct ib_uverbs_ioctl_hdr *hdr = arg;
 
 	(void)request;
-	if (answer)
+	if (answer) {
+		if (stagger_us) {
+			/* the first waits until all 8 racers are inside (at most
+			 * a second), the others answer well after it */
+			if (atomic_fetch_add(&ioctls_seen, 1) == 0)
+				for (int i = 0; i < 10000 && ioctls_seen < 8; i++)
+					usleep(100);
+			else
+				usleep((useconds_t)stagger_us);
+		}
 		return answer;
+	}
 	if (cq_enoproto && hdr->object_id == UVERBS_OBJECT_CQ)
 		return EPROTONOSUPPORT;
 	if (hdr->object_id == UVERBS_OBJECT_DEVICE &&
@@ -521,6 +536,7 @@ static void get_context_recovers_from_emfile(void **state)
 
 static struct uvio_device *shared;
 static _Atomic int wrong_path;
+static pthread_barrier_t start_line;
 
 static void *racer(void *arg)
 {
@@ -528,6 +544,7 @@ static void *racer(void *arg)
 	enum uvio_path p;
 	(void)arg;
 
+	pthread_barrier_wait(&start_line);	/* all at the first command at once */
 	for (int i = 0; i < 100; i++) {
 		if (uvio_create_cq(shared, &attr, NULL, &cq, &p) || p != UVIO_PATH_WRITE)
 			wrong_path++;
@@ -542,14 +559,22 @@ static void threads_agree(void **state)
 
 	shared = fresh();
 	answer = ENOTTY;
+	/* The first ENOTTY moves the device to write() and a write() answer
+	 * decides it while the other threads' ENOTTYs are still on their way:
+	 * those must follow the device, not be taken for the command's own. */
+	stagger_us = 20000;
+	ioctls_seen = 0;
+	pthread_barrier_init(&start_line, NULL, 8);
 	for (int i = 0; i < 8; i++)
 		pthread_create(&t[i], NULL, racer, NULL);
 	for (int i = 0; i < 8; i++)
 		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&start_line);
 	assert_int_equal(wrong_path, 0);
 	assert_int_equal(uvio_device_path(shared), UVIO_PATH_WRITE);
 	/* at most one refused ioctl per thread that raced the first command */
 	assert_true(fake.ioctl_calls >= 1 && fake.ioctl_calls <= 8);
+	stagger_us = 0;
 	uvio_device_close(shared);
 }
 
