@@ -59,11 +59,6 @@ static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_i
 	q->max_inline = max_inline;
 }
 
-static void queue_fini(struct uvio_dp_queue *q)
-{
-	uvio_dp_unmap(&q->ring);
-}
-
 UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
 			       struct uvio_dp_cq *cq)
 {
@@ -93,7 +88,7 @@ UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_att
 	err = ops->cq_map(cq, resp);
 	if (err) {
 		uvio_destroy_cq(dev, out.handle, NULL, NULL);
-		queue_fini(&cq->q);
+		uvio_dp_unmap(&cq->q.ring);
 		memset(cq, 0, sizeof(*cq));
 		return map_failed(dev, "CQ.CREATE (data path)", err);
 	}
@@ -109,7 +104,7 @@ UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_report
 	err = uvio_destroy_cq(cq->dev, cq->handle, events, NULL);
 	if (err)
 		return err;
-	queue_fini(&cq->q);
+	uvio_dp_unmap(&cq->q.ring);
 	memset(cq, 0, sizeof(*cq));
 	return 0;
 }
@@ -182,7 +177,7 @@ UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_a
 	err = ops->srq_map(srq, resp);
 	if (err) {
 		uvio_destroy_srq(dev, out.handle, NULL, NULL);
-		queue_fini(&srq->q);
+		uvio_dp_unmap(&srq->q.ring);
 		memset(srq, 0, sizeof(*srq));
 		return map_failed(dev, "SRQ.CREATE (data path)", err);
 	}
@@ -198,7 +193,7 @@ UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, uint32_t *events_repor
 	err = uvio_destroy_srq(srq->dev, srq->handle, events_reported, NULL);
 	if (err)
 		return err;
-	queue_fini(&srq->q);
+	uvio_dp_unmap(&srq->q.ring);
 	memset(srq, 0, sizeof(*srq));
 	return 0;
 }
@@ -285,8 +280,8 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 	err = ops->qp_map(qp, resp);
 	if (err) {
 		uvio_destroy_qp(dev, out.handle, NULL, NULL);
-		queue_fini(&qp->sq);
-		queue_fini(&qp->rq);
+		uvio_dp_unmap(&qp->sq.ring);
+		uvio_dp_unmap(&qp->rq.ring);
 		memset(qp, 0, sizeof(*qp));
 		return map_failed(dev, "QP.CREATE (data path)", err);
 	}
@@ -302,8 +297,8 @@ UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_report
 	err = uvio_destroy_qp(qp->dev, qp->handle, events, NULL);
 	if (err)
 		return err;
-	queue_fini(&qp->sq);
-	queue_fini(&qp->rq);
+	uvio_dp_unmap(&qp->sq.ring);
+	uvio_dp_unmap(&qp->rq.ring);
 	memset(qp, 0, sizeof(*qp));
 	return 0;
 }

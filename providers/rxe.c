@@ -195,18 +195,18 @@ int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	size_t room = q->elem_size - sizeof(struct dp_rxe_send_wqe);
 	uint32_t op = wr->opcode, nsge = wr->num_sge;
 	struct dp_rxe_send_wqe *wqe;
-	uint64_t len = 0, iova = 0;
+	int64_t len;
+	uint64_t iova = 0;
 
 	if (!opcode_ok(qp->type, op))
 		return -EOPNOTSUPP;
 	if (nsge > qp->sq.max_sge || (nsge && !wr->sg_list))
 		return -EINVAL;
-	for (uint32_t i = 0; i < nsge; i++)
-		len += wr->sg_list[i].length;
-	if (len > INT32_MAX)
+	len = uvio_dp_sge_bytes(wr->sg_list, nsge);
+	if (len < 0)
 		return -EINVAL;
 	if (wr->flags & UVIO_DP_SEND_INLINE) {
-		if (len > qp->sq.max_inline || len > room)
+		if ((uint64_t)len > qp->sq.max_inline || (uint64_t)len > room)
 			return -EINVAL;
 	} else if (nsge * sizeof(struct rxe_sge) > room) {
 		return -EINVAL;

@@ -20,14 +20,15 @@
 
 _Static_assert(sizeof(struct siw_sge) == sizeof(struct uvio_dp_sge), "SGE layout");
 
+/* entries elements of elem bytes at key, and extra bytes after them. */
 static int queue_map(struct uvio_dp_queue *q, struct uvio_device *dev, uint64_t key,
-		     uint32_t entries, size_t elem)
+		     uint32_t entries, size_t elem, size_t extra)
 {
 	int err;
 
 	if (!entries || key == SIW_INVAL_UOBJ_KEY || entries > (1u << 20))
 		return -EPROTO;
-	err = uvio_dp_map(&q->ring, dev, key, (size_t)entries * elem);
+	err = uvio_dp_map(&q->ring, dev, key, (size_t)entries * elem + extra);
 	if (err)
 		return err;
 	q->ring.slots = q->ring.map;
@@ -40,29 +41,23 @@ static int queue_map(struct uvio_dp_queue *q, struct uvio_device *dev, uint64_t 
 static int siw_cq_map(struct uvio_dp_cq *cq, const void *resp)
 {
 	const struct siw_uresp_create_cq *r = resp;
-	size_t ring = (size_t)r->num_cqe * sizeof(struct siw_cqe);
-	int err;
+	int err = queue_map(&cq->q, cq->dev, r->cq_key, r->num_cqe, sizeof(struct siw_cqe),
+			    sizeof(struct siw_cq_ctrl));
 
-	if (!r->num_cqe || r->num_cqe > (1u << 20) || r->cq_key == SIW_INVAL_UOBJ_KEY)
-		return -EPROTO;
-	err = uvio_dp_map(&cq->q.ring, cq->dev, r->cq_key, ring + sizeof(struct siw_cq_ctrl));
-	if (err)
-		return err;
-	cq->q.ring.slots = cq->q.ring.map;
-	cq->q.ring.entries = r->num_cqe;
-	cq->q.ring.elem_size = sizeof(struct siw_cqe);
-	cq->q.next = 0;
-	cq->notify = &((struct siw_cq_ctrl *)(cq->q.ring.slots + ring))->flags;
-	return 0;
+	if (!err)	/* the control word follows the CQEs */
+		cq->notify = &((struct siw_cq_ctrl *)(cq->q.ring.slots +
+						       (size_t)r->num_cqe *
+							       sizeof(struct siw_cqe)))->flags;
+	return err;
 }
 
 static int siw_qp_map(struct uvio_dp_qp *qp, const void *resp)
 {
 	const struct siw_uresp_create_qp *r = resp;
-	int err = queue_map(&qp->sq, qp->dev, r->sq_key, r->num_sqe, sizeof(struct siw_sqe));
+	int err = queue_map(&qp->sq, qp->dev, r->sq_key, r->num_sqe, sizeof(struct siw_sqe), 0);
 
 	if (!err && !qp->srq)
-		err = queue_map(&qp->rq, qp->dev, r->rq_key, r->num_rqe, sizeof(struct siw_rqe));
+		err = queue_map(&qp->rq, qp->dev, r->rq_key, r->num_rqe, sizeof(struct siw_rqe), 0);
 	if (err)
 		uvio_dp_unmap(&qp->sq.ring);
 	/* Inline bytes ride in the SGE array after the first entry. */
@@ -75,7 +70,7 @@ static int siw_srq_map(struct uvio_dp_srq *srq, const void *resp)
 {
 	const struct siw_uresp_create_srq *r = resp;
 
-	return queue_map(&srq->q, srq->dev, r->srq_key, r->num_rqe, sizeof(struct siw_rqe));
+	return queue_map(&srq->q, srq->dev, r->srq_key, r->num_rqe, sizeof(struct siw_rqe), 0);
 }
 
 static inline void *slot(struct uvio_dp_queue *q)
