@@ -206,7 +206,7 @@ static int fl_info_handles(struct env *e, int i)
 /* A completion channel, closed again at once (both ways). */
 static int lib_comp_channel(struct env *e, int i)
 {
-	struct uvio_comp_channel ch;
+	UVIO_OPTS(uvio_comp_channel, ch);
 	int ret = uvio_create_comp_channel(e->dev, &ch, NULL);
 
 	(void)i;
@@ -306,8 +306,10 @@ static uint32_t resize_to(unsigned int tick)
 
 static int lib_resize_cq(struct env *e, int i)
 {
+	UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = e->cq_resize, .cqe = resize_to(e->tick));
+
 	(void)i;
-	return uvio_resize_cq(e->dev, e->cq_resize, resize_to(e->tick), NULL, NULL, NULL);
+	return uvio_resize_cq(e->dev, &ra, NULL, NULL, NULL);
 }
 
 static int fl_resize_cq(struct env *e, int i)
@@ -444,7 +446,8 @@ static int fl_query_mr(struct env *e, int i)
 static int lib_alloc_mw(struct env *e, int i)
 {
 	UVIO_OPTS(uvio_mw, mw);
-	int ret = uvio_alloc_mw(e->dev, e->pd, 1, NULL, &mw, NULL);
+	UVIO_OPTS(uvio_mw_attr, ma, .pd_handle = e->pd, .type = 1);
+	int ret = uvio_alloc_mw(e->dev, &ma, NULL, &mw, NULL);
 
 	e->h[i] = mw.handle;
 	return ret;
@@ -497,9 +500,11 @@ static void ah_av(const struct env *e, struct ib_uverbs_ah_attr *av)
 
 static int lib_create_ah(struct env *e, int i)
 {
-	UVIO_OPTS(uvio_ah_attr, attr, .pd_handle = e->pd);
+	UVIO_OPTS(uvio_ah_attr, attr, .pd_handle = e->pd,
+		  .av = { .sgid_index = (uint8_t)e->gid_index, .hop_limit = 1, .is_global = 1,
+			  .port_num = BQ_PORT_NUM });
 
-	ah_av(e, &attr.av);
+	memcpy(attr.av.dgid, e->gid, 16);
 	return uvio_create_ah(e->dev, &attr, NULL, &e->h[i], NULL);
 }
 
@@ -890,7 +895,9 @@ static int probe_query_context(struct env *e)
 
 static int probe_modify_cq(struct env *e)
 {
-	return uvio_modify_cq(e->dev, e->cq, 1, 1, NULL);
+	UVIO_OPTS(uvio_cq_moderation, m, .cq_handle = e->cq, .count = 1, .period = 1);
+
+	return uvio_modify_cq(e->dev, &m, NULL);
 }
 
 static int probe_open_xrcd(struct env *e)

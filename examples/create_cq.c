@@ -33,9 +33,9 @@ int main(int argc, char **argv)
 	struct uvio_device *dev;
 	UVIO_OPTS(uvio_context, ctx);
 	UVIO_OPTS(uvio_cq, cq);
-	struct uvio_events_reported ev;
+	UVIO_OPTS(uvio_events_reported, ev);
 	enum uvio_path p_ctx, p_ch, p_cq, p_destroy;
-	struct uvio_comp_channel channel;
+	UVIO_OPTS(uvio_comp_channel, channel);
 	int err;
 
 	uvio_set_log(log_to_stderr, NULL, NULL);

@@ -575,6 +575,7 @@ static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 		pp->have_mr = true;
 	}
 
+	pp->channel.sz = sizeof(pp->channel);
 	err = uvio_create_comp_channel(pp->dev, &pp->channel, NULL);
 	if (err)
 		return verb_fail("CREATE_COMP_CHANNEL", err);
@@ -961,7 +962,7 @@ static int pingpong_loop(struct pp *pp, const struct options *o, double *secs,
 /* Everything that pp_open made, in reverse; safe on a half-made pp. */
 static int pp_close(struct pp *pp, bool check_events)
 {
-	struct uvio_events_reported ev = { 0 };
+	UVIO_OPTS(uvio_events_reported, ev);
 	int err, ret = 0;
 
 	if (pp->have_qp) {

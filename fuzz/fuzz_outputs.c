@@ -107,12 +107,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
 	UVIO_OPTS(uvio_cq, cq);
 	UVIO_OPTS(uvio_mr, mr);
-	struct uvio_events_reported ev;
+	UVIO_OPTS(uvio_events_reported, ev);
 	uint8_t drv_out[24];
 	UVIO_OPTS(uvio_drv, drv, .out = drv_out, .out_len = sizeof(drv_out));
 	static const char *const paths[] = { "auto", "ioctl", "ioctl2017", "write",
 					      "invoke-write" };
-	struct uvio_comp_channel ch;
+	UVIO_OPTS(uvio_comp_channel, ch);
 	uint32_t h;
 
 	in = data;

@@ -29,63 +29,6 @@ _Static_assert(UVIO_IOCTL_REQ_2017 == _IOWR(RDMA_IOCTL_MAGIC, 1, struct uvio_ioc
 	       "request number of the 2017 layout");
 _Static_assert(UVIO_MAX_ATTRS == 254, "a page holds 254 attributes");
 
-UVIO_API struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
-					       uint16_t attr_id, const char *msg)
-{
-	if (!cmd->error) {
-		cmd->error = err;
-		cmd->error_attr = attr_id;
-		cmd->error_msg = msg;
-	}
-	/* Every later put then takes the slow path, which ignores it. */
-	cmd->capacity = 0;
-	return &cmd->scratch;
-}
-
-UVIO_API struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
-						   uint16_t attr_id)
-{
-	unsigned int i;
-
-	if (cmd->error)
-		return &cmd->scratch;
-	if (cmd->num_attrs >= cmd->capacity) {
-		if (cmd->num_attrs >= UVIO_MAX_ATTRS)
-			return uvio__cmd_fail(cmd, -E2BIG, attr_id,
-					     "command longer than one page");
-		return uvio__cmd_fail(cmd, -ENOSPC, attr_id,
-				     "more attributes than the command buffer holds");
-	}
-	for (i = 0; i < cmd->num_attrs; i++)
-		if (cmd->attrs[i].attr_id == attr_id)
-			return uvio__cmd_fail(cmd, -EEXIST, attr_id,
-					     "attribute id given twice");
-	return NULL;
-}
-
-UVIO_API struct ib_uverbs_attr *uvio__cmd_check_output(struct uvio_cmd *cmd,
-						      struct ib_uverbs_attr *a,
-						      uintptr_t lo, size_t len)
-{
-	uintptr_t hi = lo + len;
-	unsigned int i;
-
-	for (i = 0; i + 1 < cmd->num_attrs; i++) {
-		const struct ib_uverbs_attr *o = &cmd->attrs[i];
-
-		if (cmd->kind[i] != UVIO_KIND_PTR_OUT || !o->len)
-			continue;
-		if (lo < o->data + o->len && o->data < hi)
-			return uvio__cmd_fail(cmd, -EINVAL, a->attr_id,
-					     "output buffer overlaps another output");
-	}
-	if (lo < cmd->out_lo)
-		cmd->out_lo = lo;
-	if (hi > cmd->out_hi)
-		cmd->out_hi = hi;
-	return a;
-}
-
 UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
 {
 	if (cmd->error)
@@ -119,6 +62,13 @@ static inline int finish(const struct uvio_cmd *cmd)
 
 	if (cmd->error)
 		return cmd->error;
+	/* A struct shorter than this release's was not set up by
+	 * uvio_cmd_init() (every release's is at least this long). */
+	if (__builtin_expect(cmd->size < sizeof(struct uvio_cmd), 0)) {
+		uvio__cmd_fail((struct uvio_cmd *)cmd, -EINVAL, 0,
+			       "command not set up by uvio_cmd_init()");
+		return -EINVAL;
+	}
 	cmd->hdr->length = (__u16)len;
 	cmd->hdr->num_attrs = cmd->num_attrs;
 	return (int)len;

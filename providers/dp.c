@@ -184,13 +184,13 @@ UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_a
 	return 0;
 }
 
-UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, uint32_t *events_reported)
+UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, struct uvio_events_reported *events)
 {
 	int err;
 
 	if (!srq || !srq->dev)
 		return -EINVAL;
-	err = uvio_destroy_srq(srq->dev, srq->handle, events_reported, NULL);
+	err = uvio_destroy_srq(srq->dev, srq->handle, events, NULL);
 	if (err)
 		return err;
 	uvio_dp_unmap(&srq->q.ring);

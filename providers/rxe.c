@@ -341,11 +341,12 @@ static int rxe_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 {
 	struct rxe_resize_cq_resp resp = { { 0, 0, 0 } };
 	struct uvio_dp_ring old = cq->q.ring;
-	uint32_t granted = 0;
 	int err;
 	UVIO_OPTS(uvio_drv, drv, .out = &resp, .out_len = sizeof(resp));
+	UVIO_OPTS(uvio_cq_resize_attr, attr, .cq_handle = cq->handle, .cqe = cqe);
+	UVIO_OPTS(uvio_cq, granted);
 
-	err = uvio_resize_cq(cq->dev, cq->handle, cqe, &drv, &granted, NULL);
+	err = uvio_resize_cq(cq->dev, &attr, &drv, &granted, NULL);
 	if (err)
 		return err;
 	err = ring_map(&cq->q.ring, cq->dev, &resp.mi, sizeof(struct ib_uverbs_wc));
@@ -355,7 +356,7 @@ static int rxe_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 		return err;
 	}
 	uvio_dp_unmap(&old);
-	cq->cqe = granted;
+	cq->cqe = granted.cqe;
 	return 0;
 }
 

@@ -91,6 +91,15 @@ enum uvio_cmd_state {
 	UVIO_CMD_FAILED,	/* refused by the builder or by the kernel */
 };
 
+/*
+ * The command's state. Its layout is public so that the puts can be inline
+ * and a command can live on the stack, and it is part of the ABI: 1.x
+ * releases only add fields at the end, in the reserved room (which
+ * uvio_cmd_init() zeroes, so a field added there reads as zero from a
+ * program built today), and size says which release's struct the caller's
+ * program was built with. Read and change it only through the functions of
+ * this header.
+ */
 struct uvio_cmd {
 	struct ib_uverbs_ioctl_hdr *hdr;	/* start of the caller's buffer */
 	struct ib_uverbs_attr *attrs;		/* hdr + 24, or + 16 in 2017 layout */
@@ -99,6 +108,7 @@ struct uvio_cmd {
 						 * 0 once an error is recorded */
 	uint8_t layout;				/* enum uvio_layout */
 	uint8_t state;				/* enum uvio_cmd_state */
+	uint16_t size;				/* sizeof(struct uvio_cmd) as built */
 	int error;				/* sticky builder error, negative */
 	uint16_t error_attr;
 	const char *error_msg;
@@ -111,6 +121,7 @@ struct uvio_cmd {
 	int result;				/* of the last execution */
 	struct ib_uverbs_attr scratch;		/* target of failed puts */
 	uint8_t kind[UVIO_MAX_ATTRS];		/* enum uvio_attr_kind per slot */
+	uint64_t reserved[4];			/* zero; room for 1.x */
 };
 
 /* Declare a buffer for n attributes and a command on it, ready to fill. */
@@ -120,25 +131,76 @@ struct uvio_cmd {
 	uvio_cmd_init(&name, name##_buf, sizeof(name##_buf), (object), (method))
 
 /*
- * Internals of the inline puts below, named uvio__ (two underscores): they
- * are exported only because inline code in the caller's program calls them.
- * Do not call them, nor uvio__cmd_slot and uvio__put_ptr_kind: their
- * behaviour may change in any release; use the uvio_put_* functions.
+ * Internals of the inline puts below, named uvio__ (two underscores): not
+ * part of the interface, and not exported: the slow paths are compiled into
+ * each caller (cold, out of its fast path), so the library's symbol table
+ * holds only what callers may call. Use the uvio_put_* functions.
  */
+#if defined(__GNUC__)
+#define UVIO__COLD __attribute__((__cold__, __noinline__, __unused__))
+#else
+#define UVIO__COLD
+#endif
 
-/* Out of line: records the first misuse, returns the scratch attribute. */
-UVIO_API struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
-					       uint16_t attr_id, const char *msg);
-/* Out of line: the rare cases of the slot checks below (a full buffer, an
- * earlier error, a duplicate, an id outside the bitmaps). Returns the scratch
- * attribute when the put must not proceed, NULL when it may. */
-UVIO_API struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
-						   uint16_t attr_id);
-/* Out of line: full overlap check of a new output against earlier ones.
- * Takes the address as a number: it is never dereferenced. */
-UVIO_API struct ib_uverbs_attr *uvio__cmd_check_output(struct uvio_cmd *cmd,
-						      struct ib_uverbs_attr *a,
-						      uintptr_t addr, size_t len);
+/* Records the first misuse, returns the scratch attribute. */
+static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
+							      uint16_t attr_id, const char *msg)
+{
+	if (!cmd->error) {
+		cmd->error = err;
+		cmd->error_attr = attr_id;
+		cmd->error_msg = msg;
+	}
+	/* Every later put then takes the slow path, which ignores it. */
+	cmd->capacity = 0;
+	return &cmd->scratch;
+}
+
+/* The rare cases of the slot checks below (a full buffer, an earlier error,
+ * a duplicate, an id outside the bitmaps). Returns the scratch attribute
+ * when the put must not proceed, NULL when it may. */
+static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
+								   uint16_t attr_id)
+{
+	unsigned int i;
+
+	if (cmd->error)
+		return &cmd->scratch;
+	if (cmd->num_attrs >= cmd->capacity) {
+		if (cmd->num_attrs >= UVIO_MAX_ATTRS)
+			return uvio__cmd_fail(cmd, -E2BIG, attr_id, "command longer than one page");
+		return uvio__cmd_fail(cmd, -ENOSPC, attr_id,
+				      "more attributes than the command buffer holds");
+	}
+	for (i = 0; i < cmd->num_attrs; i++)
+		if (cmd->attrs[i].attr_id == attr_id)
+			return uvio__cmd_fail(cmd, -EEXIST, attr_id, "attribute id given twice");
+	return NULL;
+}
+
+/* Full overlap check of a new output against earlier ones. Takes the
+ * address as a number: it is never dereferenced. */
+static UVIO__COLD struct ib_uverbs_attr *
+uvio__cmd_check_output(struct uvio_cmd *cmd, struct ib_uverbs_attr *a, uintptr_t lo, size_t len)
+{
+	uintptr_t hi = lo + len;
+	unsigned int i;
+
+	for (i = 0; i + 1 < cmd->num_attrs; i++) {
+		const struct ib_uverbs_attr *o = &cmd->attrs[i];
+
+		if (cmd->kind[i] != UVIO_KIND_PTR_OUT || !o->len)
+			continue;
+		if (lo < o->data + o->len && o->data < hi)
+			return uvio__cmd_fail(cmd, -EINVAL, a->attr_id,
+					      "output buffer overlaps another output");
+	}
+	if (lo < cmd->out_lo)
+		cmd->out_lo = lo;
+	if (hi > cmd->out_hi)
+		cmd->out_hi = hi;
+	return a;
+}
 
 /*
  * Start a command in buf (8-byte aligned, at least UVIO_CMD_BUF_SIZE(0)
@@ -155,6 +217,8 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 	cmd->num_attrs = 0;
 	cmd->layout = UVIO_LAYOUT_CURRENT;
 	cmd->state = UVIO_CMD_NOT_RUN;
+	cmd->size = (uint16_t)sizeof(*cmd);
+	memset(cmd->reserved, 0, sizeof(cmd->reserved));
 	cmd->error = 0;
 	cmd->seen_core = cmd->seen_driver = 0;
 	cmd->out_lo = UINTPTR_MAX;

@@ -21,16 +21,33 @@ extern "C" {
 #endif
 
 struct uvio_drv;
+struct uvio_cq;
 
-/* RESIZE_CQ: *granted (may be NULL) gets the size the kernel made. */
-UVIO_API int uvio_resize_cq(struct uvio_device *dev, uint32_t cq_handle, uint32_t cqe,
-			    const struct uvio_drv *drv, uint32_t *granted,
+/* Sized inputs (UVIO_OPTS): sz first. */
+struct uvio_cq_resize_attr {
+	size_t sz;
+	uint32_t cq_handle;
+	uint32_t cqe;			/* room asked for */
+};
+
+/* RESIZE_CQ: cq (may be NULL) then describes the CQ: its handle and the
+ * size the kernel made. */
+UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize_attr *attr,
+			    const struct uvio_drv *drv, struct uvio_cq *cq,
 			    enum uvio_path *path);
 
-/* MODIFY_CQ (moderation): an event after count completions or period
+/* Completion event moderation: an event after count completions or period
  * microseconds, whichever first. */
-UVIO_API int uvio_modify_cq(struct uvio_device *dev, uint32_t cq_handle, uint16_t count,
-			    uint16_t period, enum uvio_path *path);
+struct uvio_cq_moderation {
+	size_t sz;
+	uint32_t cq_handle;
+	uint16_t count;
+	uint16_t period;
+};
+
+/* MODIFY_CQ. */
+UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_moderation *attr,
+			    enum uvio_path *path);
 
 #ifdef __cplusplus
 }

@@ -296,7 +296,7 @@ UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only);
 /* SRQ.CREATE with its queue (attr as uvio_create_srq()). */
 UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
 				struct uvio_dp_srq *srq);
-UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, uint32_t *events_reported);
+UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, struct uvio_events_reported *events);
 /* MODIFY_SRQ (limit, and on rxe max_wr: the queue is mapped anew). */
 UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
 

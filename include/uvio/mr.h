@@ -95,7 +95,15 @@ struct uvio_mw {
 	uint32_t rkey;
 };
 
-UVIO_API int uvio_alloc_mw(struct uvio_device *dev, uint32_t pd_handle, uint8_t type,
+/* Sized input (UVIO_OPTS): sz first. */
+struct uvio_mw_attr {
+	size_t sz;
+	uint32_t pd_handle;
+	uint8_t type;			/* 1 or 2 */
+	uint8_t reserved[3];		/* zero; room later fields may take */
+};
+
+UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *attr,
 			   const struct uvio_drv *drv, struct uvio_mw *mw,
 			   enum uvio_path *path);
 UVIO_API int uvio_dealloc_mw(struct uvio_device *dev, uint32_t mw_handle,

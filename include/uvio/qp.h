@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <uvio/ah.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
 
@@ -80,25 +81,6 @@ enum uvio_qp_attr_mask {
 };
 /* What the plain MODIFY_QP command carries. */
 #define UVIO_QP_STANDARD_BITS 0x1fffffu
-
-/*
- * An address vector (struct ib_uverbs_qp_dest). RoCE needs is_global with a
- * destination GID and the local GID's index: on rxe the IPv4-mapped RoCE v2
- * GID (::ffff:a.b.c.d), index 1 on a netdev with one IPv4 address.
- */
-struct uvio_av {
-	uint8_t dgid[16];
-	uint32_t flow_label;
-	uint16_t dlid;
-	uint8_t sgid_index;
-	uint8_t hop_limit;
-	uint8_t traffic_class;
-	uint8_t sl;
-	uint8_t src_path_bits;
-	uint8_t static_rate;
-	uint8_t is_global;
-	uint8_t port_num;
-};
 
 /* Which optional inputs of uvio_qp_init_attr are given. */
 enum uvio_qp_init_fields {

@@ -26,6 +26,7 @@ extern "C" {
 #endif
 
 struct uvio_drv;
+struct uvio_events_reported;
 
 /* What SRQ CREATE asks for. Sized (see UVIO_OPTS): sz first. */
 struct uvio_srq_attr {
@@ -86,10 +87,10 @@ struct uvio_srq_state {
 UVIO_API int uvio_query_srq(struct uvio_device *dev, uint32_t srq_handle,
 			    struct uvio_srq_state *state, enum uvio_path *path);
 
-/* events_reported (may be NULL): async events the kernel delivered for the
- * SRQ, to be acknowledged before it is gone. */
+/* events (may be NULL): async events the kernel delivered for the SRQ, to
+ * be acknowledged before it is gone (comp_events_reported is 0). */
 UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
-			      uint32_t *events_reported, enum uvio_path *path);
+			      struct uvio_events_reported *events, enum uvio_path *path);
 
 /*
  * OPEN_XRCD. fd: a file that names the domain across processes, or -1 for a

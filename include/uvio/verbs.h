@@ -144,9 +144,12 @@ UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry
 UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
 			       uint32_t *handles, size_t max, enum uvio_path *path);
 
-/* A completion channel: its fd is the caller's (close it after its CQs). */
+/* A completion channel: its fd is the caller's (close it after its CQs).
+ * Sized (sz first, see UVIO_OPTS): set sz before creating the channel. */
 struct uvio_comp_channel {
+	size_t sz;
 	int fd;
+	int reserved;			/* zero; room a later field may take */
 };
 
 UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
@@ -174,8 +177,11 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			    enum uvio_path *path);
 
 /* What destroy reports: events the kernel delivered for the object, which
- * the caller must have read before the destroy returns (kernel rule). */
+ * the caller must have read before the destroy returns (kernel rule). An
+ * output, sized: set sz; fields past it are not written. A QP or SRQ has no
+ * completion events of its own: comp_events_reported is 0 for them. */
 struct uvio_events_reported {
+	size_t sz;
 	uint32_t comp_events_reported;
 	uint32_t async_events_reported;
 };

@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct uvio_drv;
+struct uvio_events_reported;
 
 /* Sized: sz first. */
 struct uvio_wq_attr {
@@ -73,8 +74,9 @@ struct uvio_wq_modify {
 UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 			    const struct uvio_wq_modify *attr, const struct uvio_drv *drv,
 			    enum uvio_path *path);
+/* events (may be NULL): async events delivered for the WQ (comp 0). */
 UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
-			     uint32_t *events_reported, enum uvio_path *path);
+			     struct uvio_events_reported *events, enum uvio_path *path);
 
 /* An RSS indirection table over 1 << log_size WQs, wq_handles[] that many.
  * The kernel takes log_size up to 13; this library up to

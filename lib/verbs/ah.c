@@ -3,6 +3,23 @@
 #include <uvio/ah.h>
 #include "obj.h"
 
+/* struct uvio_av -> the kernel's struct ib_uverbs_ah_attr; its reserved
+ * bytes stay zero (the command struct starts zeroed). */
+static void av_to_ah_attr(struct ib_uverbs_ah_attr *k, const struct uvio_av *av)
+{
+	memcpy(k->grh.dgid, av->dgid, sizeof(k->grh.dgid));
+	k->grh.flow_label = av->flow_label;
+	k->grh.sgid_index = av->sgid_index;
+	k->grh.hop_limit = av->hop_limit;
+	k->grh.traffic_class = av->traffic_class;
+	k->dlid = av->dlid;
+	k->sl = av->sl;
+	k->src_path_bits = av->src_path_bits;
+	k->static_rate = av->static_rate;
+	k->is_global = av->is_global;
+	k->port_num = av->port_num;
+}
+
 struct create_args {
 	struct drv_bufs b;
 	uint32_t *handle;
@@ -34,11 +51,7 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 	if (!ret) {
 		a.c.user_handle = in.user_handle;
 		a.c.pd_handle = in.pd_handle;
-		a.c.attr = in.av;
-		/* Reserved bytes reach the kernel as zero whatever the caller
-		 * left there. */
-		a.c.attr.grh.reserved = 0;
-		a.c.attr.reserved = 0;
+		av_to_ah_attr(&a.c.attr, &in.av);
 		ret = drv_prepare(dev, "AH.CREATE", drv, &a.b);
 	}
 	if (ret)

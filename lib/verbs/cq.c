@@ -13,7 +13,7 @@ static int channel_fd(const struct uvio_cq_attr *attr)
 {
 	const struct uvio_comp_channel *ch = UVIO_OPT(attr, channel);
 
-	return ch ? ch->fd : -1;
+	return UVIO_OPT_HAS(ch, fd) ? ch->fd : -1;
 }
 
 static void cq_out(struct uvio_cq *cq, uint32_t handle, uint32_t cqe)
@@ -126,19 +126,20 @@ UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
 	struct destroy_counted d = { .handle = handle };
-	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
-				destroy_cq_write, &d, path);
+	int ret = destroy_events_check(events);
 
-	if (!ret && events) {
-		events->comp_events_reported = d.resp[0];
-		events->async_events_reported = d.resp[1];
-	}
+	if (ret)
+		return uvio_verb_end(dev, "CQ.DESTROY", UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
+			    destroy_cq_write, &d, path);
+	if (!ret)
+		destroy_events_report(events, &d, 1);
 	return ret;
 }
 
 struct resize_args {
 	struct drv_bufs b;
-	uint32_t *granted;
+	struct uvio_cq *cq;
 	struct ib_uverbs_resize_cq c;	/* last: it ends in a flexible array */
 };
 
@@ -149,17 +150,25 @@ static int resize_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_RESIZE_CQ, &a->c, sizeof(a->c), &r,
 				  sizeof(r), &a->b);
 
-	if (!ret && a->granted)
-		*a->granted = r.cqe;
+	if (!ret && a->cq)
+		cq_out(a->cq, a->c.cq_handle, r.cqe);
 	return ret;
 }
 
-UVIO_API int uvio_resize_cq(struct uvio_device *dev, uint32_t cq_handle, uint32_t cqe,
-			    const struct uvio_drv *drv, uint32_t *granted,
+UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize_attr *attr,
+			    const struct uvio_drv *drv, struct uvio_cq *cq,
 			    enum uvio_path *path)
 {
-	struct resize_args a = { .c = { .cq_handle = cq_handle, .cqe = cqe }, .granted = granted };
-	int ret = drv_prepare(dev, "CQ.RESIZE", drv, &a.b);
+	struct resize_args a = { .cq = cq };
+	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_resize_attr, cqe), 1);
+
+	if (!ret && cq)
+		ret = uvio_out_check(cq);
+	if (!ret) {
+		a.c.cq_handle = UVIO_OPT(attr, cq_handle);
+		a.c.cqe = UVIO_OPT(attr, cqe);
+		ret = drv_prepare(dev, "CQ.RESIZE", drv, &a.b);
+	}
 
 	if (ret)
 		return uvio_verb_end(dev, "CQ.RESIZE", UVIO_PATH_AUTO, ret, path);
@@ -175,14 +184,18 @@ static int modify_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 				  NULL);
 }
 
-UVIO_API int uvio_modify_cq(struct uvio_device *dev, uint32_t cq_handle, uint16_t count,
-			    uint16_t period, enum uvio_path *path)
+UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_moderation *attr,
+			    enum uvio_path *path)
 {
 	struct ib_uverbs_ex_modify_cq c = {
-		.cq_handle = cq_handle,
+		.cq_handle = UVIO_OPT(attr, cq_handle),
 		.attr_mask = 1,		/* IB_CQ_MODERATE, the only one */
-		.attr = { .cq_count = count, .cq_period = period },
+		.attr = { .cq_count = UVIO_OPT(attr, count), .cq_period = UVIO_OPT(attr, period) },
 	};
+	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_moderation, period), 1);
+
+	if (ret)
+		return uvio_verb_end(dev, "CQ.MODIFY", UVIO_PATH_AUTO, ret, path);
 
 	return uvio_run_verb(dev, UVIO_VERB_MODIFY_CQ, "CQ.MODIFY", NULL, modify_cq_write, &c,
 			     path);

@@ -28,6 +28,24 @@ _Static_assert(sizeof(struct ib_uverbs_destroy_cq_resp) <= sizeof(((struct destr
 	       sizeof(struct ib_uverbs_destroy_srq_resp) <= sizeof(((struct destroy_counted *)0)->resp),
 	       "room for every destroy response");
 
+/* The caller's event counts: an output struct, checked before anything is
+ * sent (a destroy that succeeded cannot be told again), written inside its
+ * sz. comp_words: how many response words lead with the completion count
+ * (CQ 1, QP and SRQ 0). */
+static inline int destroy_events_check(const struct uvio_events_reported *ev)
+{
+	return ev ? uvio_out_check(ev) : 0;
+}
+
+static inline void destroy_events_report(struct uvio_events_reported *ev,
+					 const struct destroy_counted *d, int comp_words)
+{
+	if (!ev)
+		return;
+	UVIO_OUT_SET(ev, comp_events_reported, comp_words ? d->resp[0] : 0);
+	UVIO_OUT_SET(ev, async_events_reported, d->resp[comp_words]);
+}
+
 static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path p,
 					struct destroy_counted *d, uint16_t object,
 					uint16_t method, uint16_t handle_attr,

@@ -23,12 +23,20 @@ static int alloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	return 0;
 }
 
-UVIO_API int uvio_alloc_mw(struct uvio_device *dev, uint32_t pd_handle, uint8_t type,
+UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *attr,
 			   const struct uvio_drv *drv, struct uvio_mw *mw,
 			   enum uvio_path *path)
 {
-	struct alloc_args a = { .c = { .pd_handle = pd_handle, .mw_type = type }, .mw = mw };
-	int ret = obj_out(mw, uvio_offsetofend(struct uvio_mw, handle));
+	struct alloc_args a = { .mw = mw };
+	struct uvio_mw_attr in;
+	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_mw_attr, type));
+
+	if (!ret)
+		ret = obj_out(mw, uvio_offsetofend(struct uvio_mw, handle));
+	if (!ret) {
+		a.c.pd_handle = in.pd_handle;
+		a.c.mw_type = in.type;
+	}
 
 	if (!ret)
 		ret = drv_prepare(dev, "MW.ALLOC", drv, &a.b);

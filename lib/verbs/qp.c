@@ -224,14 +224,14 @@ UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
 	struct destroy_counted d = { .handle = qp_handle };
-	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
-				destroy_qp_write, &d, path);
+	int ret = destroy_events_check(events);
 
-	/* A QP has no completion events of its own. */
-	if (!ret && events) {
-		events->comp_events_reported = 0;
-		events->async_events_reported = d.resp[0];
-	}
+	if (ret)
+		return uvio_verb_end(dev, "QP.DESTROY", UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
+			    destroy_qp_write, &d, path);
+	if (!ret)
+		destroy_events_report(events, &d, 0);
 	return ret;
 }
 

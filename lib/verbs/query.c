@@ -108,7 +108,9 @@ UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
 				      struct uvio_comp_channel *channel,
 				      enum uvio_path *path)
 {
-	if (!channel)
+	/* The fd is the one field, so the struct must hold it. */
+	if (uvio_out_check(channel) ||
+	    channel->sz < uvio_offsetofend(struct uvio_comp_channel, fd))
 		return uvio_verb_end(dev, "COMP_CHANNEL.CREATE", UVIO_PATH_AUTO, -EINVAL, path);
 	channel->fd = -1;
 	return uvio_run_verb(dev, UVIO_VERB_CREATE_COMP_CHANNEL, "COMP_CHANNEL.CREATE", NULL,

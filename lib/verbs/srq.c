@@ -195,13 +195,16 @@ static int destroy_srq_write(struct uvio_device *dev, enum uvio_path p, void *ar
 }
 
 UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
-			      uint32_t *events_reported, enum uvio_path *path)
+			      struct uvio_events_reported *events, enum uvio_path *path)
 {
 	struct destroy_counted d = { .handle = srq_handle };
-	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
-				destroy_srq_write, &d, path);
+	int ret = destroy_events_check(events);
 
-	if (!ret && events_reported)
-		*events_reported = d.resp[0];
+	if (ret)
+		return uvio_verb_end(dev, "SRQ.DESTROY", UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
+			    destroy_srq_write, &d, path);
+	if (!ret)
+		destroy_events_report(events, &d, 0);
 	return ret;
 }

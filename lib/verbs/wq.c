@@ -161,14 +161,19 @@ static int destroy_wq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 }
 
 UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
-			     uint32_t *events_reported, enum uvio_path *path)
+			     struct uvio_events_reported *events, enum uvio_path *path)
 {
 	struct destroy_args a = { .handle = wq_handle };
-	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_WQ, "WQ.DESTROY", destroy_wq_ioctl,
-				destroy_wq_write, &a, path);
+	int ret = events ? uvio_out_check(events) : 0;
 
-	if (!ret && events_reported)
-		*events_reported = a.events_reported;
+	if (ret)
+		return uvio_verb_end(dev, "WQ.DESTROY", UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_WQ, "WQ.DESTROY", destroy_wq_ioctl,
+			    destroy_wq_write, &a, path);
+	if (!ret && events) {
+		UVIO_OUT_SET(events, comp_events_reported, 0);
+		UVIO_OUT_SET(events, async_events_reported, a.events_reported);
+	}
 	return ret;
 }
 

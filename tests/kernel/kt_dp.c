@@ -81,6 +81,7 @@ static int env_open(struct env *e, const struct uvio_device_info *info)
 	e->ctx.sz = sizeof(e->ctx);
 	KT_EQ(uvio_get_context(e->dev, NULL, &e->ctx, NULL), 0);
 	KT_EQ(uvio_alloc_pd(e->dev, NULL, &e->pd, NULL), 0);
+	e->chan.sz = sizeof(e->chan);
 	KT_EQ(uvio_create_comp_channel(e->dev, &e->chan, NULL), 0);
 	e->buf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	KT_CHECK(e->buf != MAP_FAILED, "mmap");
@@ -437,7 +438,8 @@ static void rc_opcodes(struct env *e)
 	 * SEND_WITH_INV invalidates it remotely. */
 	{
 		struct uvio_mw mw = { .sz = sizeof(mw) };
-		int err = uvio_alloc_mw(e->dev, e->pd, 2, NULL, &mw, NULL);
+		UVIO_OPTS(uvio_mw_attr, ma, .pd_handle = e->pd, .type = 2);
+		int err = uvio_alloc_mw(e->dev, &ma, NULL, &mw, NULL);
 
 		if (err) {
 			printf("rc: no type 2 window on this kernel (%d): BIND_MW, LOCAL_INV and "
@@ -627,10 +629,9 @@ static void ud_send(struct env *e)
 	struct uvio_dp_sge s = sge(e, A_OFF, 512);
 	int err;
 	UVIO_OPTS(uvio_ah_attr, aa, .pd_handle = e->pd,
-		  .av = { .is_global = 1, .port_num = 1,
-			  .grh = { .sgid_index = 1, .hop_limit = 64 } });
+		  .av = { .is_global = 1, .port_num = 1, .sgid_index = 1, .hop_limit = 64 });
 
-	memcpy(aa.av.grh.dgid, e->gid, 16);
+	memcpy(aa.av.dgid, e->gid, 16);
 	make_cq(e, &cq, 64, 0xd);
 	make_qp(e, &a, IB_UVERBS_QPT_UD, &cq, NULL, 0x3a);
 	make_qp(e, &b, IB_UVERBS_QPT_UD, &cq, NULL, 0x3b);
@@ -884,7 +885,7 @@ out:
 	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
 	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
 	{	/* two events were read: the destroy says so */
-		struct uvio_events_reported rep;
+		UVIO_OPTS(uvio_events_reported, rep);
 
 		KT_EQ(uvio_dp_destroy_cq(&cb, &rep), 0);
 		KT_EQ(rep.comp_events_reported, 2);
@@ -1147,7 +1148,7 @@ static void siw_queues(struct env *e)
 	KT_EQ(uvio_dp_destroy_srq(&srq, NULL), 0);
 	KT_EQ(uvio_dp_destroy_qp(&qp, NULL), 0);
 	{
-		struct uvio_events_reported rep;
+		UVIO_OPTS(uvio_events_reported, rep);
 
 		KT_EQ(uvio_dp_destroy_cq(&cq, &rep), 0);
 		KT_EQ(rep.comp_events_reported, 1);

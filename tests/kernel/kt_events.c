@@ -218,7 +218,7 @@ static void comp_event(struct objs *o)
 	UVIO_OPTS(uvio_drv, drv, .out = &qresp, .out_len = sizeof(qresp));
 	struct uvio_qp qp = { .sz = sizeof(qp) };
 	struct uvio_comp_event ce = { .sz = sizeof(ce) };
-	struct uvio_events_reported rep = { 99, 99 };
+	UVIO_OPTS(uvio_events_reported, rep, .comp_events_reported = 99, .async_events_reported = 99);
 	const struct rxe_create_cq_resp *cresp = (const void *)o->cq_drv;
 	struct ring *rq, *cq;
 	struct pollfd pf = { .fd = o->channel.fd, .events = POLLIN };
@@ -278,7 +278,7 @@ static void qp_event(struct objs *o)
 {
 	struct uvio_qp_init_attr ia;
 	struct uvio_qp a = { .sz = sizeof(a) }, b = { .sz = sizeof(b) };
-	struct uvio_events_reported rep = { 99, 99 };
+	UVIO_OPTS(uvio_events_reported, rep, .comp_events_reported = 99, .async_events_reported = 99);
 	struct uvio_async_event ev = { .sz = sizeof(ev) };
 	uint8_t gid[16];
 	char type[32];
@@ -316,7 +316,7 @@ static void qp_event(struct objs *o)
 static void run(const struct uvio_device_info *info)
 {
 	struct objs o;
-	struct uvio_events_reported rep = { 99, 99 };
+	UVIO_OPTS(uvio_events_reported, rep, .comp_events_reported = 99, .async_events_reported = 99);
 	struct uvio_comp_event ce = { .sz = sizeof(ce) };
 
 	if (setup(info, &o))

@@ -56,7 +56,7 @@ static void fd_exhaustion(const char *name, enum uvio_path path)
 	struct uvio_device *dev;
 	UVIO_OPTS(uvio_context, ctx, .async_fd = -1);
 	struct rlimit old;
-	struct uvio_comp_channel ch = { -1 };
+	UVIO_OPTS(uvio_comp_channel, ch, .fd = -1);
 	int fds0, e_ctx, e_ctx2, e_ch;
 
 	KT_EQ(uvio_device_open(name, &dev), 0);
@@ -128,7 +128,7 @@ static void device_removed(const char *name)
 	UVIO_OPTS(uvio_cq, cq);
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 8);
 	char cmd[128], out[4096];
-	struct uvio_comp_channel ch;
+	UVIO_OPTS(uvio_comp_channel, ch);
 	int fds0 = count_fds(), e_destroy, e_create, e_query, status;
 	UVIO_OPTS(uvio_port_attr, port);
 	bool blocked;

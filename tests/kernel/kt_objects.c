@@ -140,7 +140,8 @@ static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq, int async_fd)
 		  .max_sge = 1);
 	UVIO_OPTS(uvio_srq, srq);
 	UVIO_OPTS(uvio_srq_state, st);
-	uint32_t events = 99, xrcd = 0;
+	uint32_t xrcd = 0;
+	struct uvio_events_reported events = { .sz = sizeof(events), 99, 99 };
 	/* rxe's MODIFY_SRQ wants struct rxe_modify_srq_cmd (the address where
 	 * it writes the new ring's mmap info when resizing); siw takes none. */
 	uint64_t mminfo[2] = { 0 }, rxe_cmd = (uintptr_t)mminfo;
@@ -172,7 +173,8 @@ static void srq_verbs(struct ctx *c, uint32_t pd, uint32_t cq, int async_fd)
 		KT_CHECK(mminfo[1] > 0, "rxe gave no mmap info for the new ring");
 	}
 	RUN(c, "SRQ.DESTROY", N | W, false, 0, uvio_destroy_srq(c->dev, srq.handle, &events, P));
-	KT_EQ(events, 0);
+	KT_EQ(events.async_events_reported, 0);
+	KT_EQ(events.comp_events_reported, 0);
 	KT_EQ(srq_count(c), 0);
 	RUN(c, "SRQ.DESTROY", N | W, false, -ENOENT,
 	    uvio_destroy_srq(c->dev, srq.handle, NULL, P));
@@ -225,9 +227,9 @@ static void ah_mw_verbs(struct ctx *c, uint32_t pd)
 	uint32_t ah = 0;
 	UVIO_OPTS(uvio_mw, mw);
 
-	memcpy(attr.av.grh.dgid, dgid, sizeof(dgid));
-	attr.av.grh.sgid_index = 1;
-	attr.av.grh.hop_limit = 64;
+	memcpy(attr.av.dgid, dgid, sizeof(dgid));
+	attr.av.sgid_index = 1;
+	attr.av.hop_limit = 64;
 	attr.av.is_global = 1;
 	attr.av.port_num = 1;
 	RUN(c, "AH.CREATE", W, false, c->siw ? -EOPNOTSUPP : 0,
@@ -237,13 +239,15 @@ static void ah_mw_verbs(struct ctx *c, uint32_t pd)
 	if (!c->siw) {
 		RUN(c, "AH.DESTROY", N | W, false, -ENOENT, uvio_destroy_ah(c->dev, ah, P));
 		/* GID 0 is the link-local RoCE v1 one: rxe wants v2. */
-		attr.av.grh.sgid_index = 0;
+		attr.av.sgid_index = 0;
 		RUN(c, "AH.CREATE", W, false, -EINVAL, uvio_create_ah(c->dev, &attr, NULL, &ah, P));
 	}
 
 	for (uint8_t type = 1; type <= 2; type++) {
+		UVIO_OPTS(uvio_mw_attr, ma, .pd_handle = pd, .type = type);
+
 		RUN(c, "MW.ALLOC", W, false, c->mw ? 0 : -EOPNOTSUPP,
-		    uvio_alloc_mw(c->dev, pd, type, NULL, &mw, P));
+		    uvio_alloc_mw(c->dev, &ma, NULL, &mw, P));
 		if (c->mw)
 			KT_CHECK(mw.rkey != 0, "type %u window without rkey", type);
 		RUN(c, "MW.DESTROY", N | W, !c->mw, c->mw ? 0 : -EOPNOTSUPP,
@@ -320,17 +324,20 @@ static void cq_verbs(struct ctx *c, uint32_t cq)
 {
 	UVIO_OPTS(uvio_cq_attr, fattr, .cqe = 16);
 	UVIO_OPTS(uvio_cq, fcq);
-	uint32_t granted = 0;
+	UVIO_OPTS(uvio_cq_resize_attr, rattr, .cq_handle = cq, .cqe = 100);
+	UVIO_OPTS(uvio_cq, resized);
+	UVIO_OPTS(uvio_cq_moderation, mod, .cq_handle = cq, .count = 8, .period = 10);
 	char want[32];
 
 	RUN(c, "CQ.RESIZE", W, false, c->siw ? -EOPNOTSUPP : 0,
-	    uvio_resize_cq(c->dev, cq, 100, NULL, &granted, P));
+	    uvio_resize_cq(c->dev, &rattr, NULL, &resized, P));
 	if (!c->siw) {
-		KT_EQ(granted, 127);	/* rxe rounds to a power of two, less one */
-		snprintf(want, sizeof(want), "cqe %u ", granted);
+		KT_EQ(resized.handle, cq);
+		KT_EQ(resized.cqe, 127);	/* rxe rounds to a power of two, less one */
+		snprintf(want, sizeof(want), "cqe %u ", resized.cqe);
 		KT_EQ(kt_rdma_res_find("cq", c->info->name, c->pid, want), 1);
 	}
-	RUN(c, "CQ.MODIFY", W, false, -EOPNOTSUPP, uvio_modify_cq(c->dev, cq, 8, 10, P));
+	RUN(c, "CQ.MODIFY", W, false, -EOPNOTSUPP, uvio_modify_cq(c->dev, &mod, P));
 	/* The extended create flags reach the kernel on every path (write()
 	 * sends EX_CREATE_CQ), which refuses both with these drivers. */
 	for (int i = 0; i < 2; i++) {

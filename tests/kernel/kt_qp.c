@@ -102,7 +102,7 @@ static void rc_lifecycle(struct objs *o)
 	struct uvio_qp_init_attr ia;
 	struct uvio_qp qp = { .sz = sizeof(qp) };
 	struct uvio_qp_attr q = { .sz = sizeof(q) };
-	struct uvio_events_reported events = { 99, 99 };
+	UVIO_OPTS(uvio_events_reported, events, .comp_events_reported = 99, .async_events_reported = 99);
 	char what[96];
 
 	rc_init_attr(&ia, o, 0x5150);
@@ -275,7 +275,7 @@ static void ud_mcast(struct objs *o)
 	struct uvio_qp_init_attr ia;
 	struct uvio_qp u = { .sz = sizeof(u) };
 	const uint8_t mgid[16] = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xef, 0, 0, 0x2a };
-	struct uvio_events_reported events = { 99, 99 };
+	UVIO_OPTS(uvio_events_reported, events, .comp_events_reported = 99, .async_events_reported = 99);
 
 	rc_init_attr(&ia, o, 0xd);
 	ia.type = IB_UVERBS_QPT_UD;

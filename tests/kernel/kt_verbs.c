@@ -46,11 +46,11 @@ static void all_verbs(const struct uvio_device_info *info, enum mode m)
 	struct uvio_device *dev;
 	UVIO_OPTS(uvio_context, ctx);
 	UVIO_OPTS(uvio_cq, cq);
-	struct uvio_events_reported ev;
+	UVIO_OPTS(uvio_events_reported, ev);
 	UVIO_OPTS(uvio_mr, mr);
 	enum uvio_path p;
 	uint32_t pd;
-	struct uvio_comp_channel channel;
+	UVIO_OPTS(uvio_comp_channel, channel);
 	int pid = getpid();
 	char want[64];
 	void *buf;

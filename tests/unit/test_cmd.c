@@ -643,6 +643,29 @@ static void exec_checks_kernel_values(void **state)
 	assert_int_equal(fd, 1);
 }
 
+/* The struct can grow: init records the size the caller was built with and
+ * zeroes the reserved room; a command that did not come through init (its
+ * size short) is refused without a system call. */
+static void cmd_size_and_room(void **state)
+{
+	(void)state;
+	UVIO_CMD_DEFINE(cmd, 1, 1, 0);
+	assert_int_equal(cmd.size, sizeof(struct uvio_cmd));
+	for (size_t i = 0; i < sizeof(cmd.reserved) / sizeof(cmd.reserved[0]); i++)
+		assert_int_equal(cmd.reserved[i], 0);
+	uvio_put_u32(&cmd, 0, 7);
+	fake_reset();
+	cmd.size = 0;
+	assert_int_equal(uvio_cmd_exec(3, &cmd), -EINVAL);
+	assert_int_equal(uvio_cmd_finish(&cmd), -EINVAL);
+	assert_int_equal(fake.ioctl_calls, 0);
+	assert_non_null(strstr(uvio_cmd_error_msg(&cmd, NULL), "uvio_cmd_init"));
+	/* A good one of the same shape is 24 + 16 bytes. */
+	UVIO_CMD_DEFINE(good, 1, 1, 0);
+	uvio_put_u32(&good, 0, 7);
+	assert_int_equal(uvio_cmd_finish(&good), 24 + 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +688,7 @@ int main(void)
 		cmocka_unit_test(zero_attrs),
 		cmocka_unit_test(exec_not_run),
 		cmocka_unit_test(exec_checks_kernel_values),
+		cmocka_unit_test(cmd_size_and_room),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -189,10 +189,11 @@ static void ex_commands_over_invoke_write(void **state)
 		.cqe = 16, .comp_channel = -1, .flags = IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN,
 	};
 	struct ib_uverbs_ex_create_cq_resp cr = { .base = { .cq_handle = 4, .cqe = 31 } };
+	UVIO_OPTS(uvio_cq_moderation, m, .cq_handle = 5, .count = 8, .period = 10);
 	enum uvio_path p;
 	(void)state;
 
-	assert_int_equal(uvio_modify_cq(dev, 5, 8, 10, &p), 0);
+	assert_int_equal(uvio_modify_cq(dev, &m, &p), 0);
 	assert_int_equal(p, UVIO_PATH_INVOKE_WRITE);
 	/* Without the flag the kernel would look up plain command 57. */
 	expect_invoke(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_CQ, &mc,
@@ -235,7 +236,7 @@ static void wq_encodings(void **state)
 		.response_length = sizeof(r), .wq_handle = 7, .max_wr = 64, .max_sge = 2, .wqn = 0x99,
 	};
 	struct ib_uverbs_ex_destroy_wq_resp dr = { .events_reported = 3 };
-	uint32_t events = 0;
+	struct uvio_events_reported events = { .sz = sizeof(events), 9, 0 };
 	enum uvio_path p;
 	(void)state;
 
@@ -261,7 +262,8 @@ static void wq_encodings(void **state)
 	assert_memory_equal(expect_ex_write(IB_USER_VERBS_EX_CMD_DESTROY_WQ, sizeof(want_des),
 					    sizeof(dr), 0),
 			    &want_des, sizeof(want_des));
-	assert_int_equal(events, 3);
+	assert_int_equal(events.async_events_reported, 3);
+	assert_int_equal(events.comp_events_reported, 0);
 	uvio_device_close(dev);
 
 	/* The native method: every attribute as the kernel's spec has it. */
@@ -801,7 +803,8 @@ static void old_callers(void **state)
 	uvio_device_close(dev);
 }
 
-/* Reserved bytes of the kernel's address vector reach it as zero. */
+/* The library's address vector reaches the kernel's layout field by field,
+ * its reserved bytes zero. */
 static void ah_reserved_zero(void **state)
 {
 	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
@@ -814,9 +817,7 @@ static void ah_reserved_zero(void **state)
 
 	a.av.is_global = 1;
 	a.av.port_num = 1;
-	a.av.grh.sgid_index = 1;
-	a.av.grh.reserved = 0xff;
-	a.av.reserved = 0xff;
+	a.av.sgid_index = 1;
 	assert_int_equal(uvio_create_ah(dev, &a, NULL, &ah, &p), 0);
 	assert_int_equal(h->command, IB_USER_VERBS_CMD_CREATE_AH);
 	memcpy(&got, h + 1, sizeof(got));

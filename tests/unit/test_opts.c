@@ -145,7 +145,7 @@ static void zeroed_attr_has_no_channel(void **state)
 	struct uvio_device *dev = fresh();
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 4);
 	UVIO_OPTS(uvio_cq, cq);
-	struct uvio_comp_channel ch = { 0 };
+	UVIO_OPTS(uvio_comp_channel, ch);
 	(void)state;
 
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, NULL), 0);
@@ -154,6 +154,68 @@ static void zeroed_attr_has_no_channel(void **state)
 	assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, NULL), 0);
 	assert_non_null(find(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL));
 	assert_int_equal(find(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL)->data, 0);
+	uvio_device_close(dev);
+}
+
+/* The calls that were positional or unsized before 1.0 check their structs
+ * before any system call, and write outputs only inside sz. */
+static void sized_calls_checked(void **state)
+{
+	struct uvio_device *dev = fresh();
+	struct {
+		struct uvio_events_reported ev;
+		uint32_t guard;
+	} out;
+	struct {
+		struct uvio_mw_attr a;
+	} mw;
+	UVIO_OPTS(uvio_mw, w);
+	UVIO_OPTS(uvio_comp_channel, ch);
+	UVIO_OPTS(uvio_cq_resize_attr, grow, .cq_handle = 3, .cqe = 100);
+	UVIO_OPTS(uvio_cq_moderation, mod, .cq_handle = 3, .count = 1);
+	(void)state;
+
+	/* Events of a destroy: an sz too small for the size field is refused
+	 * for every object that reports them, before anything is sent. */
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(uvio_destroy_cq(dev, 3, &out.ev, NULL), -EINVAL);
+	assert_int_equal(uvio_destroy_qp(dev, 3, &out.ev, NULL), -EINVAL);
+	assert_int_equal(uvio_destroy_srq(dev, 3, &out.ev, NULL), -EINVAL);
+	assert_int_equal(uvio_destroy_wq(dev, 3, &out.ev, NULL), -EINVAL);
+	assert_int_equal(fake.ioctl_calls + fake.write_calls, 0);
+	/* An older caller whose struct ends after the completion count: the
+	 * async count past it is not written. */
+	out.ev.sz = offsetof(struct uvio_events_reported, async_events_reported);
+	out.ev.comp_events_reported = 9;
+	out.ev.async_events_reported = 0x5a5a5a5a;
+	assert_int_equal(uvio_destroy_cq(dev, 3, &out.ev, NULL), 0);
+	assert_int_equal(out.ev.comp_events_reported, 0);
+	assert_int_equal(out.ev.async_events_reported, 0x5a5a5a5a);
+
+	/* A memory window's attributes: reserved bytes must be zero. */
+	memset(&mw, 0, sizeof(mw));
+	mw.a.sz = sizeof(mw.a);
+	mw.a.type = 2;
+	mw.a.reserved[1] = 1;
+	fake.ioctl_calls = 0;
+	assert_int_equal(uvio_alloc_mw(dev, &mw.a, NULL, &w, NULL), -E2BIG);
+	assert_int_equal(uvio_alloc_mw(dev, NULL, NULL, &w, NULL), -EINVAL);
+	assert_int_equal(fake.ioctl_calls, 0);
+
+	/* CQ resize and moderation take their CQ in the struct. */
+	assert_int_equal(uvio_resize_cq(dev, NULL, NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(uvio_modify_cq(dev, NULL, NULL), -EINVAL);
+	grow.sz = 0;
+	assert_int_equal(uvio_resize_cq(dev, &grow, NULL, NULL, NULL), -EINVAL);
+	mod.sz = 2;
+	assert_int_equal(uvio_modify_cq(dev, &mod, NULL), -EINVAL);
+	assert_int_equal(fake.ioctl_calls, 0);
+
+	/* A channel struct too short for its fd cannot receive it. */
+	ch.sz = offsetof(struct uvio_comp_channel, fd);
+	assert_int_equal(uvio_create_comp_channel(dev, &ch, NULL), -EINVAL);
+	assert_int_equal(uvio_create_comp_channel(dev, NULL, NULL), -EINVAL);
+	assert_int_equal(fake.ioctl_calls, 0);
 	uvio_device_close(dev);
 }
 
@@ -216,6 +278,7 @@ int main(void)
 		cmocka_unit_test(old_caller_works),
 		cmocka_unit_test(newer_caller_refused),
 		cmocka_unit_test(zeroed_attr_has_no_channel),
+		cmocka_unit_test(sized_calls_checked),
 		cmocka_unit_test(driver_attrs_joined),
 		cmocka_unit_test(caller_built_command),
 	};

@@ -550,7 +550,7 @@ static void destroy_open_mcast(void **state)
 	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
 	struct ib_uverbs_destroy_qp_resp r = { .events_reported = 3 };
 	struct ib_uverbs_create_qp_resp or = { .qp_handle = 4, .qpn = 0x66 };
-	struct uvio_events_reported ev = { 9, 9 };
+	UVIO_OPTS(uvio_events_reported, ev, .comp_events_reported = 9, .async_events_reported = 9);
 	UVIO_OPTS(uvio_open_qp_attr, oa, .user_handle = 5, .xrcd_handle = 2, .qp_num = 0x66,
 		  .type = IB_UVERBS_QPT_XRC_TGT);
 	UVIO_OPTS(uvio_qp, qp);
