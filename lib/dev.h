@@ -10,23 +10,11 @@
 #include <uvio/cmd.h>
 #include <uvio/device.h>
 #include <uvio/verbs.h>
-
-/* Room for the per-verb "native method missing" bits; lib/verbs/verb.h
- * numbers the verbs and checks they fit. */
-#define UVIO_VERB_SLOTS 256
-/* Set in dev->path once a path has answered something other than ENOTTY:
- * from then on ENOTTY is an error of that command, not a path fact. */
-#define UVIO_PATH_DECIDED 0x100
-
-enum uvio_invoke_write {
-	UVIO_INVOKE_WRITE_UNKNOWN = 0,
-	UVIO_INVOKE_WRITE_MISSING,	/* answered EPROTONOSUPPORT */
-};
+#include "path_state.h"
 
 struct uvio_device {
 	int fd;
 	bool owned;
-	bool may_2017;			/* the running kernel could have it */
 	uint32_t driver_id;
 	char name[64];
 	char ibdev[64];			/* the IB device's name ("" unknown) */
@@ -38,25 +26,8 @@ struct uvio_device {
 	_Atomic bool ctx_without_async_fd;
 	_Atomic uint32_t num_comp_vectors;
 	_Atomic uint64_t core_support;
-	_Atomic int pinned;		/* enum uvio_path; AUTO: decide by answers */
-	/* The device's path (AUTO: nothing answered yet), with
-	 * UVIO_PATH_DECIDED once it answered anything but ENOTTY. */
-	_Atomic int path;
-	_Atomic int invoke_write;	/* enum uvio_invoke_write */
-	/* Verbs whose native ioctl method answered EPROTONOSUPPORT. */
-	_Atomic uint64_t native_missing[UVIO_VERB_SLOTS / 64];
-	/* Per verb, the path it last ran on once the device was decided
-	 * (UVIO_PATH_AUTO: not known): the next call goes straight there.
-	 * A path that stops answering (ENOTTY, EPROTONOSUPPORT) is forgotten
-	 * and looked up again; pinning a path clears them all. */
-	_Atomic uint8_t verb_path[UVIO_VERB_SLOTS];
-	_Atomic uint64_t n_fallback;
+	struct uvio_path_state paths;	/* lib/path.c's alone */
 };
-
-static inline enum uvio_path uvio_dev_pinned(const struct uvio_device *dev)
-{
-	return (enum uvio_path)atomic_load_explicit(&dev->pinned, memory_order_relaxed);
-}
 
 /* A command for this device on an ioctl path, with room for the driver
  * attributes a caller may join (struct uvio_drv). */

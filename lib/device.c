@@ -11,6 +11,7 @@
 
 #include <uvio/diag.h>
 #include "dev.h"
+#include "path.h"
 #include "discover.h"
 #include "report.h"
 #include "trace.h"
@@ -85,12 +86,10 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	}
 	dev->fd = fd;
 	dev->owned = owned;
-	atomic_init(&dev->pinned, pinned);
-	dev->may_2017 = kernel_may_have_2017_layout();
+	uvio_path_init(&dev->paths, pinned, kernel_may_have_2017_layout());
 	dev->trace = uvio_trace_requested();
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	snprintf(dev->ibdev, sizeof(dev->ibdev), "%s", ibdev);
-	atomic_init(&dev->path, UVIO_PATH_AUTO);
 	*out = dev;
 	return 0;
 }
@@ -236,23 +235,17 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 {
 	if (path > UVIO_PATH_INVOKE_WRITE)
 		return -EINVAL;
-	atomic_store_explicit(&dev->pinned, path, memory_order_relaxed);
-	for (size_t i = 0; i < UVIO_VERB_SLOTS; i++)
-		atomic_store_explicit(&dev->verb_path[i], UVIO_PATH_AUTO, memory_order_relaxed);
+	uvio_path_pin(&dev->paths, path);
 	return 0;
 }
 
 UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
 {
-	enum uvio_path pinned = uvio_dev_pinned(dev);
-
-	if (pinned != UVIO_PATH_AUTO)
-		return pinned;
-	return (enum uvio_path)(atomic_load(&dev->path) & ~UVIO_PATH_DECIDED);
+	return uvio_path_current(&dev->paths);
 }
 
 UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
 				    struct uvio_device_stats *s)
 {
-	s->fallbacks = atomic_load(&dev->n_fallback);
+	s->fallbacks = uvio_path_fallbacks(&dev->paths);
 }

@@ -22,29 +22,101 @@
 
 #include "private.h"
 
-static bool native_missing(struct uvio_device *dev, unsigned int verb)
+/*
+ * The word of struct uvio_path_state: bits 0-3 the device's path (AUTO:
+ * nothing answered yet), bit 4 set once that path answered anything but
+ * ENOTTY, bit 5 set once INVOKE_WRITE answered EPROTONOSUPPORT, bits 8-11
+ * the pinned path (AUTO: decide by answers).
+ */
+#define PS_PATH 0x0fu
+#define PS_DECIDED 0x10u
+#define PS_NO_INVOKE_WRITE 0x20u
+#define PS_PIN_SHIFT 8
+_Static_assert(UVIO_PATH_SYSFS <= PS_PATH, "a path fits in four bits");
+
+static inline uint32_t ps_word(const struct uvio_path_state *s)
 {
-	return atomic_load_explicit(&dev->native_missing[verb / 64], memory_order_relaxed) &
+	return atomic_load_explicit(&s->word, memory_order_relaxed);
+}
+
+static inline enum uvio_path ps_pinned(uint32_t w)
+{
+	return (enum uvio_path)((w >> PS_PIN_SHIFT) & PS_PATH);
+}
+
+static inline enum uvio_path ps_path(uint32_t w)
+{
+	return (enum uvio_path)(w & PS_PATH);
+}
+
+static void forget_verb_paths(struct uvio_path_state *s)
+{
+	for (size_t i = 0; i < UVIO_VERB_SLOTS; i++)
+		atomic_store_explicit(&s->verb_path[i], UVIO_PATH_AUTO, memory_order_relaxed);
+}
+
+void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned, bool may_2017)
+{
+	memset(s, 0, sizeof(*s));
+	atomic_init(&s->word, (uint32_t)pinned << PS_PIN_SHIFT);
+	s->may_2017 = may_2017;
+}
+
+void uvio_path_pin(struct uvio_path_state *s, enum uvio_path path)
+{
+	uint32_t w = ps_word(s);
+
+	while (!atomic_compare_exchange_weak(&s->word, &w,
+					     (w & ~(PS_PATH << PS_PIN_SHIFT)) |
+					     (uint32_t)path << PS_PIN_SHIFT))
+		;
+	forget_verb_paths(s);
+}
+
+enum uvio_path uvio_path_current(const struct uvio_path_state *s)
+{
+	uint32_t w = ps_word(s);
+
+	return ps_pinned(w) != UVIO_PATH_AUTO ? ps_pinned(w) : ps_path(w);
+}
+
+uint64_t uvio_path_fallbacks(const struct uvio_path_state *s)
+{
+	return atomic_load_explicit(&s->fallbacks, memory_order_relaxed);
+}
+
+bool uvio_path_decided(const struct uvio_path_state *s)
+{
+	return ps_word(s) & PS_DECIDED;
+}
+
+enum uvio_path uvio_path_remembered(const struct uvio_path_state *s, unsigned int verb)
+{
+	return (enum uvio_path)atomic_load_explicit(&s->verb_path[verb], memory_order_relaxed);
+}
+
+static bool native_missing(const struct uvio_path_state *s, unsigned int verb)
+{
+	return atomic_load_explicit(&s->native_missing[verb / 64], memory_order_relaxed) &
 	       (1ull << (verb % 64));
 }
 
-enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has)
+enum uvio_path uvio_path_pick(const struct uvio_path_state *s, unsigned int verb,
+			      unsigned int has)
 {
 	bool native = has & UVIO_HAS_NATIVE, write = has & UVIO_HAS_WRITE;
-	enum uvio_path p = uvio_dev_pinned(dev);
+	uint32_t w = ps_word(s);
+	enum uvio_path p = ps_pinned(w);
 
 	if (p == UVIO_PATH_AUTO) {
-		p = (enum uvio_path)(atomic_load_explicit(&dev->path, memory_order_relaxed) &
-				     ~UVIO_PATH_DECIDED);
+		p = ps_path(w);
 		if (p == UVIO_PATH_AUTO)
 			p = UVIO_PATH_IOCTL;
-		if (p == UVIO_PATH_IOCTL && native && native_missing(dev, verb))
+		if (p == UVIO_PATH_IOCTL && native && native_missing(s, verb))
 			native = false;
-		if (p == UVIO_PATH_IOCTL && !native &&
-		    atomic_load_explicit(&dev->invoke_write, memory_order_relaxed) ==
-		    UVIO_INVOKE_WRITE_MISSING)
+		if (p == UVIO_PATH_IOCTL && !native && (w & PS_NO_INVOKE_WRITE))
 			p = UVIO_PATH_WRITE;
-		if (p == UVIO_PATH_IOCTL_2017 && native && native_missing(dev, verb))
+		if (p == UVIO_PATH_IOCTL_2017 && native && native_missing(s, verb))
 			p = UVIO_PATH_WRITE;
 	}
 	switch (p) {
@@ -63,68 +135,83 @@ enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsign
 	return UVIO_PATH_AUTO;
 }
 
-void uvio_path_answered(struct uvio_device *dev, enum uvio_path tried)
+/* A command went over `tried` and the kernel answered (not ENOTTY): that
+ * path exists; an undecided device decides on it. Only the device's own
+ * path decides it: a write() answer while the 2017 layout is still on
+ * trial says nothing about that layout. */
+static void path_answered(struct uvio_path_state *s, enum uvio_path tried)
 {
-	int cur = atomic_load(&dev->path);
-	int p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
+	uint32_t w = ps_word(s);
+	uint32_t p = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (uint32_t)tried;
 
-	/* Only the device's own path decides it: a write() answer while the
-	 * 2017 layout is still on trial says nothing about that layout. */
-	if (!(cur & UVIO_PATH_DECIDED) && (cur == UVIO_PATH_AUTO || cur == p))
-		atomic_compare_exchange_strong(&dev->path, &cur, p | UVIO_PATH_DECIDED);
+	while (!(w & PS_DECIDED) && (ps_path(w) == UVIO_PATH_AUTO || ps_path(w) == p))
+		if (atomic_compare_exchange_weak(&s->word, &w, (w & ~PS_PATH) | p | PS_DECIDED))
+			break;
 }
 
-bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
-		     enum uvio_path tried, int ret)
+/* ENOTTY on the device's path while undecided: the whole device moves on,
+ * once. Returns true when the verb should run again. */
+static bool path_enotty(struct uvio_device *dev, enum uvio_path tried)
 {
-	int cur;
+	struct uvio_path_state *s = &dev->paths;
+	uint32_t w = ps_word(s);
+	uint32_t next = tried != UVIO_PATH_IOCTL_2017 && s->may_2017 ?
+		UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
+	uint32_t mine = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (uint32_t)tried;
 
-	/* A pinned device tries nothing else and learns nothing: unpinned,
-	 * it starts from what it knew before. */
-	if (uvio_dev_pinned(dev) != UVIO_PATH_AUTO)
-		return false;
-	/* Any answer but ENOTTY proves the path exists, write() included. */
-	if (ret != -ENOTTY)
-		uvio_path_answered(dev, tried);
-	if (tried == UVIO_PATH_WRITE)
-		return false;
-	cur = atomic_load(&dev->path);
-	if (ret == -ENOTTY) {
-		int next = tried != UVIO_PATH_IOCTL_2017 && dev->may_2017 ?
-			UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
-		int mine = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (int)tried;
-		int now = cur & ~UVIO_PATH_DECIDED;
-
+	for (;;) {
 		/* Another thread's ENOTTY moved the device on (and an answer
 		 * there may have decided it) while this command was out: go
 		 * where the device went. */
-		if (now != UVIO_PATH_AUTO && now != mine)
+		if (ps_path(w) != UVIO_PATH_AUTO && ps_path(w) != mine)
 			return true;
 		/* A path that answered before does not vanish: this ENOTTY
 		 * belongs to the command (an fd number reused for something
 		 * else, a filter installed since), and is reported as such. */
-		if (cur & UVIO_PATH_DECIDED)
+		if (w & PS_DECIDED)
 			return false;
-		/* Racing threads move it the same way; only one counts. */
-		if (!atomic_compare_exchange_strong(&dev->path, &cur, next))
-			return (cur & ~UVIO_PATH_DECIDED) != mine;
-		atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
-		uvio_log(LOG_INFO, "%s: verbs ioctl answered ENOTTY, using %s from now on",
-			 dev->name, uvio_path_name((enum uvio_path)next));
-		return true;
+		if (atomic_compare_exchange_weak(&s->word, &w, (w & ~PS_PATH) | next))
+			break;
 	}
+	/* Racing threads move it the same way; only the one that did counts. */
+	atomic_fetch_add_explicit(&s->fallbacks, 1, memory_order_relaxed);
+	uvio_log(LOG_INFO, "%s: verbs ioctl answered ENOTTY, using %s from now on",
+		 dev->name, uvio_path_name((enum uvio_path)next));
+	return true;
+}
+
+/* After an attempt on path tried: record what the answer says about the
+ * device's paths and return true when the verb should run again. */
+static bool path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
+		       enum uvio_path tried, int ret)
+{
+	struct uvio_path_state *s = &dev->paths;
+	uint32_t w;
+
+	/* A pinned device tries nothing else and learns nothing: unpinned,
+	 * it starts from what it knew before. */
+	if (ps_pinned(ps_word(s)) != UVIO_PATH_AUTO)
+		return false;
+	/* Any answer but ENOTTY proves the path exists, write() included. */
+	if (ret != -ENOTTY)
+		path_answered(s, tried);
+	if (tried == UVIO_PATH_WRITE)
+		return false;
+	if (ret == -ENOTTY)
+		return path_enotty(dev, tried);
 	if (ret != -EPROTONOSUPPORT)
 		return false;
 	if (tried == UVIO_PATH_INVOKE_WRITE) {
-		atomic_store(&dev->invoke_write, UVIO_INVOKE_WRITE_MISSING);
-		uvio_log(LOG_INFO, "%s: no INVOKE_WRITE method, write() commands from now on",
-			 dev->name);
+		w = atomic_fetch_or(&s->word, PS_NO_INVOKE_WRITE);
+		if (!(w & PS_NO_INVOKE_WRITE))
+			uvio_log(LOG_INFO, "%s: no INVOKE_WRITE method, write() commands from now on",
+				 dev->name);
 	} else {
-		atomic_fetch_or(&dev->native_missing[verb / 64], 1ull << (verb % 64));
+		atomic_fetch_or(&s->native_missing[verb / 64], 1ull << (verb % 64));
 	}
-	atomic_fetch_add_explicit(&dev->n_fallback, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->fallbacks, 1, memory_order_relaxed);
 	/* Again only when another path is left to try. */
-	return uvio_path_pick(dev, verb, has) != tried;
+	return uvio_path_pick(s, verb, has) != tried;
 }
 
 static __attribute__((noinline, cold)) int verb_failed(struct uvio_device *dev,
@@ -166,11 +253,11 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 
 	for (;;) {
 		if (!answered) {
-			p = uvio_path_pick(dev, d->verb, has);
+			p = uvio_path_pick(&dev->paths, d->verb, has);
 			if (p == UVIO_PATH_AUTO) {
 				/* Pinned to, or left with, a path this verb lacks. */
 				ret = -EOPNOTSUPP;
-				p = uvio_device_path(dev);
+				p = uvio_path_current(&dev->paths);
 				/* The verb answers another way: not a failure. */
 				if (d->fallback) {
 					if (path)
@@ -184,24 +271,23 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 			 * device whose path is pinned or decided: remember
 			 * the path. */
 			if (ret != -ENOTTY && ret != -EPROTONOSUPPORT &&
-			    (uvio_dev_pinned(dev) != UVIO_PATH_AUTO ||
-			     (atomic_load_explicit(&dev->path, memory_order_relaxed) &
-			      UVIO_PATH_DECIDED))) {
-				atomic_store_explicit(&dev->verb_path[d->verb], (uint8_t)p,
+			    (ps_pinned(ps_word(&dev->paths)) != UVIO_PATH_AUTO ||
+			     (ps_word(&dev->paths) & PS_DECIDED))) {
+				atomic_store_explicit(&dev->paths.verb_path[d->verb], (uint8_t)p,
 						      memory_order_relaxed);
 				break;
 			}
 		}
 		answered = false;
-		atomic_store_explicit(&dev->verb_path[d->verb], UVIO_PATH_AUTO,
+		atomic_store_explicit(&dev->paths.verb_path[d->verb], UVIO_PATH_AUTO,
 				      memory_order_relaxed);
 		if (d->caller_built && ret == -EPROTONOSUPPORT) {
 			/* The path answered, so it exists; the method is the
 			 * caller's business. */
-			uvio_path_answered(dev, p);
+			path_answered(&dev->paths, p);
 			break;
 		}
-		if (!uvio_path_retry(dev, d->verb, has, p, ret))
+		if (!path_retry(dev, d->verb, has, p, ret))
 			break;
 	}
 	return uvio_verb_end(dev, d->name, p, ret, path);
@@ -210,7 +296,7 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
 		       enum uvio_path *path)
 {
-	enum uvio_path p = (enum uvio_path)atomic_load_explicit(&dev->verb_path[d->verb],
+	enum uvio_path p = (enum uvio_path)atomic_load_explicit(&dev->paths.verb_path[d->verb],
 								 memory_order_relaxed);
 	int ret = 0;
 

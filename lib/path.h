@@ -12,15 +12,21 @@ enum uvio_verb_has {
 	UVIO_HAS_NATIVE = 1,	/* an ioctl method of its own */
 	UVIO_HAS_WRITE = 2,	/* a write() command (also carried by INVOKE_WRITE) */
 };
+/* The device's path state (struct uvio_path_state): set up at open, pinned
+ * by uvio_device_set_path(), read for uvio_device_path() and the stats.
+ * Everything else about it happens inside uvio_run_verb_desc(). */
+void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned, bool may_2017);
+void uvio_path_pin(struct uvio_path_state *s, enum uvio_path path);
+enum uvio_path uvio_path_current(const struct uvio_path_state *s);
+uint64_t uvio_path_fallbacks(const struct uvio_path_state *s);
+/* Has the device's path answered (so that ENOTTY is a command's error)? And
+ * the path a verb goes straight to (AUTO: none remembered). For tests and
+ * diagnostics. */
+bool uvio_path_decided(const struct uvio_path_state *s);
+enum uvio_path uvio_path_remembered(const struct uvio_path_state *s, unsigned int verb);
 /* The path a verb takes now, UVIO_PATH_AUTO when none can carry it. */
-enum uvio_path uvio_path_pick(struct uvio_device *dev, unsigned int verb, unsigned int has);
-/* After an attempt on path tried: record what the answer says about the
- * device's paths and return true when the verb should run again. */
-/* A command went over `tried` and the kernel answered (not ENOTTY): that
- * path exists; an undecided device decides on it. */
-void uvio_path_answered(struct uvio_device *dev, enum uvio_path tried);
-bool uvio_path_retry(struct uvio_device *dev, unsigned int verb, unsigned int has,
-		     enum uvio_path tried, int ret);
+enum uvio_path uvio_path_pick(const struct uvio_path_state *s, unsigned int verb,
+			      unsigned int has);
 
 /* Finish a verb: log a failure naming verb and path, report the path. */
 int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path,

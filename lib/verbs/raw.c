@@ -9,7 +9,7 @@ UVIO_API int uvio_device_cmd_prepare(struct uvio_device *dev, struct uvio_cmd *c
 
 	if (!dev || !cmd)
 		return -EINVAL;
-	p = uvio_path_pick(dev, UVIO_VERB_RAW_IOCTL, UVIO_HAS_NATIVE);
+	p = uvio_path_pick(&dev->paths, UVIO_VERB_RAW_IOCTL, UVIO_HAS_NATIVE);
 	if (p == UVIO_PATH_IOCTL_2017)
 		return uvio_cmd_set_layout(cmd, UVIO_LAYOUT_2017);
 	uvio_cmd_set_driver_id(cmd, dev->driver_id);

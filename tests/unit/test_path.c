@@ -309,15 +309,15 @@ static void write_devices_remember(void **state)
 	}
 	assert_int_equal(fake.ioctl_calls, 1);
 	assert_int_equal(fake.write_calls, 3);
-	assert_true(atomic_load(&dev->path) & UVIO_PATH_DECIDED);
-	assert_int_equal(atomic_load(&dev->verb_path[UVIO_VERB_CREATE_CQ]), UVIO_PATH_WRITE);
+	assert_true(uvio_path_decided(&dev->paths));
+	assert_int_equal(uvio_path_remembered(&dev->paths, UVIO_VERB_CREATE_CQ), UVIO_PATH_WRITE);
 	uvio_device_close(dev);
 
 	dev = fresh();
 	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_WRITE), 0);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(uvio_create_cq(dev, &attr, NULL, &cq, &p), 0);
-	assert_int_equal(atomic_load(&dev->verb_path[UVIO_VERB_CREATE_CQ]), UVIO_PATH_WRITE);
+	assert_int_equal(uvio_path_remembered(&dev->paths, UVIO_VERB_CREATE_CQ), UVIO_PATH_WRITE);
 	assert_int_equal(fake.ioctl_calls, 0);
 	/* unpinned, it has learnt nothing about the ioctl: it tries it */
 	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_AUTO), 0);
