@@ -109,7 +109,7 @@ cat <<'EOF'
 
 What the capability probe (`uvio_probe_method`, `uvio_probe_attr`) finds:
 present, or absent (the kernel answers EPROTONOSUPPORT). The ids that 7.2 added
-are in `lib/uapi-compat.h`. DMAH and DMABUF exist in 7.2's core but are offered
+are in `lib/abi/uapi.h`. DMAH and DMABUF exist in 7.2's core but are offered
 only for drivers with the operations behind them; rxe and siw have none.
 
 EOF

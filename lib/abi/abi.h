@@ -8,7 +8,7 @@
  * lookups at the end of this header.
  *
  * Ids come from the system's UAPI headers; those an older header lacks come
- * from lib/uapi-compat.h (Linux 7.2's) and lib/uapi.h (older ones). Names are offsets into one string pool (no
+ * from lib/abi/uapi.h. Names are offsets into one string pool (no
  * relocation per name): write N(NAME) for a name, F(struct, member, type)
  * for a struct field. lib/abi/gen-strings.sh collects both into the pool.
  *
@@ -18,8 +18,8 @@
  * - a write() command: a WRITE() row, its structs in types.c (F() per field);
  * - a new object: a file like the others, listed in ABI_OBJECTS below and in
  *   lib/CMakeLists.txt;
- * - an id the oldest supported headers lack: in lib/uapi-compat.h (or, for
- *   ones older than 6.1, lib/uapi.h).
+ * - an id the oldest supported headers (5.10) lack: in lib/abi/uapi.h,
+ *   under the version of the headers that added it.
  * tests/unit/test_abi fails until every enumerator of the headers is named.
  */
 #ifndef UVIO_ABI_H
@@ -32,7 +32,7 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
-#include "abi/uapi-ids.h"
+#include "abi/uapi.h"
 
 /* ---- the string pool ---------------------------------------------------- */
 struct abi_pool {

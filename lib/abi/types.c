@@ -110,7 +110,7 @@ typedef struct ib_uverbs_ex_destroy_rwq_ind_table ex_destroy_rwq_ind_table;
 typedef struct ib_uverbs_ex_modify_cq ex_modify_cq;
 typedef struct ib_uverbs_cq_moderation cq_moderation;
 typedef struct ib_uverbs_async_event_desc async_event_desc;
-typedef struct uvio_uapi_buffer_desc buffer_desc;	/* lib/uapi-compat.h */
+typedef struct uvio_uapi_buffer_desc buffer_desc;	/* lib/abi/uapi.h */
 typedef struct ib_uverbs_comp_event_desc comp_event_desc;
 
 /* Linux 7.2's ib_uverbs_query_port_resp_ex: reserved[6] became reserved[2]

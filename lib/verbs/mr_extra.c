@@ -6,7 +6,7 @@
 #include <uvio/mr.h>
 #include <uvio/dm.h>
 #include "obj.h"
-#include "../uapi.h"	/* REG_DMABUF_MR's ids, which 5.10 headers lack */
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 
 static void mr_out(struct uvio_mr *mr, uint32_t handle, uint32_t lkey, uint32_t rkey)
 {

@@ -13,8 +13,7 @@
 #include <unistd.h>
 
 #include <uvio.h>
-#include "uapi.h"		/* ids 5.10's headers lack */
-#include "uapi-compat.h"	/* ids only 7.2's headers have */
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 #include "kt.h"
 
 static int fd;			/* a uverbs fd with a context */
@@ -307,7 +306,7 @@ static void write_rows(void)
 
 /*
  * Rows that differ between kernels: CQ sizes as the driver rounds them, and
- * methods and attributes that newer kernels add (lib/uapi-compat.h), issued
+ * methods and attributes that newer kernels add (lib/abi/uapi.h), issued
  * for real. kt_per_kernel(5.10, 6.1, 6.12, 7.2) holds each kernel to what it
  * was seen to answer.
  */

@@ -17,7 +17,7 @@
 #include <uvio.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "kt.h"
-#include "uapi.h"
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 
 static char out[65536];
 

@@ -29,7 +29,7 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include "kt.h"
 #include "syscount.h"
-#include "uapi.h"	/* REG_DMABUF_MR's ids, which 5.10 headers lack */
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 
 enum mode { M_IOCTL, M_WRITE, M_FILTER };
 static const char *const mode_name[] = { "ioctl", "write", "filter" };

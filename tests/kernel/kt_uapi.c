@@ -2,7 +2,7 @@
  * Which objects, methods and attributes each kernel has, per device, as the
  * capability probe (uvio_probe_method, uvio_probe_attr) finds them: the
  * methods the library has names for, and every id that 7.2 added to the UAPI
- * (lib/uapi-compat.h). Each line of the table below is what the suite saw on
+ * (lib/abi/uapi.h). Each line of the table below is what the suite saw on
  * Debian's 5.10, 6.1, 6.12 and 7.2 kernels, as one character per kernel in
  * that order: '1' present, '0' absent (EPROTONOSUPPORT). A kernel or device
  * that answers otherwise fails here, naming the id.
@@ -16,8 +16,7 @@
 #include <unistd.h>
 
 #include <uvio.h>
-#include "uapi.h"		/* ids 5.10's headers lack */
-#include "uapi-compat.h"	/* ids only 7.2's headers have */
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 #include "kt.h"
 
 #define NO_ATTR 0xffff

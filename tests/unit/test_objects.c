@@ -18,7 +18,7 @@
 #include <uvio.h>
 #include "wrap.h"
 #include "fake_sysfs.h"
-#include "uapi.h"	/* REG_DMABUF_MR's ids, which 5.10 headers lack */
+#include "abi/uapi.h"	/* uverbs ids older headers lack */
 
 /* What the stand-in kernel saw last, and what it answers. */
 static struct {

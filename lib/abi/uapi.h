@@ -1,30 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uverbs ids that newer kernels define and the system's UAPI headers may
- * lack, as facts: the values are those of Linux 7.2's
- * include/uapi/rdma/ib_user_ioctl_cmds.h and ib_user_ioctl_verbs.h (Debian's
- * linux-source-7.2, 7.2.13). Debian 12's headers (6.1) have none of them;
- * Debian 13's (6.12) have only the FLUSH access bits and RDMA_DRIVER_MANA.
+ * Internal: every uverbs id and layout the library uses that the oldest
+ * system headers it builds with (Linux 5.10's, Debian 11) may lack. One
+ * file, one rule:
+ *  - an id goes here when some supported headers lack it, under the
+ *    version of the headers that added it (UVIO_SYS_UAPI_x_y);
+ *  - headers older than that get the value as a macro (unless a macro of
+ *    that name exists);
+ *  - every id is checked against the headers' own value wherever they have
+ *    it (UVIO_UAPI_CHECK): a disagreement stops the build.
+ * The UAPI declares ids as enum constants, which the preprocessor cannot
+ * see: hence the version guard (<linux/version.h> comes from the same
+ * kernel tree as the rdma headers). Values are facts of the kernel's UAPI;
+ * the newest here are Linux 7.2's (linux-source-7.2, 7.2.13). Debian 12's
+ * headers (6.1) lack all 7.2 ids; Debian 13's (6.12) have the FLUSH access
+ * bits and RDMA_DRIVER_MANA; Debian 11's (5.10) lack REG_DMABUF_MR too.
  *
- * The UAPI declares them as enum constants, which the preprocessor cannot
- * see, so the guard is the version of the installed headers
- * (<linux/version.h> comes with them, from the same kernel tree):
- *  - headers at least as new as the first one known to have an id must
- *    declare it, and a static check holds the value below against theirs:
- *    a disagreement stops the build;
- *  - older headers get the value as a macro (unless a macro of that name
- *    exists already). Headers between 6.13 and 7.1 that declare some of
- *    them are harmless: the macro comes after the header's enum and carries
- *    the same number.
- * This header includes the system's rdma headers first; include them before
- * it, never after.
- *
- * What real kernels answer for each new method and attribute (rxe and siw,
- * 5.10, 6.1, 6.12, 7.2) is in docs/kernels.md; tests/kernel/kt_uapi.c
- * probes them.
+ * This header includes the system's rdma headers first: include them
+ * before it, never after (a later header would meet a macro of the same
+ * name as its enum member). What real kernels answer for the new methods
+ * and attributes (rxe and siw, 5.10 to 7.2) is in docs/kernels.md;
+ * tests/kernel/kt_uapi.c probes them.
  */
-#ifndef UVIO_UAPI_COMPAT_H
-#define UVIO_UAPI_COMPAT_H
+#ifndef UVIO_LIB_ABI_UAPI_H
+#define UVIO_LIB_ABI_UAPI_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -42,6 +41,11 @@
 #else
 #define UVIO_SYS_UAPI_6_12 0
 #endif
+#if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define UVIO_SYS_UAPI_5_12 1
+#else
+#define UVIO_SYS_UAPI_5_12 0
+#endif
 
 #if defined(__cplusplus)
 #define UVIO_UAPI_CHECK(name, value) static_assert((name) == (value), #name " differs")
@@ -51,6 +55,48 @@
 
 /* Each id: defined where the headers are older than the version that has
  * it; checked against the headers' own value where they are not. */
+/* Linux 5.12: MR REG_DMABUF_MR (method 4) and its attributes. */
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_METHOD_REG_DMABUF_MR)
+#define UVERBS_METHOD_REG_DMABUF_MR 4
+#endif
+UVIO_UAPI_CHECK(UVERBS_METHOD_REG_DMABUF_MR, 4);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_HANDLE)
+#define UVERBS_ATTR_REG_DMABUF_MR_HANDLE 0
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE)
+#define UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE 1
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 1);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_OFFSET)
+#define UVERBS_ATTR_REG_DMABUF_MR_OFFSET 2
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 2);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_LENGTH)
+#define UVERBS_ATTR_REG_DMABUF_MR_LENGTH 3
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 3);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_IOVA)
+#define UVERBS_ATTR_REG_DMABUF_MR_IOVA 4
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_IOVA, 4);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_FD)
+#define UVERBS_ATTR_REG_DMABUF_MR_FD 5
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_FD, 5);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS)
+#define UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS 6
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 6);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY)
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY 7
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 7);
+#if !UVIO_SYS_UAPI_5_12 && !defined(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY)
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY 8
+#endif
+UVIO_UAPI_CHECK(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 8);
+
 /* Objects (enum uverbs_default_objects). */
 #if !UVIO_SYS_UAPI_7_2 && !defined(UVERBS_OBJECT_DMAH)
 #define UVERBS_OBJECT_DMAH 17
