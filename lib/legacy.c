@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The write() commands of every verb, sent either as write() or through the
- * ioctl method DEVICE/INVOKE_WRITE, which carries the same core struct and
- * response as attributes. Both buffers live on this stack frame.
+ * The one place write() commands are laid out: every verb's, sent either as
+ * write() or through the ioctl method DEVICE/INVOKE_WRITE, which carries the
+ * same core struct and response as attributes. Both buffers live on this
+ * stack frame.
  *
  * write() layouts (struct ib_uverbs_cmd_hdr first):
  *  - plain: hdr, core struct (its first field the response address), driver
@@ -60,8 +61,8 @@ static uint64_t in_data(const void *p, size_t len)
 /* Lengths are bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
  * UVIO_MAX_DRV_DATA), ids are distinct: the records are written
  * directly, as a uvio_cmd that the tracer and memcheck see as any other. */
-int uvio_invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
-		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
+static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
+			size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
 	UVIO_CMD_DEFINE(cmd, 5, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 
@@ -105,52 +106,55 @@ static int send_write(struct uvio_device *dev, void *in, size_t in_len, const ui
 	return 0;
 }
 
-/* A plain command over INVOKE_WRITE. The response address inside the core
- * struct means nothing there (CORE_OUT says where): zero goes in its place.
- * The verbs leave it zero; a caller's own struct may not. */
-static int plain_over_ioctl(struct uvio_device *dev, uint32_t command, const void *core,
-			    size_t core_len, void *resp, size_t resp_len,
-			    const struct drv_bufs *drv)
+/* The core as the kernel reads it: core, tail, zeroes up to len. */
+static void put_core(uint8_t *q, const struct uvio_write_cmd *c, size_t len)
 {
-	uint64_t copy[MAX_CORE / 8];
-	__u64 at;
-
-	if (!resp_len)
-		return uvio_invoke_write(dev, command, core, core_len, NULL, 0, drv);
-	memcpy(&at, core, sizeof(at));
-	if (at) {
-		memcpy(copy, core, core_len);
-		copy[0] = 0;
-		core = copy;
-	}
-	return uvio_invoke_write(dev, command, core, core_len, resp, resp_len, drv);
+	memcpy(q, c->core, c->core_len);
+	if (c->tail_len)
+		memcpy(q + c->core_len, c->tail, c->tail_len);
+	memset(q + c->core_len + c->tail_len, 0, len - c->core_len - c->tail_len);
 }
 
 /* A plain command as write(): header, core, driver input; the response
- * (core, then driver output) lands in a buffer of ours first. */
-static __attribute__((noinline)) int plain_write(struct uvio_device *dev, uint32_t command,
-						 const void *core, size_t core_len, void *resp,
-						 size_t resp_len, const struct drv_bufs *drv)
+ * (core, then driver output) lands in a buffer of ours first. Over
+ * INVOKE_WRITE the core goes as CORE_IN, its response address zero (CORE_OUT
+ * says where; a caller's own struct may hold one). */
+static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvio_path p,
+					       const struct uvio_write_cmd *c, size_t core_len)
 {
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + MAX_CORE + UVIO_MAX_DRV_DATA) / 8];
 	uint64_t out[(MAX_RESP + UVIO_MAX_DRV_DATA) / 8];
 	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
 	uint8_t *q = (uint8_t *)(hdr + 1);
+	const struct drv_bufs *drv = c->drv;
 	size_t in_drv = drv ? round_up(drv->in_len, 4) : 0;
-	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 4) : 0;
+	size_t out_drv = drv && c->resp_len ? round_up(drv->out_len, 4) : 0;
 	size_t in_len = sizeof(*hdr) + core_len + in_drv;
-	size_t out_len = resp_len + out_drv;
-	__u64 at;
+	size_t out_len = c->resp_len + out_drv;
+	__u64 at = 0;
 
+	if (p == UVIO_PATH_INVOKE_WRITE) {
+		const void *core = c->core;
+
+		if (c->resp_len)
+			memcpy(&at, c->core, sizeof(at));
+		if (at || c->tail_len || core_len != c->core_len) {
+			put_core(q, c, core_len);
+			if (c->resp_len)
+				memset(q, 0, sizeof(at));
+			core = q;
+		}
+		return invoke_write(dev, c->command, core, core_len, c->resp, c->resp_len, drv);
+	}
 	/* The ABI counts 4-byte words in 16 bits. */
 	if (in_len / 4 > UINT16_MAX || out_len / 4 > UINT16_MAX)
 		return -EINVAL;
-	hdr->command = command;
+	hdr->command = c->command;
 	hdr->in_words = (__u16)(in_len / 4);
 	hdr->out_words = (__u16)(out_len / 4);
-	memcpy(q, core, core_len);
+	put_core(q, c, core_len);
 	/* Every command that answers names its response buffer first. */
-	if (resp_len) {
+	if (c->resp_len) {
 		/* The kernel may write less than asked (an older, shorter
 		 * struct): what it leaves reads as zero, and memcheck, which
 		 * does not know this write() writes back, sees defined bytes. */
@@ -162,28 +166,14 @@ static __attribute__((noinline)) int plain_write(struct uvio_device *dev, uint32
 		memcpy(q + core_len, drv->in, drv->in_len);
 		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	}
-	return send_write(dev, in, in_len, (const uint8_t *)out, resp, resp_len, resp_len, drv,
-			  out_drv);
+	return send_write(dev, in, in_len, (const uint8_t *)out, c->resp, c->resp_len,
+			  c->resp_len, drv, out_drv);
 }
 
-
-int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		    const void *core, size_t core_len, void *resp, size_t resp_len,
-		    const struct drv_bufs *drv)
-{
-	if (core_len > MAX_CORE || resp_len > MAX_RESP || (resp_len && core_len < 8) ||
-	    (core_len | resp_len) & 3)
-		return -EINVAL;
-	if (drv && drv->attrs && drv->attrs->num_attrs)
-		return -EOPNOTSUPP;
-	if (p == UVIO_PATH_INVOKE_WRITE)
-		return plain_over_ioctl(dev, command, core, core_len, resp, resp_len, drv);
-	return plain_write(dev, command, core, core_len, resp, resp_len, drv);
-}
-
-int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		       const void *core, size_t core_len, void *resp, size_t resp_len,
-		       const struct drv_bufs *drv)
+/* An extended command: header with IB_USER_VERBS_CMD_FLAG_EXTENDED, struct
+ * ib_uverbs_ex_cmd_hdr, core, driver input; counts in 8-byte words. */
+static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c,
+		  size_t core_len)
 {
 	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr) +
 		     UVIO_MAX_EX_CORE + UVIO_MAX_DRV_DATA) / 8];
@@ -191,34 +181,79 @@ int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t comma
 	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
 	struct ib_uverbs_ex_cmd_hdr *ex = (struct ib_uverbs_ex_cmd_hdr *)(hdr + 1);
 	uint8_t *q = (uint8_t *)(ex + 1);
-	size_t core8 = round_up(core_len, 8), resp8 = round_up(resp_len, 8);
+	const struct drv_bufs *drv = c->drv;
+	size_t core8 = round_up(core_len, 8), resp8 = round_up(c->resp_len, 8);
 	size_t in_drv = drv ? round_up(drv->in_len, 8) : 0;
-	size_t out_drv = drv && resp_len ? round_up(drv->out_len, 8) : 0;
+	size_t out_drv = drv && c->resp_len ? round_up(drv->out_len, 8) : 0;
 	size_t in_len;
 
-	if (core_len > UVIO_MAX_EX_CORE || resp_len > MAX_RESP)
-		return -EINVAL;
-	if (drv && drv->attrs && drv->attrs->num_attrs)
-		return -EOPNOTSUPP;
 	/* Extended and plain commands share numbers: the flag tells them
 	 * apart, in WRITE_CMD as in the write() header. */
-	if (p == UVIO_PATH_INVOKE_WRITE)
-		return uvio_invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core, core_len,
-				    resp, resp_len, drv);
+	if (p == UVIO_PATH_INVOKE_WRITE) {
+		const void *core = c->core;
+
+		if (c->tail_len || core_len != c->core_len) {
+			put_core(q, c, core_len);
+			core = q;
+		}
+		return invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command, core,
+				    core_len, c->resp, c->resp_len, drv);
+	}
 	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
-	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
+	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command;
 	hdr->in_words = (__u16)(core8 / 8);
 	hdr->out_words = (__u16)(resp8 / 8);
-	ex->response = resp_len ? (uintptr_t)out : 0;
+	ex->response = c->resp_len ? (uintptr_t)out : 0;
 	ex->provider_in_words = (__u16)(in_drv / 8);
 	ex->provider_out_words = (__u16)(out_drv / 8);
 	ex->cmd_hdr_reserved = 0;
-	memset(q, 0, core8 + in_drv);
-	memcpy(q, core, core_len);
-	if (in_drv)
+	put_core(q, c, core8);
+	if (in_drv) {
 		memcpy(q + core8, drv->in, drv->in_len);
-	if (resp_len)
+		memset(q + core8 + drv->in_len, 0, in_drv - drv->in_len);
+	}
+	if (c->resp_len)
 		memset(out, 0, resp8 + out_drv);
-	return send_write(dev, in, in_len, (const uint8_t *)out, resp, resp_len, resp8, drv,
-			  out_drv);
+	return send_write(dev, in, in_len, (const uint8_t *)out, c->resp, c->resp_len, resp8,
+			  drv, out_drv);
+}
+
+int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c)
+{
+	size_t core_len = c->core_len + c->tail_len;
+
+	if (core_len < c->min_core)
+		core_len = c->min_core;
+	if ((!c->core && c->core_len) || (!c->tail && c->tail_len) ||
+	    core_len > (c->ex ? UVIO_MAX_EX_CORE : MAX_CORE) || c->resp_len > MAX_RESP)
+		return -EINVAL;
+	/* Driver attributes travel only on the ioctl methods. */
+	if (c->drv && c->drv->attrs && c->drv->attrs->num_attrs)
+		return -EOPNOTSUPP;
+	if (c->ex)
+		return ex_cmd(dev, p, c, core_len);
+	/* A plain core names its response first, and the ABI counts words. */
+	if ((c->resp_len && core_len < 8) || (core_len | c->resp_len) & 3)
+		return -EINVAL;
+	return plain_cmd(dev, p, c, core_len);
+}
+
+int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
+			size_t len, void *resp, size_t resp_len)
+{
+	struct ib_uverbs_cmd_hdr *hdr = buf;
+	__u64 at = p == UVIO_PATH_WRITE ? (uintptr_t)resp : 0;
+
+	if (len < sizeof(*hdr) + sizeof(at) || len / 4 > UINT16_MAX || resp_len / 4 > UINT16_MAX)
+		return -E2BIG;
+	/* The kernel may answer with less (a failure before its response):
+	 * what it leaves reads as zero. */
+	memset(resp, 0, resp_len);
+	memcpy(hdr + 1, &at, sizeof(at));
+	if (p == UVIO_PATH_INVOKE_WRITE)
+		return invoke_write(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len, NULL);
+	hdr->command = command;
+	hdr->in_words = (__u16)(len / 4);
+	hdr->out_words = (__u16)(resp_len / 4);
+	return uvio_dev_write(dev, buf, len);
 }

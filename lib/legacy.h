@@ -3,6 +3,7 @@
 #ifndef UVIO_LIB_LEGACY_H
 #define UVIO_LIB_LEGACY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "dev.h"
@@ -17,31 +18,72 @@ struct drv_bufs {
 	uint64_t dflt[64 / sizeof(uint64_t)];	/* UVIO_DEFAULT_DRV_OUT */
 };
 
-/* The write() command, core (and response) already laid out, over
- * DEVICE/INVOKE_WRITE; command carries IB_USER_VERBS_CMD_FLAG_EXTENDED for
- * extended ones. Lengths up to 64 KiB, bounded by the callers. */
-int uvio_invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
-		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
 /*
- * A verb's write() command, sent as write() or carried by INVOKE_WRITE as p
- * says. core is the kernel's struct for the command: for plain commands it
- * starts with the response pointer, filled in here for write(); for extended
- * ones (command is an IB_USER_VERBS_EX_CMD_*) it is the struct after
- * struct ib_uverbs_ex_cmd_hdr. resp receives the core response; drv (may be
- * NULL) travels after both.
+ * Every write() command of the library goes through this module, sent as
+ * write() or carried by DEVICE/INVOKE_WRITE as the path says. A command is
+ * described, not laid out, by its verb:
+ *  - command: IB_USER_VERBS_CMD_*, or with ex an IB_USER_VERBS_EX_CMD_*;
+ *  - core: the kernel's struct for it. For plain commands it starts with
+ *    the response address, which this module fills in; for extended ones
+ *    it is what follows struct ib_uverbs_ex_cmd_hdr. A core may go on with
+ *    a variable tail (the WQ handles of an indirection table, a flow rule),
+ *    copied after it once, the whole zero-padded to min_core bytes;
+ *  - resp: the core response; drv (may be NULL): the driver's data, after
+ *    both.
  */
-int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		    const void *core, size_t core_len, void *resp, size_t resp_len,
-		    const struct drv_bufs *drv);
-/* Extended commands may carry long cores: the WQ handles of an RWQ
- * indirection table, the specs of a flow rule (comp_mask and a handle, then
- * up to 4 KiB). */
+struct uvio_write_cmd {
+	uint32_t command;
+	bool ex;
+	const void *core;
+	size_t core_len;
+	const void *tail;
+	size_t tail_len;
+	size_t min_core;
+	void *resp;
+	size_t resp_len;
+	const struct drv_bufs *drv;
+};
+int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c);
+
+static inline int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
+				  const void *core, size_t core_len, void *resp, size_t resp_len,
+				  const struct drv_bufs *drv)
+{
+	const struct uvio_write_cmd c = {
+		.command = command, .core = core, .core_len = core_len,
+		.resp = resp, .resp_len = resp_len, .drv = drv,
+	};
+
+	return uvio_write_send(dev, p, &c);
+}
+
+static inline int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p,
+				     uint32_t command, const void *core, size_t core_len,
+				     void *resp, size_t resp_len, const struct drv_bufs *drv)
+{
+	const struct uvio_write_cmd c = {
+		.command = command, .ex = true, .core = core, .core_len = core_len,
+		.resp = resp, .resp_len = resp_len, .drv = drv,
+	};
+
+	return uvio_write_send(dev, p, &c);
+}
+
+/* Extended cores may be long: the WQ handles of an RWQ indirection table,
+ * the specs of a flow rule (comp_mask and a handle, then up to 4 KiB). */
 #define UVIO_MAX_EX_CORE (8u + 4096u)
 /* The largest core response a write() command may ask for: over twice the
  * largest any kernel has (EX_QUERY_DEVICE's, 232 bytes). */
 #define UVIO_LEGACY_MAX_RESP 512u
-int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-		       const void *core, size_t core_len, void *resp, size_t resp_len,
-		       const struct drv_bufs *drv);
+
+/*
+ * A plain command its verb laid out itself, because its core is long and
+ * copying it twice would cost (the data-path posts: WRs and SGEs after the
+ * core): buf holds [struct ib_uverbs_cmd_hdr | core ...], len bytes in all;
+ * the core's first field is the response address. The response lands in
+ * resp directly.
+ */
+int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
+			size_t len, void *resp, size_t resp_len);
 
 #endif

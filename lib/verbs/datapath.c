@@ -4,8 +4,8 @@
  * POLL_CQ and REQ_NOTIFY_CQ. The posts and the poll are variable-length
  * (WR and SGE arrays in, work completions out), so they are laid out here
  * in one stack buffer each: [struct ib_uverbs_cmd_hdr | core | WRs | SGEs],
- * which is a write() command as it stands and, from the core on, the
- * CORE_IN of INVOKE_WRITE.
+ * which the write() module (lib/legacy.c) sends as it stands or, from the
+ * core on, as the CORE_IN of INVOKE_WRITE.
  */
 #include <uvio/diag.h>
 #include <uvio/qp.h>
@@ -54,29 +54,6 @@ static int user_queues(struct uvio_device *dev, const char *verb, const char *in
 	return -EOPNOTSUPP;
 }
 
-/* Run a laid-out data-path command on path p. len counts the whole buffer,
- * header included; the core's first field is the response address. */
-static int dp_exec(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
-		   size_t len, void *resp, size_t resp_len)
-{
-	struct ib_uverbs_cmd_hdr *hdr = buf;
-	__u64 at = p == UVIO_PATH_WRITE ? (uintptr_t)resp : 0;
-
-	if (len / 4 > UINT16_MAX || resp_len / 4 > UINT16_MAX)
-		return -E2BIG;
-	/* The kernel may answer with less (a failure before its response):
-	 * what it leaves reads as zero. */
-	memset(resp, 0, resp_len);
-	memcpy(hdr + 1, &at, sizeof(at));
-	if (p == UVIO_PATH_INVOKE_WRITE)
-		return uvio_invoke_write(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len,
-					 NULL);
-	hdr->command = command;
-	hdr->in_words = (__u16)(len / 4);
-	hdr->out_words = (__u16)(resp_len / 4);
-	return uvio_dev_write(dev, buf, len);
-}
-
 /* struct ib_uverbs_post_send, _post_recv and _post_srq_recv share their
  * core: response, handle, wr_count, sge_count, wqe_size. */
 _Static_assert(sizeof(struct ib_uverbs_post_send) == 24 &&
@@ -122,7 +99,7 @@ static int post_write(struct uvio_device *dev, enum uvio_path p, void *args)
 		memcpy(c->send_wr, a->wrs, wr_bytes);
 	if (sge_bytes)
 		memcpy((uint8_t *)c->send_wr + wr_bytes, a->sges, sge_bytes);
-	return dp_exec(dev, p, a->command, buf,
+	return uvio_write_laid_out(dev, p, a->command, buf,
 		       sizeof(struct ib_uverbs_cmd_hdr) + sizeof(*c) + wr_bytes + sge_bytes,
 		       &a->resp, sizeof(a->resp));
 }
@@ -247,7 +224,7 @@ static int poll_write(struct uvio_device *dev, enum uvio_path p, void *args)
 		(struct ib_uverbs_poll_cq *)((struct ib_uverbs_cmd_hdr *)buf + 1);
 
 	*c = (struct ib_uverbs_poll_cq){ .cq_handle = a->handle, .ne = a->ne };
-	return dp_exec(dev, p, IB_USER_VERBS_CMD_POLL_CQ, buf, sizeof(buf), a->resp,
+	return uvio_write_laid_out(dev, p, IB_USER_VERBS_CMD_POLL_CQ, buf, sizeof(buf), a->resp,
 		       sizeof(struct ib_uverbs_poll_cq_resp) +
 			       a->ne * sizeof(struct ib_uverbs_wc));
 }

@@ -7,10 +7,21 @@
 #include <uvio/flow.h>
 #include "obj.h"
 
+/* struct ib_uverbs_create_flow: comp_mask and qp_handle, then the rule
+ * (struct ib_uverbs_flow_attr and its specs) as the caller gave it. */
+struct flow_head {
+	uint32_t comp_mask;
+	uint32_t qp_handle;
+};
+_Static_assert(offsetof(struct ib_uverbs_create_flow, flow_attr) == sizeof(struct flow_head) &&
+	       offsetof(struct ib_uverbs_create_flow, qp_handle) ==
+		       offsetof(struct flow_head, qp_handle),
+	       "the rule follows comp_mask and qp_handle");
+
 struct create_args {
-	/* comp_mask, qp_handle, then the rule as given, zero-padded. */
-	uint32_t core[(8 + UVIO_MAX_FLOW_ATTR + 7) / 4];
-	size_t core_len;
+	struct flow_head head;
+	const struct ib_uverbs_flow_attr *flow;
+	size_t len;
 	struct drv_bufs b;
 	uint32_t *handle;
 };
@@ -19,8 +30,15 @@ static int create_flow_write(struct uvio_device *dev, enum uvio_path p, void *ar
 {
 	struct create_args *a = args;
 	struct ib_uverbs_create_flow_resp r;
-	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_FLOW, a->core, a->core_len,
-			      &r, sizeof(r), &a->b);
+	/* The kernel reads whole 8-byte words: the padding goes as zero. */
+	const struct uvio_write_cmd c = {
+		.command = IB_USER_VERBS_EX_CMD_CREATE_FLOW, .ex = true,
+		.core = &a->head, .core_len = sizeof(a->head),
+		.tail = a->flow, .tail_len = a->len,
+		.min_core = (sizeof(a->head) + a->len + 7) & ~(size_t)7,
+		.resp = &r, .resp_len = sizeof(r), .drv = &a->b,
+	};
+	int ret = uvio_write_send(dev, p, &c);
 
 	if (!ret)
 		*a->handle = r.flow_handle;
@@ -43,9 +61,9 @@ UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
 		ret = drv_prepare(dev, "FLOW.CREATE", drv, &a.b);
 	if (ret)
 		return uvio_verb_end(dev, "FLOW.CREATE", UVIO_PATH_AUTO, ret, path);
-	a.core[1] = qp_handle;
-	memcpy(&a.core[2], flow, len);
-	a.core_len = (8 + len + 7) & ~(size_t)7;	/* the padding is zero */
+	a.head.qp_handle = qp_handle;
+	a.flow = flow;
+	a.len = len;
 	return uvio_run_verb(dev, UVIO_VERB_CREATE_FLOW, "FLOW.CREATE", NULL, create_flow_write,
 			     &a, path);
 }

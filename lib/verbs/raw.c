@@ -43,24 +43,13 @@ UVIO_API int uvio_device_exec(struct uvio_device *dev, struct uvio_cmd *cmd,
 }
 
 struct write_args {
-	bool ex;
-	uint32_t command;
-	const void *core;
-	size_t core_len;
-	void *resp;
-	size_t resp_len;
+	struct uvio_write_cmd c;
 	struct drv_bufs b;
 };
 
 static int write_any(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct write_args *a = args;
-
-	if (a->ex)
-		return uvio_legacy_cmd_ex(dev, p, a->command, a->core, a->core_len, a->resp,
-					  a->resp_len, &a->b);
-	return uvio_legacy_cmd(dev, p, a->command, a->core, a->core_len, a->resp,
-			       a->resp_len, &a->b);
+	return uvio_write_send(dev, p, &((struct write_args *)args)->c);
 }
 
 static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
@@ -68,8 +57,8 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 			const struct uvio_drv *drv, enum uvio_path *path)
 {
 	struct write_args a = {
-		.ex = ex, .command = command, .core = core, .core_len = core_len,
-		.resp = resp, .resp_len = resp_len,
+		.c = { .command = command, .ex = ex, .core = core, .core_len = core_len,
+		       .resp = resp, .resp_len = resp_len },
 	};
 	const char *name = ex ? "write-ex" : "write";
 	const struct uvio_verb_desc d = {
@@ -90,6 +79,7 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 	/* No default driver response space here: the caller says. */
 	if (!drv || !UVIO_OPT(drv, out))
 		a.b.out_len = 0;
+	a.c.drv = &a.b;
 	return uvio_run_verb_desc(dev, &d, &a, path);
 }
 

@@ -178,19 +178,28 @@ UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
 }
 
 struct table_args {
-	/* comp_mask, log_ind_tbl_size, then the handles: the kernel reads
-	 * at least two (8-byte words) even for a table of one. */
-	uint32_t core[UVIO_MAX_EX_CORE / 4];
-	size_t core_len;
+	struct ib_uverbs_ex_create_rwq_ind_table c;	/* the handles follow */
+	const uint32_t *handles;
+	size_t n;
 	struct uvio_rwq_ind_table *table;
 };
+_Static_assert(sizeof(struct ib_uverbs_ex_create_rwq_ind_table) == 8,
+	       "comp_mask and log size, then the handles");
 
 static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct table_args *a = args;
 	struct ib_uverbs_ex_create_rwq_ind_table_resp r;
-	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, a->core,
-			      a->core_len, &r, sizeof(r), NULL);
+	/* The kernel reads at least two handles (an 8-byte word) even for a
+	 * table of one. */
+	const struct uvio_write_cmd c = {
+		.command = IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, .ex = true,
+		.core = &a->c, .core_len = sizeof(a->c),
+		.tail = a->handles, .tail_len = a->n * sizeof(*a->handles),
+		.min_core = sizeof(a->c) + 2 * sizeof(*a->handles),
+		.resp = &r, .resp_len = sizeof(r),
+	};
+	int ret = uvio_write_send(dev, p, &c);
 
 	if (ret)
 		return ret;
@@ -214,9 +223,9 @@ UVIO_API int uvio_create_rwq_ind_table(struct uvio_device *dev, uint32_t log_siz
 		ret = -E2BIG;
 	if (ret)
 		return uvio_verb_end(dev, "RWQ_IND_TBL.CREATE", UVIO_PATH_AUTO, ret, path);
-	a.core[1] = log_size;
-	memcpy(&a.core[2], wq_handles, n * sizeof(*wq_handles));
-	a.core_len = 8 + (n < 2 ? 8 : n * 4);
+	a.c.log_ind_tbl_size = log_size;
+	a.handles = wq_handles;
+	a.n = n;
 	return uvio_run_verb(dev, UVIO_VERB_CREATE_RWQ_IND_TBL, "RWQ_IND_TBL.CREATE", NULL,
 			     create_table_write, &a, path);
 }
