@@ -1,6 +1,6 @@
 /*
  * What the library does with whatever a kernel answers: a stand-in kernel
- * (the library's two system calls, lib/sys.c, replaced here) writes fuzzed bytes into every
+ * (the library's two system calls, lib/cmd/sys.c, replaced here) writes fuzzed bytes into every
  * output buffer, handle, fd, flag and write() response, and returns fuzzed
  * errnos, through every verb on both paths and the builder's read-back.
  * The library must not crash, overrun, or hand out a value it did not check.

@@ -2,25 +2,25 @@
 /*
  * Internal to the library: never installed. Every internal header, for the
  * files that need most of them (the verbs). A file that needs one concern
- * includes that header alone; the layers, bottom up:
- *   sys.h      the two system calls
- *   report.h   last error, log callback
+ * includes that header alone, by its layer's folder (docs/architecture.md):
+ *   report/report.h  last error, log callback
+ *   report/names.h   the object/method/attribute names
  *   (errno names and meanings are public: <uvio/diag.h>)
- *   names.h    the object/method/attribute table
- *   trace.h    UVERBS_IOCTL_TRACE
- *   dev.h      the device handle, a command on it
- *   legacy.h   the write() encoding
- *   path.h     path choice, running a verb
+ *   cmd/sys.h        the two system calls
+ *   device/trace.h   UVERBS_IOCTL_TRACE
+ *   device/dev.h     the device handle, a command on it
+ *   device/path.h    path choice, running a verb
+ *   write/legacy.h   the write() commands
  */
 #ifndef UVIO_PRIVATE_H
 #define UVIO_PRIVATE_H
 
-#include "sys.h"
-#include "report.h"
-#include "names.h"
-#include "trace.h"
-#include "dev.h"
-#include "legacy.h"
-#include "path.h"
+#include "report/report.h"
+#include "report/names.h"
+#include "cmd/sys.h"
+#include "device/trace.h"
+#include "device/dev.h"
+#include "device/path.h"
+#include "write/legacy.h"
 
 #endif

@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-cov -DUVIO_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-cov -j"$(nproc)" >/dev/null
 ctest --test-dir build-cov -L unit >/dev/null
-gcovr -r . build-cov --filter 'lib/cmd.c' --filter 'lib/decode.c' --filter 'lib/names.c' \
-	--filter 'include/uvio/cmd.h' --filter 'lib/path.c' --print-summary
+gcovr -r . build-cov --filter 'lib/cmd/cmd.c' --filter 'lib/cmd/decode.c' --filter 'lib/report/names.c' \
+	--filter 'include/uvio/cmd.h' --filter 'lib/device/path.c' --print-summary

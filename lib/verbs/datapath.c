@@ -4,7 +4,7 @@
  * POLL_CQ and REQ_NOTIFY_CQ. The posts and the poll are variable-length
  * (WR and SGE arrays in, work completions out), so they are laid out here
  * in one stack buffer each: [struct ib_uverbs_cmd_hdr | core | WRs | SGEs],
- * which the write() module (lib/legacy.c) sends as it stands or, from the
+ * which the write() module (lib/write/legacy.c) sends as it stands or, from the
  * core on, as the CORE_IN of INVOKE_WRITE.
  */
 #include <uvio/diag.h>

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <rdma/ib_user_verbs.h>
 #include <uvio/events.h>
-#include "../opts.h"
+#include "opts.h"
 
 static const struct {
 	const char *name;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "verb.h"
 #include "gid_sysfs.h"
-#include "../discover.h"
+#include "device/discover.h"
 
 static int port_file(const struct uvio_device *dev, uint32_t port, const char *file,
 		     char *buf, size_t size)

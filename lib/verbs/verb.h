@@ -10,8 +10,8 @@
 #include <string.h>
 #include <syslog.h>
 #include <uvio/verbs.h>
-#include "../opts.h"
-#include "../private.h"
+#include "opts.h"
+#include "private.h"
 
 /* One number per verb, for the per-verb "native method missing" bit. Add
  * new verbs anywhere before UVIO_VERB__COUNT, grouped by object. */

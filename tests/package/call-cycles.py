@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""No call cycle among the library's source files: from each object file's
-defined and undefined symbols (nm), the graph of which file calls which,
-and its strongly connected components. Layers point down only.
+"""No call cycle among the library's source files, and no call from a layer
+(a folder of lib/, docs/architecture.md) into one above it: from each
+object file's defined and undefined symbols (nm), the graph of which file
+calls which, its strongly connected components, and each edge's folders.
 
   call-cycles.py OBJECT...
 """
@@ -61,5 +62,21 @@ for root in defs:
                 cycles.append(sorted(comp))
 for c in cycles:
     print("call cycle:", " <-> ".join(c))
-print(f"call-cycles: {len(defs)} files, {len(cycles)} cycles")
-sys.exit(1 if cycles else 0)
+
+# The layers, bottom up; a file may call into its own folder and lower ones.
+LAYERS = ["abi", "report", "cmd", "device", "write", "verbs", "diag", "../providers"]
+def layer(name):
+    top = name.rsplit("/", 1)[0] if "/" in name else ""
+    return LAYERS.index(top) if top in LAYERS else None
+upward = []
+for n in sorted(calls):
+    for m in sorted(calls[n]):
+        a, b = layer(n), layer(m)
+        if a is None or b is None:
+            upward.append(f"{n} -> {m}: outside the known layers")
+        elif b > a:
+            upward.append(f"{n} -> {m}: calls up from {LAYERS[a]} into {LAYERS[b]}")
+for u in upward:
+    print("layer:", u)
+print(f"call-cycles: {len(defs)} files, {len(cycles)} cycles, {len(upward)} upward calls")
+sys.exit(1 if cycles or upward else 0)

@@ -6,7 +6,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "discover.h"
+#include "device/discover.h"
 #include "fake_sysfs.h"
 
 static char root[64];

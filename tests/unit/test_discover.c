@@ -24,7 +24,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include <uvio.h>
-#include "discover.h"
+#include "device/discover.h"
 #include "fake_sysfs.h"
 #include "wrap.h"
 

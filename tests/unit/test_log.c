@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include <uvio.h>
-#include "report.h"
+#include "report/report.h"
 
 static void fn_a(int level, const char *msg, void *ctx);
 static void fn_b(int level, const char *msg, void *ctx);

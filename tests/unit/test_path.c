@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include <uvio.h>
-#include "dev.h"
+#include "device/dev.h"
 #include "verbs/verb.h"
 #include "fake_sysfs.h"
 #include "wrap.h"

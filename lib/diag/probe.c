@@ -5,7 +5,7 @@
 
 #include <uvio/cmd.h>
 #include <uvio/diag.h>
-#include "report.h"
+#include "report/report.h"
 
 /* An object id no kernel has. */
 #define UNKNOWN_OBJECT 0x3ff

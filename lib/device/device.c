@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include <uvio/diag.h>
-#include "dev.h"
-#include "path.h"
-#include "discover.h"
-#include "report.h"
-#include "trace.h"
+#include "device/dev.h"
+#include "device/path.h"
+#include "device/discover.h"
+#include "report/report.h"
+#include "device/trace.h"
 
 /* The kernel checks driver_id before it looks up the object, so an empty
  * command for an object no kernel has answers EINVAL for a wrong id and

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "dev.h"
+#include "device/dev.h"
 
 /* A verb's driver data, checked, with the default response space. */
 struct drv_bufs {

@@ -11,7 +11,7 @@
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "abi/abi.h"
-#include "names.h"
+#include "report/names.h"
 #include "opts.h"
 
 /* Here, with the other names, rather than with path choice: the tracer and

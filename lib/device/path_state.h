@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal: what the kernel's answers taught a device about its paths. One
- * struct with one owner, lib/path.c: nothing else reads or changes it but
+ * struct with one owner, lib/device/path.c: nothing else reads or changes it but
  * through the functions of path.h.
  */
 #ifndef UVIO_LIB_PATH_STATE_H

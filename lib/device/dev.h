@@ -10,7 +10,7 @@
 #include <uvio/cmd.h>
 #include <uvio/device.h>
 #include <uvio/verbs.h>
-#include "path_state.h"
+#include "device/path_state.h"
 
 struct uvio_device {
 	int fd;
@@ -26,7 +26,7 @@ struct uvio_device {
 	_Atomic bool ctx_without_async_fd;
 	_Atomic uint32_t num_comp_vectors;
 	_Atomic uint64_t core_support;
-	struct uvio_path_state paths;	/* lib/path.c's alone */
+	struct uvio_path_state paths;	/* lib/device/path.c's alone */
 };
 
 /* A command for this device on an ioctl path, with room for the driver
@@ -51,7 +51,7 @@ static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
 	return uvio_cmd_exec(dev->fd, cmd);
 }
 
-/* A write() command as laid out by lib/legacy.c: all len bytes must go. */
+/* A write() command as laid out by lib/write/legacy.c: all len bytes must go. */
 int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len);
 
 /* The driver id the kernel accepts on this fd, found with empty commands

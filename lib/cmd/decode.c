@@ -20,7 +20,7 @@
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "abi/abi.h"
-#include "names.h"
+#include "report/names.h"
 #include "opts.h"
 
 /* Longest array or byte run printed before "...". */

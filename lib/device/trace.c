@@ -10,9 +10,9 @@
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "dev.h"
-#include "report.h"
-#include "trace.h"
+#include "device/dev.h"
+#include "report/report.h"
+#include "device/trace.h"
 
 bool uvio_trace_requested(void)
 {

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <uvio/device.h>
-#include "dev.h"
+#include "device/dev.h"
 
 /* What a verb can be sent as: a bit per encoding it has. */
 enum uvio_verb_has {

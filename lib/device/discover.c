@@ -21,8 +21,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <uvio/device.h>
-#include "discover.h"
-#include "report.h"
+#include "device/discover.h"
+#include "report/report.h"
 
 const char *uvio_sysfs_root = "/sys";
 

@@ -10,8 +10,8 @@
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "report.h"
-#include "sys.h"
+#include "report/report.h"
+#include "cmd/sys.h"
 
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
 _Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");

@@ -10,7 +10,7 @@
 
 #include <uvio/device.h>
 #include <uvio/diag.h>
-#include "report.h"
+#include "report/report.h"
 
 static __thread char last_error[384];
 
