@@ -61,10 +61,10 @@ struct uvio_ioctl_hdr_2017 {
 	((UVIO_CMD_MAX_BYTES - sizeof(struct ib_uverbs_ioctl_hdr)) / \
 	 sizeof(struct ib_uverbs_attr))
 
-/* An attribute id in the driver namespace (UVERBS_ATTR_UHW_IN is n = 0). */
 /* The driver namespace: bit 12 of an object, method or attribute id (the
  * kernel's own name for it left its headers in Linux 7). */
 #define UVIO_DRIVER_NS 0x1000u
+/* An attribute id in the driver namespace (UVERBS_ATTR_UHW_IN is n = 0). */
 #define UVIO_DRIVER_ATTR(n) ((uint16_t)(UVIO_DRIVER_NS | (n)))
 
 /* Bytes of buffer for a command of up to n attributes, in either layout. */

@@ -189,6 +189,9 @@ enum abi_access { AC_READ, AC_WRITE, AC_NEW, AC_DESTROY };
 #define ABI_MANDATORY	0x01
 #define ABI_ALLOC_COPY	0x02	/* the kernel copies it in whole (any size) */
 #define ABI_ZERO_TAIL	0x04	/* bytes past what the kernel knows must be 0 */
+/* An output list the kernel fills only in part: how many elements it wrote
+ * goes to the method's next attribute (a u64), the rest is the caller's. */
+#define ABI_COUNTED	0x08
 #define ABI_ACCESS(a)	((uint8_t)((a) << 4))
 #define ABI_ACCESS_OF(f) (((f) >> 4) & 3)
 

@@ -430,8 +430,31 @@ UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp, si
 struct ctx {
 	struct text *t;
 	const struct uvio_decode_opts *o;
+	const struct ib_uverbs_attr *attrs;	/* the command's, maybe misaligned */
+	size_t nattrs;
 	uint8_t mem[UVIO_CMD_MAX_BYTES];
 };
+
+/* After the call, the element count the kernel wrote for a counted list
+ * (ABI_COUNTED: the method's next attribute, a u64). -1 when the command
+ * has no such output or its bytes cannot be read. */
+static long long counted(const struct ctx *c, const struct abi_attr *d)
+{
+	struct ib_uverbs_attr a;
+	uint64_t v;
+
+	if (!d || !(d->flags & ABI_COUNTED) || !c->o || !c->o->fetch)
+		return -1;
+	for (size_t i = 0; i < c->nattrs; i++) {
+		memcpy(&a, &c->attrs[i], sizeof(a));
+		if (a.attr_id != d[1].id || a.len != sizeof(v))
+			continue;
+		if (c->o->fetch(c->o->ctx, a.data, &v, sizeof(v)))
+			return -1;
+		return v > INT32_MAX ? -1 : (long long)v;
+	}
+	return -1;
+}
 
 /* Bytes an attribute carries: an input's inline in data up to 8 bytes, else
  * (and an output's always) behind the pointer when a fetch function can read
@@ -538,14 +561,21 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 		put_value(t, vt, p, n - n % es, 1);
 	} else if (d && abi_vtype(vt)->kind == V_STRUCT && d->max_len == ABI_LEN_ANY &&
 		   d->type != AT_ENUM_IN && abi_vtype(vt)->size && n >= abi_vtype(vt)->size) {
-		size_t es = abi_vtype(vt)->size;
+		size_t es = abi_vtype(vt)->size, shown = n / es;
+		long long filled = counted(c, d);
 
+		/* Past the kernel's count the slots hold whatever the caller
+		 * left there: not the kernel's answer. */
+		if (filled >= 0 && (size_t)filled < shown)
+			shown = (size_t)filled;
 		put(t, "[");
-		for (size_t i = 0; i < n / es && i < MAX_ELEMS; i++) {
+		for (size_t i = 0; i < shown && i < MAX_ELEMS; i++) {
 			put(t, "%s", i ? ", " : "");
 			put_struct(t, vt, p + i * es, es, 1);
 		}
-		put(t, "%s]", n / es > MAX_ELEMS ? ", ..." : "");
+		put(t, "%s]", shown > MAX_ELEMS ? ", ..." : "");
+		if (filled >= 0 && (size_t)filled < n / es)
+			put(t, " (%lld of %zu slots filled)", filled, n / es);
 	} else {
 		put_value(t, vt, p, n, 1);
 	}
@@ -663,6 +693,8 @@ static int render(struct text *t, const void *buf, size_t len,
 	memcpy(&hv, buf, hdr_len);
 	c->t = t;
 	c->o = o;
+	c->attrs = NULL;
+	c->nattrs = 0;
 	obj = uvio_object_name(hdr->object_id);
 	m = abi_method(hdr->object_id, hdr->method_id);
 	meth = m ? abi_str(m->name) : NULL;
@@ -699,6 +731,8 @@ static int render(struct text *t, const void *buf, size_t len,
 		have = hdr->num_attrs;
 
 	attrs = (const struct ib_uverbs_attr *)((const char *)buf + hdr_len);
+	c->attrs = attrs;
+	c->nattrs = have;
 	for (i = 0; i < have; i++) {
 		struct ib_uverbs_attr a;
 		const struct abi_attr *d;

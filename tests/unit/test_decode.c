@@ -517,6 +517,44 @@ static void typed_values(void **state)
 }
 
 /* A built command's pointers are followed in this process, safely. */
+/* QUERY_GID_TABLE after the call: only the entries the kernel counted are
+ * its answer; the other slots hold what the caller left there. */
+static void gid_table_counted(void **state)
+{
+	struct ib_uverbs_gid_entry slots[4];
+	uint64_t filled = 2;
+	uint64_t buf[32];
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	(void)state;
+
+	memset(slots, 0, sizeof(slots));
+	memset(&slots[2], 0xab, 2 * sizeof(slots[0]));	/* the caller's garbage */
+	slots[0].gid[0] = 0x80fe;
+	slots[1].gid_index = 1;
+	{
+		UVIO_CMD_DEFINE(cmd, 4, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+		uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(slots[0]));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, slots, sizeof(slots));
+		uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &filled,
+				 sizeof(filled));
+		assert_int_equal(uvio_cmd_finish(&cmd), 24 + 3 * 16);
+		memcpy(buf, cmd.hdr, 24 + 3 * 16);
+	}
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ slots, sizeof(slots) };
+	regions[1] = (struct region){ &filled, sizeof(filled) };
+	assert_true(uvio_decode_cmd(buf, 24 + 3 * 16, &o, text, sizeof(text)) > 0);
+	assert_has("gid_index = 1");
+	assert_has("(2 of 4 slots filled)");
+	assert_null(strstr(text, "abab"));
+	/* Without the count (not readable), every slot is shown. */
+	regions[1].at = NULL;
+	assert_true(uvio_decode_cmd(buf, 24 + 3 * 16, &o, text, sizeof(text)) > 0);
+	assert_null(strstr(text, "slots filled"));
+	assert_non_null(strstr(text, "abab"));
+	memset(regions, 0, sizeof(regions));
+}
+
 static void own_memory(void **state)
 {
 	uint32_t resp = 31;
@@ -617,6 +655,7 @@ int main(void)
 		cmocka_unit_test(invoke_write),
 		cmocka_unit_test(typed_values),
 		cmocka_unit_test(every_name_decodes),
+		cmocka_unit_test(gid_table_counted),
 		cmocka_unit_test(own_memory),
 	};
 
