@@ -12,6 +12,7 @@
 #include <uvio/diag.h>
 #include "report/report.h"
 #include "cmd/sys.h"
+#include "cmd/memcheck.h"
 
 _Static_assert(sizeof(struct ib_uverbs_ioctl_hdr) == 24, "current header is 24 bytes");
 _Static_assert(sizeof(struct uvio_ioctl_hdr_2017) == 16, "2017 header is 16 bytes");
@@ -158,7 +159,18 @@ static inline void valgrind_after(bool mc, const struct uvio_cmd *cmd, int len)
 	if (mc)
 		mark_written(cmd, len);
 }
+
+void uvio_memcheck_written(void *p, size_t len)
+{
+	if (len && under_memcheck())
+		VALGRIND_MAKE_MEM_DEFINED(p, len);
+}
 #else
+void uvio_memcheck_written(void *p, size_t len)
+{
+	(void)p; (void)len;
+}
+
 static inline bool valgrind_before(const struct uvio_cmd *cmd, int len)
 {
 	(void)cmd; (void)len;

@@ -52,8 +52,8 @@ static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path 
 					uint16_t resp_attr, size_t resp_len)
 {
 	UVIO_DEV_CMD(dev, cmd, 2, p, object, method);
-	uvio_put_idr(&cmd, handle_attr, d->handle);
-	uvio_put_ptr_out(&cmd, resp_attr, d->resp, resp_len);
+	fput_idr(&cmd, handle_attr, d->handle);
+	fput_out(&cmd, resp_attr, d->resp, (uint16_t)resp_len);
 	return uvio_dev_exec(dev, &cmd);
 }
 

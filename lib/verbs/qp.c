@@ -56,32 +56,32 @@ static int create_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 16, p, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
 	if (a->type == IB_UVERBS_QPT_XRC_TGT) {
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, a->xrcd);
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, a->xrcd);
 	} else {
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_PD_HANDLE, a->pd);
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_PD_HANDLE, a->pd);
 		if (needs_send_cq(a))
-			uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, a->send_cq);
+			fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, a->send_cq);
 		if (needs_recv_cq(a))
-			uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, a->recv_cq);
+			fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, a->recv_cq);
 	}
 	if (a->fields & UVIO_QP_INIT_SRQ)
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, a->srq);
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, a->srq);
 	if (a->fields & UVIO_QP_INIT_IND_TABLE)
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, a->ind_table);
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, a->user_handle);
-	uvio_put_ptr_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &a->cap, sizeof(a->cap));
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, a->ind_table);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, a->user_handle);
+	fput_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &a->cap, sizeof(a->cap));
 	/* A CONST_IN attribute: the kernel reads a u64. */
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, a->type);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, a->type);
 	if (a->create_flags)
 		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_QP_FLAGS, a->create_flags);
 	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
 		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a->source_qpn);
 	if (a->event_fd)
 		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_QP_EVENT_FD, *a->event_fd);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP, &granted, sizeof(granted));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qpn, sizeof(qpn));
+	fput_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP, &granted, sizeof(granted));
+	fput_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qpn, sizeof(qpn));
 	uvio_put_drv(&cmd, &a->b);
 	ret = uvio_dev_exec(dev, &cmd);
 	uvio_drv_copy_back(&cmd, &a->b);
@@ -325,6 +325,10 @@ static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 				       sizeof(c.base), NULL, 0, NULL);
 	c.rate_limit = x->rate_limit;
 	c.reserved = 0;
+	/* The extended command without the caller's driver data: the
+	 * default response space (drv_prepare() was not run for it). */
+	if (!a->drv_given)
+		drv_prepare(dev, "QP.MODIFY", NULL, &a->b);
 	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_QP, &c, sizeof(c), &r,
 				  sizeof(r), &a->b);
 }
@@ -359,9 +363,12 @@ UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 			out_copy(&a.short_attr, attr, attr->sz);
 			a.attr = &a.short_attr;
 		}
+		/* Without driver data the plain command goes, which has
+		 * no room for any: nothing to prepare. */
 		a.drv_given = UVIO_OPT(drv, in_len) || UVIO_OPT(drv, out_len) ||
 			      UVIO_OPT(drv, attrs);
-		ret = drv_prepare(dev, "QP.MODIFY", drv, &a.b);
+		if (drv)
+			ret = drv_prepare(dev, "QP.MODIFY", drv, &a.b);
 	}
 	if (ret)
 		return uvio_verb_end(dev, "QP.MODIFY", UVIO_PATH_AUTO, ret, path);

@@ -12,6 +12,7 @@
 #include <uvio/verbs.h>
 #include "opts.h"
 #include "private.h"
+#include "cmd/put_fixed.h"
 
 /* One number per verb, for the per-verb "native method missing" bit. Add
  * new verbs anywhere before UVIO_VERB__COUNT, grouped by object. */

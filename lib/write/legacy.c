@@ -19,6 +19,7 @@
 #include <uvio/verbs.h>
 
 #include "private.h"
+#include "cmd/memcheck.h"
 
 /* The largest core struct and core response of any write() command
  * (EX_CREATE_QP's request, 64 bytes; QUERY_QP's response, 128; EX
@@ -32,16 +33,31 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) & ~(to - 1);
 }
 
-/* One record of a command whose ids are fixed here and whose lengths are
- * checked by the caller: none of the builder's checks can fail for it. */
-static void put_fixed(struct uvio_cmd *cmd, uint16_t id, enum uvio_attr_kind kind,
-		      uint16_t len, uint64_t data)
-{
-	struct ib_uverbs_attr *a = &cmd->attrs[cmd->num_attrs];
+/*
+ * INVOKE_WRITE, laid out here without the builder: its ids are fixed and
+ * distinct, its lengths bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
+ * UVIO_MAX_DRV_DATA), so none of the builder's checks could fail and the
+ * command path does not pay for them. Traced, the same records run as a
+ * struct uvio_cmd, which the tracer decodes.
+ */
+#define IW_MAX_ATTRS 5
+#define IW_WORDS (UVIO_CMD_BUF_SIZE(IW_MAX_ATTRS) / 8)
 
-	cmd->kind[cmd->num_attrs++] = (uint8_t)kind;
+struct iw_cmd {
+	uint64_t buf[IW_WORDS];			/* header, then the records */
+	uint8_t kind[IW_MAX_ATTRS];		/* enum uvio_attr_kind, for tracing */
+	uint16_t n;
+};
+
+static inline void iw_put(struct iw_cmd *c, uint16_t id, enum uvio_attr_kind kind, size_t len,
+			  uint64_t data)
+{
+	struct ib_uverbs_attr *a =
+		(struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + c->n;
+
+	c->kind[c->n++] = (uint8_t)kind;
 	a->attr_id = id;
-	a->len = len;
+	a->len = (uint16_t)len;
 	a->flags = UVERBS_ATTR_F_MANDATORY;
 	a->attr_data.reserved = 0;
 	a->data = data;
@@ -58,35 +74,60 @@ static uint64_t in_data(const void *p, size_t len)
 	return v;
 }
 
-/* Lengths are bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
- * UVIO_MAX_DRV_DATA), ids are distinct: the records are written
- * directly, as a uvio_cmd that the tracer and memcheck see as any other. */
-static int invoke_write(struct uvio_device *dev, uint32_t command, const void *core,
-			size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
+static __attribute__((noinline, cold)) int iw_traced(struct uvio_device *dev, struct iw_cmd *c)
 {
-	UVIO_CMD_DEFINE(cmd, 5, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+	struct uvio_cmd cmd;
 
+	uvio_cmd_init(&cmd, c->buf, sizeof(c->buf), UVERBS_OBJECT_DEVICE,
+		      UVERBS_METHOD_INVOKE_WRITE);
 	uvio_cmd_set_driver_id(&cmd, dev->driver_id);
-	put_fixed(&cmd, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
+	cmd.num_attrs = c->n;
+	memcpy(cmd.kind, c->kind, c->n);
+	return uvio_dev_exec_traced(dev, &cmd);
+}
+
+int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *core,
+		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
+{
+	struct iw_cmd c;
+	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c.buf;
+	bool drv_out = drv && drv->out_len && resp_len;
+	int ret;
+
+	c.n = 0;
+	iw_put(&c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
 	if (core_len)
-		put_fixed(&cmd, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, (uint16_t)core_len,
-			  in_data(core, core_len));
+		iw_put(&c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len, in_data(core, core_len));
 	if (resp_len)
-		put_fixed(&cmd, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, (uint16_t)resp_len,
-			  (uintptr_t)resp);
+		iw_put(&c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
 	if (drv && drv->in_len)
-		put_fixed(&cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, (uint16_t)drv->in_len,
-			  in_data(drv->in, drv->in_len));
+		iw_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
+		       in_data(drv->in, drv->in_len));
 	/* The driver answers only where the command has a response. */
-	if (drv && drv->out_len && resp_len) {
+	if (drv_out) {
 		uintptr_t r = (uintptr_t)resp, o = (uintptr_t)drv->out;
 
 		if (r < o + drv->out_len && o < r + resp_len)
 			return -EINVAL;	/* two outputs in one buffer */
-		put_fixed(&cmd, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, (uint16_t)drv->out_len,
-			  (uintptr_t)drv->out);
+		iw_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
+		       (uintptr_t)drv->out);
 	}
-	return uvio_dev_exec(dev, &cmd);
+	if (__builtin_expect(dev->trace, 0))
+		return iw_traced(dev, &c);
+	h->length = (uint16_t)(sizeof(*h) + c.n * sizeof(struct ib_uverbs_attr));
+	h->object_id = UVERBS_OBJECT_DEVICE;
+	h->method_id = UVERBS_METHOD_INVOKE_WRITE;
+	h->num_attrs = c.n;
+	h->reserved1 = 0;
+	h->driver_id = dev->driver_id;
+	h->reserved2 = 0;
+	ret = uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+	if (!ret) {
+		uvio_memcheck_written(resp, resp_len);
+		if (drv_out)
+			uvio_memcheck_written(drv->out, drv->out_len);
+	}
+	return ret;
 }
 
 /* Send a laid-out write() command; on success hand out the answer: the
@@ -144,7 +185,7 @@ static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvi
 				memset(q, 0, sizeof(at));
 			core = q;
 		}
-		return invoke_write(dev, c->command, core, core_len, c->resp, c->resp_len, drv);
+		return uvio_write_invoke(dev, c->command, core, core_len, c->resp, c->resp_len, drv);
 	}
 	/* The ABI counts 4-byte words in 16 bits. */
 	if (in_len / 4 > UINT16_MAX || out_len / 4 > UINT16_MAX)
@@ -196,7 +237,7 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 			put_core(q, c, core_len);
 			core = q;
 		}
-		return invoke_write(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command, core,
+		return uvio_write_invoke(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command, core,
 				    core_len, c->resp, c->resp_len, drv);
 	}
 	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
@@ -230,12 +271,22 @@ int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio
 	/* Driver attributes travel only on the ioctl methods. */
 	if (c->drv && c->drv->attrs && c->drv->attrs->num_attrs)
 		return -EOPNOTSUPP;
-	if (c->ex)
-		return ex_cmd(dev, p, c, core_len);
 	/* A plain core names its response first, and the ABI counts words. */
-	if ((c->resp_len && core_len < 8) || (core_len | c->resp_len) & 3)
+	if (!c->ex && ((c->resp_len && core_len < 8) || (core_len | c->resp_len) & 3))
 		return -EINVAL;
-	return plain_cmd(dev, p, c, core_len);
+	/* Over INVOKE_WRITE a core that needs no copy goes as it is (a
+	 * plain one's response address must read zero there). */
+	if (p == UVIO_PATH_INVOKE_WRITE && core_len == c->core_len) {
+		__u64 at = 0;
+
+		if (!c->ex && c->resp_len)
+			memcpy(&at, c->core, sizeof(at));
+		if (!at)
+			return uvio_write_invoke(dev, c->ex ? IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command :
+							 c->command,
+					    c->core, core_len, c->resp, c->resp_len, c->drv);
+	}
+	return c->ex ? ex_cmd(dev, p, c, core_len) : plain_cmd(dev, p, c, core_len);
 }
 
 int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t command, void *buf,
@@ -251,7 +302,7 @@ int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t comm
 	memset(resp, 0, resp_len);
 	memcpy(hdr + 1, &at, sizeof(at));
 	if (p == UVIO_PATH_INVOKE_WRITE)
-		return invoke_write(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len, NULL);
+		return uvio_write_invoke(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len, NULL);
 	hdr->command = command;
 	hdr->in_words = (__u16)(len / 4);
 	hdr->out_words = (__u16)(resp_len / 4);

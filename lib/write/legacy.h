@@ -45,10 +45,28 @@ struct uvio_write_cmd {
 };
 int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c);
 
+/* The command over DEVICE/INVOKE_WRITE, core and response as they are
+ * (command with IB_USER_VERBS_CMD_FLAG_EXTENDED for an extended one). */
+int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *core,
+		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
+
+/*
+ * The library's own commands: their lengths are the ABI's constants and
+ * their cores leave the response address zero, so over INVOKE_WRITE they go
+ * straight out, without the checks uvio_write_send() makes of a caller's.
+ * Driver attributes ride on ioctl methods only, never on a write() command.
+ */
+static inline bool uvio_legacy_direct(enum uvio_path p, const struct drv_bufs *drv)
+{
+	return p == UVIO_PATH_INVOKE_WRITE && !(drv && drv->attrs && drv->attrs->num_attrs);
+}
+
 static inline int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
 				  const void *core, size_t core_len, void *resp, size_t resp_len,
 				  const struct drv_bufs *drv)
 {
+	if (uvio_legacy_direct(p, drv))
+		return uvio_write_invoke(dev, command, core, core_len, resp, resp_len, drv);
 	const struct uvio_write_cmd c = {
 		.command = command, .core = core, .core_len = core_len,
 		.resp = resp, .resp_len = resp_len, .drv = drv,
@@ -61,6 +79,9 @@ static inline int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p,
 				     uint32_t command, const void *core, size_t core_len,
 				     void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
+	if (uvio_legacy_direct(p, drv))
+		return uvio_write_invoke(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core,
+					 core_len, resp, resp_len, drv);
 	const struct uvio_write_cmd c = {
 		.command = command, .ex = true, .core = core, .core_len = core_len,
 		.resp = resp, .resp_len = resp_len, .drv = drv,

@@ -100,6 +100,7 @@ int setup(const struct uvio_device_info *info, struct objs *o)
 	o->ctx.sz = sizeof(o->ctx);
 	KT_EQ(uvio_get_context(o->dev, NULL, &o->ctx, &p), 0);
 	KT_EQ(uvio_alloc_pd(o->dev, NULL, &o->pd, &p), 0);
+	o->channel.sz = sizeof(o->channel);
 	KT_EQ(uvio_create_comp_channel(o->dev, &o->channel, &p), 0);
 	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 64, .user_handle = 0xc0, .channel = &o->channel);
 	UVIO_OPTS(uvio_drv, drv, .out = o->cq_drv, .out_len = sizeof(o->cq_drv));
