@@ -134,17 +134,30 @@ struct uvio_cmd {
  * Internals of the inline puts below, named uvio__ (two underscores): not
  * part of the interface, and not exported: the slow paths are compiled into
  * each caller (cold, out of its fast path), so the library's symbol table
- * holds only what callers may call. Use the uvio_put_* functions.
+ * holds only what callers may call. The library itself keeps one hidden
+ * copy (UVIO_INTERNAL, defined by lib/cmd/cmd.c). Use the uvio_put_*
+ * functions.
  */
-#if defined(__GNUC__)
-#define UVIO__COLD __attribute__((__cold__, __noinline__, __unused__))
+#if defined(UVIO_INTERNAL)
+#define UVIO__SLOW __attribute__((__visibility__("hidden"), __cold__, __noinline__))
+#elif defined(__GNUC__)
+#define UVIO__SLOW static __attribute__((__cold__, __noinline__, __unused__))
 #else
-#define UVIO__COLD
+#define UVIO__SLOW static
 #endif
 
+#ifdef UVIO_INTERNAL
+UVIO__SLOW struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err, uint16_t attr_id,
+						 const char *msg);
+UVIO__SLOW struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd, uint16_t attr_id);
+UVIO__SLOW struct ib_uverbs_attr *uvio__cmd_check_output(struct uvio_cmd *cmd,
+							 struct ib_uverbs_attr *a, uintptr_t lo,
+							 size_t len);
+#endif
+#if !defined(UVIO_INTERNAL) || defined(UVIO__DEFINE_SLOW)
 /* Records the first misuse, returns the scratch attribute. */
-static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err,
-							      uint16_t attr_id, const char *msg)
+UVIO__SLOW struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, int err, uint16_t attr_id,
+						 const char *msg)
 {
 	if (!cmd->error) {
 		cmd->error = err;
@@ -159,8 +172,7 @@ static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_fail(struct uvio_cmd *cmd, in
 /* The rare cases of the slot checks below (a full buffer, an earlier error,
  * a duplicate, an id outside the bitmaps). Returns the scratch attribute
  * when the put must not proceed, NULL when it may. */
-static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd,
-								   uint16_t attr_id)
+UVIO__SLOW struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cmd, uint16_t attr_id)
 {
 	unsigned int i;
 
@@ -180,7 +192,7 @@ static UVIO__COLD struct ib_uverbs_attr *uvio__cmd_slot_slow(struct uvio_cmd *cm
 
 /* Full overlap check of a new output against earlier ones. Takes the
  * address as a number: it is never dereferenced. */
-static UVIO__COLD struct ib_uverbs_attr *
+UVIO__SLOW struct ib_uverbs_attr *
 uvio__cmd_check_output(struct uvio_cmd *cmd, struct ib_uverbs_attr *a, uintptr_t lo, size_t len)
 {
 	uintptr_t hi = lo + len;
@@ -201,6 +213,7 @@ uvio__cmd_check_output(struct uvio_cmd *cmd, struct ib_uverbs_attr *a, uintptr_t
 		cmd->out_hi = hi;
 	return a;
 }
+#endif
 
 /*
  * Start a command in buf (8-byte aligned, at least UVIO_CMD_BUF_SIZE(0)

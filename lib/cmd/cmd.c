@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+/* The one copy of the puts' slow paths inside the library. */
+#define UVIO__DEFINE_SLOW 1
+
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
 #include <uvio/diag.h>
