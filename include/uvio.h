@@ -3,6 +3,7 @@
 #ifndef UVIO_H
 #define UVIO_H
 
+#include <uvio/cm.h>
 #include <uvio/cmd.h>
 #include <uvio/decode.h>
 #include <uvio/device.h>

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The connection manager's commands: one write() each of
+ * [struct rdma_ucm_cmd_hdr | the command's struct] on /dev/infiniband/rdma_cm,
+ * laid out on the stack. A command that answers names its response buffer
+ * in the struct's first field (in is the struct's size, out the response's).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <uvio/cm.h>
+#include <uvio/diag.h>
+
+#include "cmd/memcheck.h"
+#include "cmd/sys.h"
+#include "device/discover.h"
+#include "report/report.h"
+
+#define CM_ABI_VERSION 4	/* RDMA_USER_CM_ABI_VERSION */
+_Static_assert(CM_ABI_VERSION == RDMA_USER_CM_ABI_VERSION, "rdma_cm ABI version");
+_Static_assert(sizeof(struct rdma_ucm_cmd_hdr) == 8, "rdma_cm header");
+_Static_assert(sizeof(struct rdma_ucm_event_resp) == 336 &&
+	       offsetof(struct rdma_ucm_event_resp, param) == 20 &&
+	       offsetof(struct rdma_ucm_event_resp, ece) == 328, "rdma_cm event");
+_Static_assert(sizeof(struct rdma_ucm_accept) == 296 && sizeof(struct rdma_ucm_connect) == 288 &&
+	       sizeof(struct rdma_ucm_resolve_addr) == 272 && sizeof(struct rdma_ucm_reject) == 264,
+	       "rdma_cm commands");
+_Static_assert(sizeof(struct ib_uverbs_qp_attr) == 144, "INIT_QP_ATTR's answer");
+/* Where each answering command names its response: first, but CREATE_ID. */
+_Static_assert(offsetof(struct rdma_ucm_create_id, response) == 8 &&
+	       offsetof(struct rdma_ucm_destroy_id, response) == 0 &&
+	       offsetof(struct rdma_ucm_query, response) == 0 &&
+	       offsetof(struct rdma_ucm_init_qp_attr, response) == 0 &&
+	       offsetof(struct rdma_ucm_get_event, response) == 0 &&
+	       offsetof(struct rdma_ucm_migrate_id, response) == 0 &&
+	       offsetof(struct rdma_ucm_join_mcast, response) == 0, "response addresses");
+_Static_assert(sizeof(struct rdma_ucm_conn_param) == 272, "rdma_cm connection parameters");
+_Static_assert(sizeof(struct rdma_ucm_query_addr_resp) == 280, "rdma_cm QUERY ADDR answer");
+
+struct uvio_cm {
+	int fd;
+	bool owned;
+};
+
+static const char *const cmd_names[] = {
+	"CREATE_ID", "DESTROY_ID", "BIND_IP", "RESOLVE_IP", "RESOLVE_ROUTE", "QUERY_ROUTE",
+	"CONNECT", "LISTEN", "ACCEPT", "REJECT", "DISCONNECT", "INIT_QP_ATTR", "GET_EVENT",
+	"GET_OPTION", "SET_OPTION", "NOTIFY", "JOIN_IP_MCAST", "LEAVE_MCAST", "MIGRATE_ID",
+	"QUERY", "BIND", "RESOLVE_ADDR", "JOIN_MCAST",
+};
+_Static_assert(sizeof(cmd_names) / sizeof(cmd_names[0]) == RDMA_USER_CM_CMD_JOIN_MCAST + 1,
+	       "a name per rdma_cm command");
+
+static const char *const event_names[] = {
+	"ADDR_RESOLVED", "ADDR_ERROR", "ROUTE_RESOLVED", "ROUTE_ERROR", "CONNECT_REQUEST",
+	"CONNECT_RESPONSE", "CONNECT_ERROR", "UNREACHABLE", "REJECTED", "ESTABLISHED",
+	"DISCONNECTED", "DEVICE_REMOVAL", "MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE",
+	"TIMEWAIT_EXIT",
+};
+
+UVIO_API const char *uvio_cm_event_name(uint32_t event)
+{
+	return event < sizeof(event_names) / sizeof(event_names[0]) ? event_names[event] : NULL;
+}
+
+static __attribute__((noinline, cold)) int cm_failed(uint32_t cmd, int ret, const char *why)
+{
+	uvio_set_last_error("rdma_cm %s: %s: %s", cmd_names[cmd], uvio_errno_name(ret),
+			    why ? why : "the kernel's answer");
+	return ret;
+}
+
+/*
+ * One command: the header, then len bytes of the command's struct, with the
+ * response address at resp_at when resp_len is not 0 (the first field,
+ * CREATE_ID's second). The kernel answers with the bytes it consumed.
+ */
+static int cm_write_at(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len,
+		       size_t resp_at, void *resp, size_t resp_len)
+{
+	uint64_t buf[(sizeof(struct rdma_ucm_cmd_hdr) + sizeof(struct rdma_ucm_accept) + 7) / 8];
+	struct rdma_ucm_cmd_hdr *hdr = (struct rdma_ucm_cmd_hdr *)buf;
+	ssize_t n;
+
+	_Static_assert(sizeof(struct rdma_ucm_accept) >= sizeof(struct rdma_ucm_resolve_addr) &&
+		       sizeof(struct rdma_ucm_accept) >= sizeof(struct rdma_ucm_reject) &&
+		       sizeof(struct rdma_ucm_accept) >= sizeof(struct rdma_ucm_connect),
+		       "the buffer holds the longest command");
+	if (!cm)
+		return -EINVAL;
+	hdr->cmd = cmd;
+	hdr->in = (uint16_t)len;
+	hdr->out = (uint16_t)resp_len;
+	if (resp_len) {
+		uint64_t at = (uintptr_t)resp;
+
+		memcpy((char *)in + resp_at, &at, sizeof(at));
+	}
+	memcpy(hdr + 1, in, len);
+	n = uvio_sys_write(cm->fd, buf, sizeof(*hdr) + len);
+	if (n < 0)
+		return cm_failed(cmd, (int)n, NULL);
+	if ((size_t)n != sizeof(*hdr) + len)
+		return cm_failed(cmd, -EIO, "the kernel took part of the command");
+	uvio_memcheck_written(resp, resp_len);
+	return 0;
+}
+
+static int cm_write(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len, void *resp,
+		    size_t resp_len)
+{
+	return cm_write_at(cm, cmd, in, len, 0, resp, resp_len);
+}
+
+static int abi_check(void)
+{
+	char path[256], v[16];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/class/misc/rdma_cm/abi_version", uvio_sysfs_root);
+	ret = uvio_sysfs_read(path, v, sizeof(v));
+	if (ret) {
+		uvio_set_last_error("rdma_cm: no %s (%s): is rdma_ucm loaded?", path,
+				    uvio_errno_name(ret));
+		return -ENODEV;
+	}
+	if (atoi(v) != CM_ABI_VERSION) {
+		uvio_set_last_error("rdma_cm: the kernel speaks ABI version %s, this library %d",
+				    v, CM_ABI_VERSION);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Commands go to the connection manager only: written to a file or a
+ * pipe they would land there. fd must be the character device whose
+ * major:minor /sys/class/misc/rdma_cm/dev names. */
+static int cm_fd_check(int fd)
+{
+	char path[256], v[32];
+	unsigned int maj, min;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/class/misc/rdma_cm/dev", uvio_sysfs_root);
+	if (S_ISCHR(st.st_mode) && !uvio_sysfs_read(path, v, sizeof(v)) &&
+	    sscanf(v, "%u:%u", &maj, &min) == 2 && maj == major(st.st_rdev) &&
+	    min == minor(st.st_rdev))
+		return 0;
+	uvio_set_last_error("rdma_cm: fd %d is not /dev/infiniband/rdma_cm", fd);
+	return -ENODEV;
+}
+
+static int cm_new(int fd, bool owned, struct uvio_cm **out)
+{
+	struct uvio_cm *cm = malloc(sizeof(*cm));
+
+	if (!cm)
+		return -ENOMEM;
+	cm->fd = fd;
+	cm->owned = owned;
+	*out = cm;
+	return 0;
+}
+
+UVIO_API int uvio_cm_open(struct uvio_cm **cm)
+{
+	int fd, ret;
+
+	if (!cm)
+		return -EINVAL;
+	*cm = NULL;
+	ret = abi_check();
+	if (ret)
+		return ret;
+	fd = open("/dev/infiniband/rdma_cm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		uvio_set_last_error("rdma_cm: /dev/infiniband/rdma_cm: %s", uvio_errno_name(ret));
+		return ret;
+	}
+	ret = cm_fd_check(fd);
+	if (!ret)
+		ret = cm_new(fd, true, cm);
+	if (ret)
+		close(fd);
+	return ret;
+}
+
+UVIO_API int uvio_cm_adopt(int fd, struct uvio_cm **cm)
+{
+	int ret;
+
+	if (!cm || fd < 0)
+		return -EINVAL;
+	*cm = NULL;
+	ret = abi_check();
+	if (!ret)
+		ret = cm_fd_check(fd);
+	return ret ? ret : cm_new(fd, false, cm);
+}
+
+UVIO_API void uvio_cm_close(struct uvio_cm *cm)
+{
+	if (!cm)
+		return;
+	if (cm->owned)
+		close(cm->fd);
+	free(cm);
+}
+
+UVIO_API int uvio_cm_fd(const struct uvio_cm *cm)
+{
+	return cm ? cm->fd : -EINVAL;
+}
+
+UVIO_API int uvio_cm_create_id(struct uvio_cm *cm, uint64_t uid, uint16_t ps, uint8_t qp_type,
+			       uint32_t *id)
+{
+	struct rdma_ucm_create_id c = { .uid = uid, .ps = ps, .qp_type = qp_type };
+	struct rdma_ucm_create_id_resp r = { .id = UINT32_MAX };
+	int ret;
+
+	if (!id)
+		return -EINVAL;
+	ret = cm_write_at(cm, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c),
+			  offsetof(struct rdma_ucm_create_id, response), &r, sizeof(r));
+	if (!ret)
+		*id = r.id;
+	return ret;
+}
+
+/* DESTROY_ID, LEAVE_MCAST: the id, answered with its events' count. */
+static int counted(struct uvio_cm *cm, uint32_t cmd, uint32_t id, uint32_t *events_reported)
+{
+	struct rdma_ucm_destroy_id c = { .id = id };
+	struct rdma_ucm_destroy_id_resp r;
+	int ret = cm_write(cm, cmd, &c, sizeof(c), &r, sizeof(r));
+
+	if (!ret && events_reported)
+		*events_reported = r.events_reported;
+	return ret;
+}
+
+UVIO_API int uvio_cm_destroy_id(struct uvio_cm *cm, uint32_t id, uint32_t *events_reported)
+{
+	return counted(cm, RDMA_USER_CM_CMD_DESTROY_ID, id, events_reported);
+}
+
+UVIO_API int uvio_cm_leave_mcast(struct uvio_cm *cm, uint32_t id, uint32_t *events_reported)
+{
+	return counted(cm, RDMA_USER_CM_CMD_LEAVE_MCAST, id, events_reported);
+}
+
+/* An address the kernel takes as a sockaddr_storage of len bytes. */
+static int addr_in(uint32_t cmd, struct __kernel_sockaddr_storage *dst, uint16_t *size,
+		   const struct sockaddr *src, socklen_t len)
+{
+	if (!src || len < sizeof(sa_family_t) || len > sizeof(*dst))
+		return cm_failed(cmd, -EINVAL, "an address of a size no sockaddr has");
+	memcpy(dst, src, len);
+	*size = (uint16_t)len;
+	return 0;
+}
+
+UVIO_API int uvio_cm_bind(struct uvio_cm *cm, uint32_t id, const struct sockaddr *addr,
+			  socklen_t len)
+{
+	struct rdma_ucm_bind c = { .id = id };
+	int ret = addr_in(RDMA_USER_CM_CMD_BIND, &c.addr, &c.addr_size, addr, len);
+
+	return ret ? ret : cm_write(cm, RDMA_USER_CM_CMD_BIND, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_resolve_addr(struct uvio_cm *cm, uint32_t id, const struct sockaddr *src,
+				  socklen_t src_len, const struct sockaddr *dst,
+				  socklen_t dst_len, uint32_t timeout_ms)
+{
+	struct rdma_ucm_resolve_addr c = { .id = id, .timeout_ms = timeout_ms };
+	int ret = 0;
+
+	if (src)
+		ret = addr_in(RDMA_USER_CM_CMD_RESOLVE_ADDR, &c.src_addr, &c.src_size, src, src_len);
+	if (!ret)
+		ret = addr_in(RDMA_USER_CM_CMD_RESOLVE_ADDR, &c.dst_addr, &c.dst_size, dst, dst_len);
+	return ret ? ret : cm_write(cm, RDMA_USER_CM_CMD_RESOLVE_ADDR, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_resolve_route(struct uvio_cm *cm, uint32_t id, uint32_t timeout_ms)
+{
+	struct rdma_ucm_resolve_route c = { .id = id, .timeout_ms = timeout_ms };
+
+	return cm_write(cm, RDMA_USER_CM_CMD_RESOLVE_ROUTE, &c, sizeof(c), NULL, 0);
+}
+
+static int query(struct uvio_cm *cm, uint32_t id, uint32_t option, void *resp, size_t len)
+{
+	struct rdma_ucm_query c = { .id = id, .option = option };
+
+	/* The header counts the answer's bytes in 16 bits. */
+	if (!resp || !len || len > UINT16_MAX)
+		return cm_failed(RDMA_USER_CM_CMD_QUERY, -EINVAL, "no room for the answer");
+	memset(resp, 0, len);	/* the kernel may answer with less */
+	return cm_write(cm, RDMA_USER_CM_CMD_QUERY, &c, sizeof(c), resp, len);
+}
+
+UVIO_API int uvio_cm_query_addr(struct uvio_cm *cm, uint32_t id,
+				struct rdma_ucm_query_addr_resp *resp)
+{
+	return query(cm, id, RDMA_USER_CM_QUERY_ADDR, resp, sizeof(*resp));
+}
+
+UVIO_API int uvio_cm_query_gid(struct uvio_cm *cm, uint32_t id,
+			       struct rdma_ucm_query_addr_resp *resp)
+{
+	return query(cm, id, RDMA_USER_CM_QUERY_GID, resp, sizeof(*resp));
+}
+
+UVIO_API int uvio_cm_query_path(struct uvio_cm *cm, uint32_t id, void *resp, size_t len)
+{
+	if (len < sizeof(struct rdma_ucm_query_path_resp))
+		return cm_failed(RDMA_USER_CM_CMD_QUERY, -EINVAL, "no room for the answer");
+	return query(cm, id, RDMA_USER_CM_QUERY_PATH, resp, len);
+}
+
+UVIO_API int uvio_cm_listen(struct uvio_cm *cm, uint32_t id, uint32_t backlog)
+{
+	struct rdma_ucm_listen c = { .id = id, .backlog = backlog };
+
+	return cm_write(cm, RDMA_USER_CM_CMD_LISTEN, &c, sizeof(c), NULL, 0);
+}
+
+static int conn_param_in(uint32_t cmd, struct rdma_ucm_conn_param *dst,
+			 const struct rdma_ucm_conn_param *src)
+{
+	if (!src)
+		return cm_failed(cmd, -EINVAL, "no connection parameters");
+	*dst = *src;
+	dst->valid = 1;		/* the kernel reads the parameters only then */
+	return 0;
+}
+
+UVIO_API int uvio_cm_connect(struct uvio_cm *cm, uint32_t id,
+			     const struct rdma_ucm_conn_param *param,
+			     const struct rdma_ucm_ece *ece)
+{
+	struct rdma_ucm_connect c = { .id = id };
+	int ret = conn_param_in(RDMA_USER_CM_CMD_CONNECT, &c.conn_param, param);
+
+	if (ece)
+		c.ece = *ece;
+	return ret ? ret : cm_write(cm, RDMA_USER_CM_CMD_CONNECT, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_accept(struct uvio_cm *cm, uint32_t id, uint64_t uid,
+			    const struct rdma_ucm_conn_param *param,
+			    const struct rdma_ucm_ece *ece)
+{
+	struct rdma_ucm_accept c = { .uid = uid, .id = id };
+	int ret = conn_param_in(RDMA_USER_CM_CMD_ACCEPT, &c.conn_param, param);
+
+	if (ece)
+		c.ece = *ece;
+	return ret ? ret : cm_write(cm, RDMA_USER_CM_CMD_ACCEPT, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_reject(struct uvio_cm *cm, uint32_t id, uint8_t reason,
+			    const void *private_data, uint8_t private_data_len)
+{
+	struct rdma_ucm_reject c = { .id = id, .reason = reason,
+				     .private_data_len = private_data_len };
+
+	if (private_data_len) {
+		if (!private_data)
+			return cm_failed(RDMA_USER_CM_CMD_REJECT, -EINVAL,
+					 "private data length without data");
+		memcpy(c.private_data, private_data, private_data_len);
+	}
+	return cm_write(cm, RDMA_USER_CM_CMD_REJECT, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_disconnect(struct uvio_cm *cm, uint32_t id)
+{
+	struct rdma_ucm_disconnect c = { .id = id };
+
+	return cm_write(cm, RDMA_USER_CM_CMD_DISCONNECT, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_init_qp_attr(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
+				  struct ib_uverbs_qp_attr *attr)
+{
+	struct rdma_ucm_init_qp_attr c = { .id = id, .qp_state = qp_state };
+
+	if (!attr)
+		return cm_failed(RDMA_USER_CM_CMD_INIT_QP_ATTR, -EINVAL, "no room for the answer");
+	memset(attr, 0, sizeof(*attr));
+	return cm_write(cm, RDMA_USER_CM_CMD_INIT_QP_ATTR, &c, sizeof(c), attr, sizeof(*attr));
+}
+
+UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event)
+{
+	struct rdma_ucm_get_event c = { 0 };
+
+	if (!event)
+		return cm_failed(RDMA_USER_CM_CMD_GET_EVENT, -EINVAL, "no room for the event");
+	memset(event, 0, sizeof(*event));
+	return cm_write(cm, RDMA_USER_CM_CMD_GET_EVENT, &c, sizeof(c), event, sizeof(*event));
+}
+
+UVIO_API int uvio_cm_notify(struct uvio_cm *cm, uint32_t id, uint32_t event)
+{
+	struct rdma_ucm_notify c = { .id = id, .event = event };
+
+	return cm_write(cm, RDMA_USER_CM_CMD_NOTIFY, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_set_option(struct uvio_cm *cm, uint32_t id, uint32_t level,
+				uint32_t optname, const void *optval, uint32_t optlen)
+{
+	struct rdma_ucm_set_option c = {
+		.optval = (uintptr_t)optval, .id = id, .level = level, .optname = optname,
+		.optlen = optlen,
+	};
+
+	if (!optval && optlen)
+		return cm_failed(RDMA_USER_CM_CMD_SET_OPTION, -EINVAL, "option length without value");
+	return cm_write(cm, RDMA_USER_CM_CMD_SET_OPTION, &c, sizeof(c), NULL, 0);
+}
+
+UVIO_API int uvio_cm_migrate_id(struct uvio_cm *cm, uint32_t id, struct uvio_cm *to,
+				uint32_t *events_reported)
+{
+	struct rdma_ucm_migrate_id c = { .id = id };
+	struct rdma_ucm_migrate_resp r;
+	int ret;
+
+	if (!to)
+		return cm_failed(RDMA_USER_CM_CMD_MIGRATE_ID, -EINVAL, "no handle to move to");
+	c.fd = (uint32_t)to->fd;
+	ret = cm_write(cm, RDMA_USER_CM_CMD_MIGRATE_ID, &c, sizeof(c), &r, sizeof(r));
+	if (!ret && events_reported)
+		*events_reported = r.events_reported;
+	return ret;
+}
+
+UVIO_API int uvio_cm_join_mcast(struct uvio_cm *cm, uint32_t id, uint64_t uid,
+				const struct sockaddr *addr, socklen_t len, uint16_t join_flags,
+				uint32_t *mc_id)
+{
+	struct rdma_ucm_join_mcast c = { .uid = uid, .id = id, .join_flags = join_flags };
+	struct rdma_ucm_create_id_resp r;
+	int ret = addr_in(RDMA_USER_CM_CMD_JOIN_MCAST, &c.addr, &c.addr_size, addr, len);
+
+	if (!ret && !mc_id)
+		ret = cm_failed(RDMA_USER_CM_CMD_JOIN_MCAST, -EINVAL, "no room for the group's id");
+	if (!ret)
+		ret = cm_write(cm, RDMA_USER_CM_CMD_JOIN_MCAST, &c, sizeof(c), &r, sizeof(r));
+	if (!ret)
+		*mc_id = r.id;
+	return ret;
+}
