@@ -79,7 +79,8 @@ UVIO_API int uvio_cm_listen(struct uvio_cm *cm, uint32_t id, uint32_t backlog);
 /* CONNECT and ACCEPT send param (private_data_len bytes of private data,
  * the QP number the peer is to talk to); ece may be NULL. ACCEPT's uid
  * replaces the id's (a connect request's new id starts with the
- * listener's). */
+ * listener's). ACCEPT without param, on the active id after its
+ * CONNECT_RESPONSE and its QP in RTS, completes a RoCE handshake. */
 UVIO_API int uvio_cm_connect(struct uvio_cm *cm, uint32_t id,
 			     const struct rdma_ucm_conn_param *param,
 			     const struct rdma_ucm_ece *ece);
@@ -97,6 +98,21 @@ UVIO_API int uvio_cm_disconnect(struct uvio_cm *cm, uint32_t id);
  * as the kernel lays them out. */
 UVIO_API int uvio_cm_init_qp_attr(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
 				  struct ib_uverbs_qp_attr *attr);
+
+/*
+ * A QP of the library's through the manager, as librdmacm does it: the
+ * attributes INIT_QP_ATTR gives for qp_state, applied with uvio_modify_qp()
+ * to the QP qp_handle of dev (the device the id resolved to). RoCE wants
+ * INIT before connect or accept, RTR and RTS after the connect response
+ * (active) or before accept (passive); iWARP wants INIT, and the kernel
+ * takes the QP to RTS itself when the connection is made.
+ * uvio_cm_qp_attr() is the translation alone.
+ */
+struct uvio_device;
+struct uvio_qp_attr;
+UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_attr *attr);
+UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
+			       struct uvio_device *dev, uint32_t qp_handle);
 
 /* GET_EVENT: the next event of any id of this handle. Blocks unless the fd
  * is non-blocking (-EAGAIN then). */

@@ -16,11 +16,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <uvio/cm.h>
+#include <uvio/qp.h>
 #include <uvio/diag.h>
 
 #include "cmd/memcheck.h"
 #include "cmd/sys.h"
 #include "device/discover.h"
+#include "opts.h"
 #include "report/report.h"
 
 #define CM_ABI_VERSION 4	/* RDMA_USER_CM_ABI_VERSION */
@@ -365,7 +367,9 @@ UVIO_API int uvio_cm_accept(struct uvio_cm *cm, uint32_t id, uint64_t uid,
 			    const struct rdma_ucm_ece *ece)
 {
 	struct rdma_ucm_accept c = { .uid = uid, .id = id };
-	int ret = conn_param_in(RDMA_USER_CM_CMD_ACCEPT, &c.conn_param, param);
+	/* Without parameters (valid 0): the active side's completion of a
+	 * RoCE handshake, once its QP is in RTS. */
+	int ret = param ? conn_param_in(RDMA_USER_CM_CMD_ACCEPT, &c.conn_param, param) : 0;
 
 	if (ece)
 		c.ece = *ece;
@@ -403,6 +407,80 @@ UVIO_API int uvio_cm_init_qp_attr(struct uvio_cm *cm, uint32_t id, uint32_t qp_s
 		return cm_failed(RDMA_USER_CM_CMD_INIT_QP_ATTR, -EINVAL, "no room for the answer");
 	memset(attr, 0, sizeof(*attr));
 	return cm_write(cm, RDMA_USER_CM_CMD_INIT_QP_ATTR, &c, sizeof(c), attr, sizeof(*attr));
+}
+
+static void av_from_ah_attr(struct uvio_av *av, const struct ib_uverbs_ah_attr *k)
+{
+	memcpy(av->dgid, k->grh.dgid, sizeof(av->dgid));
+	av->flow_label = k->grh.flow_label;
+	av->sgid_index = k->grh.sgid_index;
+	av->hop_limit = k->grh.hop_limit;
+	av->traffic_class = k->grh.traffic_class;
+	av->dlid = k->dlid;
+	av->sl = k->sl;
+	av->src_path_bits = k->src_path_bits;
+	av->static_rate = k->static_rate;
+	av->is_global = k->is_global;
+	av->port_num = k->port_num;
+}
+
+/* The kernel's qp_attr_mask bits are the library's UVIO_QP_* bits. */
+_Static_assert(UVIO_QP_STATE == 1 && UVIO_QP_AV == 1u << 7 && UVIO_QP_DEST_QPN == 1u << 20,
+	       "IB_QP_* bits");
+
+UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_attr *a)
+{
+	size_t sz;
+
+	if (!k || !a || a->sz < uvio_offsetofend(struct uvio_qp_attr, attr_mask))
+		return -EINVAL;
+	sz = a->sz;
+	{
+		struct uvio_qp_attr x = {
+			.sz = sizeof(x),
+			.attr_mask = k->qp_attr_mask & UVIO_QP_STANDARD_BITS,
+			.qp_state = k->qp_state,
+			.cur_qp_state = k->cur_qp_state,
+			.path_mtu = k->path_mtu,
+			.path_mig_state = k->path_mig_state,
+			.qkey = k->qkey,
+			.rq_psn = k->rq_psn,
+			.sq_psn = k->sq_psn,
+			.dest_qp_num = k->dest_qp_num,
+			.qp_access_flags = k->qp_access_flags,
+			.pkey_index = k->pkey_index,
+			.alt_pkey_index = k->alt_pkey_index,
+			.en_sqd_async_notify = k->en_sqd_async_notify,
+			.max_rd_atomic = k->max_rd_atomic,
+			.max_dest_rd_atomic = k->max_dest_rd_atomic,
+			.min_rnr_timer = k->min_rnr_timer,
+			.port_num = k->port_num,
+			.timeout = k->timeout,
+			.retry_cnt = k->retry_cnt,
+			.rnr_retry = k->rnr_retry,
+			.alt_port_num = k->alt_port_num,
+			.alt_timeout = k->alt_timeout,
+		};
+
+		av_from_ah_attr(&x.ah, &k->ah_attr);
+		av_from_ah_attr(&x.alt_ah, &k->alt_ah_attr);
+		/* Fields past the caller's sz are neither read nor written. */
+		memcpy((char *)a + sizeof(size_t), (const char *)&x + sizeof(size_t),
+		       (sz < sizeof(x) ? sz : sizeof(x)) - sizeof(size_t));
+	}
+	return 0;
+}
+
+UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
+			       struct uvio_device *dev, uint32_t qp_handle)
+{
+	struct ib_uverbs_qp_attr k;
+	struct uvio_qp_attr a = { .sz = sizeof(a) };
+	int ret = uvio_cm_init_qp_attr(cm, id, qp_state, &k);
+
+	if (!ret)
+		ret = uvio_cm_qp_attr(&k, &a);
+	return ret ? ret : uvio_modify_qp(dev, qp_handle, &a, NULL, NULL);
 }
 
 UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event)

@@ -202,6 +202,7 @@ static void bad_input_sends_nothing(void **state)
 	assert_int_equal(uvio_cm_bind(cm, 1, (struct sockaddr *)big, sizeof(big)), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "rdma_cm BIND"));
 	assert_int_equal(uvio_cm_connect(cm, 1, NULL, NULL), -EINVAL);
+	sin.sin_port = 0;
 	assert_int_equal(uvio_cm_reject(cm, 1, 0, NULL, 2), -EINVAL);
 	assert_int_equal(uvio_cm_get_event(cm, NULL), -EINVAL);
 	assert_int_equal(uvio_cm_query_addr(cm, 1, NULL), -EINVAL);
