@@ -178,12 +178,14 @@ UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
 }
 
 struct table_args {
-	struct ib_uverbs_ex_create_rwq_ind_table c;	/* the handles follow */
+	/* struct ib_uverbs_ex_create_rwq_ind_table's head; the handles follow */
+	struct { uint32_t comp_mask, log_ind_tbl_size; } c;
 	const uint32_t *handles;
 	size_t n;
 	struct uvio_rwq_ind_table *table;
 };
-_Static_assert(sizeof(struct ib_uverbs_ex_create_rwq_ind_table) == 8,
+_Static_assert(sizeof(struct ib_uverbs_ex_create_rwq_ind_table) == 8 &&
+	       offsetof(struct ib_uverbs_ex_create_rwq_ind_table, log_ind_tbl_size) == 4,
 	       "comp_mask and log size, then the handles");
 
 static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *args)
