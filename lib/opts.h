@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define uvio_offsetofend(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
@@ -54,6 +55,19 @@ static inline int uvio_opts_check(const void *p, size_t known, int required)
 static inline int uvio_out_check(const void *p)
 {
 	return p && *(const size_t *)p >= sizeof(size_t) ? 0 : -EINVAL;
+}
+
+/* Copy the fields of the library's sized struct src (known bytes) that lie
+ * inside the caller's dst->sz; dst->sz is left as it is. */
+static inline void uvio_out_copy(void *dst, const void *src, size_t known)
+{
+	size_t sz = *(const size_t *)dst;
+
+	if (sz > known)
+		sz = known;
+	if (sz > sizeof(size_t))
+		memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+		       sz - sizeof(size_t));
 }
 
 #endif

@@ -430,11 +430,8 @@ _Static_assert(UVIO_QP_STATE == 1 && UVIO_QP_AV == 1u << 7 && UVIO_QP_DEST_QPN =
 
 UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_attr *a)
 {
-	size_t sz;
-
 	if (!k || !a || a->sz < uvio_offsetofend(struct uvio_qp_attr, attr_mask))
 		return -EINVAL;
-	sz = a->sz;
 	{
 		struct uvio_qp_attr x = {
 			.sz = sizeof(x),
@@ -465,8 +462,7 @@ UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_a
 		av_from_ah_attr(&x.ah, &k->ah_attr);
 		av_from_ah_attr(&x.alt_ah, &k->alt_ah_attr);
 		/* Fields past the caller's sz are neither read nor written. */
-		memcpy((char *)a + sizeof(size_t), (const char *)&x + sizeof(size_t),
-		       (sz < sizeof(x) ? sz : sizeof(x)) - sizeof(size_t));
+		uvio_out_copy(a, &x, sizeof(x));
 	}
 	return 0;
 }

@@ -46,16 +46,23 @@ static inline struct ib_uverbs_attr *fput_u64(struct uvio_cmd *cmd, uint16_t id,
 	return fput(cmd, id, UVIO_KIND_PTR_IN, sizeof(v), v);
 }
 
-/* Input bytes of a fixed length: inline up to 8, else by address. */
-static inline struct ib_uverbs_attr *fput_in(struct uvio_cmd *cmd, uint16_t id, const void *p,
-					     uint16_t len)
+/* An input attribute's data: the bytes themselves up to 8, else their
+ * address. */
+static inline uint64_t fput_data(const void *p, size_t len)
 {
 	uint64_t v = 0;
 
 	if (len > sizeof(v))
-		return fput(cmd, id, UVIO_KIND_PTR_IN, len, (uintptr_t)p);
+		return (uintptr_t)p;
 	memcpy(&v, p, len);
-	return fput(cmd, id, UVIO_KIND_PTR_IN, len, v);
+	return v;
+}
+
+/* Input bytes of a fixed length. */
+static inline struct ib_uverbs_attr *fput_in(struct uvio_cmd *cmd, uint16_t id, const void *p,
+					     uint16_t len)
+{
+	return fput(cmd, id, UVIO_KIND_PTR_IN, len, fput_data(p, len));
 }
 
 static inline struct ib_uverbs_attr *fput_out(struct uvio_cmd *cmd, uint16_t id, void *p,

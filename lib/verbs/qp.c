@@ -333,18 +333,6 @@ static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 				  sizeof(r), &a->b);
 }
 
-/* Copy the fields of src that lie inside dst->sz (dst->sz unchanged). */
-static void out_copy(void *dst, const void *src, size_t known)
-{
-	size_t sz = *(const size_t *)dst;
-
-	if (sz > known)
-		sz = known;
-	if (sz > sizeof(size_t))
-		memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
-		       sz - sizeof(size_t));
-}
-
 UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 			    const struct uvio_qp_attr *attr, const struct uvio_drv *drv,
 			    enum uvio_path *path)
@@ -360,7 +348,7 @@ UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 		if (attr->sz < sizeof(*attr)) {
 			memset(&a.short_attr, 0, sizeof(a.short_attr));
 			a.short_attr.sz = sizeof(a.short_attr);
-			out_copy(&a.short_attr, attr, attr->sz);
+			uvio_out_copy(&a.short_attr, attr, attr->sz);
 			a.attr = &a.short_attr;
 		}
 		/* Without driver data the plain command goes, which has
@@ -420,7 +408,7 @@ static int query_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	x.cap = (struct ib_uverbs_qp_cap){
 		r.max_send_wr, r.max_recv_wr, r.max_send_sge, r.max_recv_sge, r.max_inline_data,
 	};
-	out_copy(a->out, &x, sizeof(x));
+	uvio_out_copy(a->out, &x, sizeof(x));
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  */
 #include <uvio/wq.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct create_args {
 	struct uvio_wq_attr in;
@@ -131,49 +132,41 @@ UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 			     path);
 }
 
-struct destroy_args {
-	uint32_t handle;
-	uint32_t events_reported;
-};
-
 static int destroy_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
+	struct destroy_counted *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
 	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->events_reported,
-			 sizeof(a->events_reported));
+	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->resp[0], sizeof(a->resp[0]));
 	return uvio_dev_exec(dev, &cmd);
 }
 
 static int destroy_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_args *a = args;
+	struct destroy_counted *a = args;
 	struct ib_uverbs_ex_destroy_wq c = { .wq_handle = a->handle };
 	struct ib_uverbs_ex_destroy_wq_resp r;
 	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_WQ, &c, sizeof(c), &r,
 				     sizeof(r), NULL);
 
 	if (!ret)
-		a->events_reported = r.events_reported;
+		a->resp[0] = r.events_reported;
 	return ret;
 }
 
 UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_args a = { .handle = wq_handle };
-	int ret = events ? uvio_out_check(events) : 0;
+	struct destroy_counted a = { .handle = wq_handle };
+	int ret = destroy_events_check(events);
 
 	if (ret)
 		return uvio_verb_end(dev, "WQ.DESTROY", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_WQ, "WQ.DESTROY", destroy_wq_ioctl,
 			    destroy_wq_write, &a, path);
-	if (!ret && events) {
-		UVIO_OUT_SET(events, comp_events_reported, 0);
-		UVIO_OUT_SET(events, async_events_reported, a.events_reported);
-	}
+	if (!ret)
+		destroy_events_report(events, &a, 0);
 	return ret;
 }
 

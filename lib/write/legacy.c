@@ -20,6 +20,7 @@
 
 #include "private.h"
 #include "cmd/memcheck.h"
+#include "cmd/put_fixed.h"
 
 /* The largest core struct and core response of any write() command
  * (EX_CREATE_QP's request, 64 bytes; QUERY_QP's response, 128; EX
@@ -63,17 +64,6 @@ static inline void iw_put(struct iw_cmd *c, uint16_t id, enum uvio_attr_kind kin
 	a->data = data;
 }
 
-/* Bytes up to 8 travel inside the record, longer ones by address. */
-static uint64_t in_data(const void *p, size_t len)
-{
-	uint64_t v = 0;
-
-	if (len > sizeof(v))
-		return (uintptr_t)p;
-	memcpy(&v, p, len);
-	return v;
-}
-
 static __attribute__((noinline, cold)) int iw_traced(struct uvio_device *dev, struct iw_cmd *c)
 {
 	struct uvio_cmd cmd;
@@ -97,12 +87,12 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 	c.n = 0;
 	iw_put(&c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
 	if (core_len)
-		iw_put(&c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len, in_data(core, core_len));
+		iw_put(&c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len, fput_data(core, core_len));
 	if (resp_len)
 		iw_put(&c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
 	if (drv && drv->in_len)
 		iw_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
-		       in_data(drv->in, drv->in_len));
+		       fput_data(drv->in, drv->in_len));
 	/* The driver answers only where the command has a response. */
 	if (drv_out) {
 		uintptr_t r = (uintptr_t)resp, o = (uintptr_t)drv->out;
