@@ -83,7 +83,9 @@ programs=
 [ "$mode" = run ] || programs=$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt")
 if [ "$mode" = run ]; then
 	# The program, and a script that runs it with its arguments quoted.
-	programs=$prog
+	# UVIO_VM_WITH: more programs for the guest (@USERLAND@ names Debian's
+	# userland, e.g. @USERLAND@/usr/bin/rping), the other side of a test.
+	programs="$prog $(echo "${UVIO_VM_WITH:-}" | sed "s|@USERLAND@|$userland|g")"
 	consumers=
 	data=$work/vm-run.sh
 	{
