@@ -30,6 +30,27 @@
 extern "C" {
 #endif
 
+/* The events GET_EVENT reports (rdma_ucm_event_resp.event): the kernel's
+ * values, which its UAPI headers do not name. */
+enum uvio_cm_event {
+	UVIO_CM_EVENT_ADDR_RESOLVED = 0,
+	UVIO_CM_EVENT_ADDR_ERROR = 1,
+	UVIO_CM_EVENT_ROUTE_RESOLVED = 2,
+	UVIO_CM_EVENT_ROUTE_ERROR = 3,
+	UVIO_CM_EVENT_CONNECT_REQUEST = 4,
+	UVIO_CM_EVENT_CONNECT_RESPONSE = 5,
+	UVIO_CM_EVENT_CONNECT_ERROR = 6,
+	UVIO_CM_EVENT_UNREACHABLE = 7,
+	UVIO_CM_EVENT_REJECTED = 8,
+	UVIO_CM_EVENT_ESTABLISHED = 9,
+	UVIO_CM_EVENT_DISCONNECTED = 10,
+	UVIO_CM_EVENT_DEVICE_REMOVAL = 11,
+	UVIO_CM_EVENT_MULTICAST_JOIN = 12,
+	UVIO_CM_EVENT_MULTICAST_ERROR = 13,
+	UVIO_CM_EVENT_ADDR_CHANGE = 14,
+	UVIO_CM_EVENT_TIMEWAIT_EXIT = 15,
+};
+
 struct uvio_cm;
 
 /*
@@ -75,6 +96,13 @@ UVIO_API int uvio_cm_query_gid(struct uvio_cm *cm, uint32_t id,
 			       struct rdma_ucm_query_addr_resp *resp);
 UVIO_API int uvio_cm_query_path(struct uvio_cm *cm, uint32_t id, void *resp, size_t len);
 
+/* Open the uverbs device the id is bound or resolved to (its RDMA index and
+ * node GUID, from QUERY): after BIND to an RDMA address, ADDR_RESOLVED, or
+ * on a CONNECT_REQUEST's new id. -ENOTCONN before that; -ENODEV when no
+ * uverbs device matches. Close it with uvio_device_close(). */
+struct uvio_device;
+UVIO_API int uvio_cm_device_open(struct uvio_cm *cm, uint32_t id, struct uvio_device **dev);
+
 UVIO_API int uvio_cm_listen(struct uvio_cm *cm, uint32_t id, uint32_t backlog);
 /* CONNECT and ACCEPT send param (private_data_len bytes of private data,
  * the QP number the peer is to talk to); ece may be NULL. ACCEPT's uid
@@ -105,10 +133,11 @@ UVIO_API int uvio_cm_init_qp_attr(struct uvio_cm *cm, uint32_t id, uint32_t qp_s
  * to the QP qp_handle of dev (the device the id resolved to). RoCE wants
  * INIT before connect or accept, RTR and RTS after the connect response
  * (active) or before accept (passive); iWARP wants INIT, and the kernel
- * takes the QP to RTS itself when the connection is made.
- * uvio_cm_qp_attr() is the translation alone.
+ * takes the QP to RTS itself when the connection is made. Asked for RTR,
+ * it applies INIT's attributes again first, as they stand once the peer
+ * has answered (the remote access the connection's responder resources
+ * grant): three commands. uvio_cm_qp_attr() is the translation alone.
  */
-struct uvio_device;
 struct uvio_qp_attr;
 UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_attr *attr);
 UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,

@@ -5,6 +5,7 @@
  * laid out on the stack. A command that answers names its response buffer
  * in the struct's first field (in is the struct's size, out the response's).
  */
+#include <endian.h>
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <uvio/cm.h>
 #include <uvio/qp.h>
+#include <uvio/device.h>
 #include <uvio/diag.h>
 
 #include "cmd/memcheck.h"
@@ -66,6 +68,8 @@ static const char *const event_names[] = {
 	"DISCONNECTED", "DEVICE_REMOVAL", "MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE",
 	"TIMEWAIT_EXIT",
 };
+_Static_assert(sizeof(event_names) / sizeof(event_names[0]) == UVIO_CM_EVENT_TIMEWAIT_EXIT + 1,
+	       "a name per event");
 
 UVIO_API const char *uvio_cm_event_name(uint32_t event)
 {
@@ -320,6 +324,73 @@ UVIO_API int uvio_cm_query_addr(struct uvio_cm *cm, uint32_t id,
 	return query(cm, id, RDMA_USER_CM_QUERY_ADDR, resp, sizeof(*resp));
 }
 
+/* The node GUID sysfs shows for an IB device, "0011:2233:4455:6677",
+ * as a number: 0 when it cannot be read. */
+static uint64_t sysfs_node_guid(const char *name)
+{
+	char path[256], v[32];
+	unsigned int w[4];
+
+	int len = snprintf(path, sizeof(path), "%s/class/infiniband/%s/node_guid",
+			   uvio_sysfs_root, name);
+
+	if (len < 0 || (size_t)len >= sizeof(path) || uvio_sysfs_read(path, v, sizeof(v)) ||
+	    sscanf(v, "%4x:%4x:%4x:%4x", &w[0], &w[1], &w[2], &w[3]) != 4)
+		return 0;
+	return (uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 | (uint64_t)w[2] << 16 | w[3];
+}
+
+/*
+ * The kernel names the id's device by its RDMA index (ibdev_index, since
+ * Linux 5.5) and by node GUID; two devices on one netdev (rxe0 and siw0)
+ * share the GUID, so the index decides, and the GUID confirms it where
+ * sysfs shows one. An older kernel leaves the index out: the first device
+ * with the GUID, as librdmacm picks.
+ */
+UVIO_API int uvio_cm_device_open(struct uvio_cm *cm, uint32_t id, struct uvio_device **dev)
+{
+	struct rdma_ucm_query_addr_resp q;
+	struct uvio_device_info devs[32];
+	const struct uvio_device_info *by_guid = NULL, *pick = NULL;
+	uint64_t guid;
+	int n, i, ret;
+
+	if (!dev)
+		return cm_failed(RDMA_USER_CM_CMD_QUERY, -EINVAL, "no room for the device");
+	*dev = NULL;
+	memset(&q, 0, sizeof(q));
+	q.ibdev_index = UINT32_MAX;	/* stays so where the kernel lacks it */
+	ret = uvio_cm_query_addr(cm, id, &q);
+	if (ret)
+		return ret;
+	guid = be64toh(q.node_guid);
+	if (!guid)
+		return cm_failed(RDMA_USER_CM_CMD_QUERY, -ENOTCONN,
+				 "the id has no device yet: bind it to an RDMA address or resolve one");
+	n = uvio_list_devices(devs, sizeof(devs) / sizeof(devs[0]));
+	if (n < 0)
+		return n;
+	if (n > (int)(sizeof(devs) / sizeof(devs[0])))
+		n = sizeof(devs) / sizeof(devs[0]);
+	for (i = 0; i < n && !pick; i++) {
+		uint64_t g = sysfs_node_guid(devs[i].name);
+		bool index = devs[i].source == UVIO_SOURCE_NETLINK && devs[i].index == q.ibdev_index;
+
+		if (g == guid && !by_guid)
+			by_guid = &devs[i];
+		if (index && (g == guid || !g))
+			pick = &devs[i];
+	}
+	if (!pick)
+		pick = by_guid;
+	if (!pick) {
+		uvio_set_last_error("rdma_cm QUERY: no uverbs device has node GUID %016llx "
+				    "(RDMA index %u)", (unsigned long long)guid, q.ibdev_index);
+		return -ENODEV;
+	}
+	return uvio_device_open(pick->name, dev);
+}
+
 UVIO_API int uvio_cm_query_gid(struct uvio_cm *cm, uint32_t id,
 			       struct rdma_ucm_query_addr_resp *resp)
 {
@@ -467,8 +538,8 @@ UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_a
 	return 0;
 }
 
-UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
-			       struct uvio_device *dev, uint32_t qp_handle)
+static int cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
+			struct uvio_device *dev, uint32_t qp_handle)
 {
 	struct ib_uverbs_qp_attr k;
 	struct uvio_qp_attr a = { .sz = sizeof(a) };
@@ -477,6 +548,23 @@ UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_stat
 	if (!ret)
 		ret = uvio_cm_qp_attr(&k, &a);
 	return ret ? ret : uvio_modify_qp(dev, qp_handle, &a, NULL, NULL);
+}
+
+/*
+ * RTR takes INIT's attributes once more first: the active side moved its
+ * QP to INIT before CONNECT, when the manager did not yet know the
+ * connection's responder resources and so granted no remote access; the
+ * connect response settled them (rxe's active QP kept access 0 and its
+ * peer's RDMA READ failed with a remote invalid request).
+ */
+UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
+			       struct uvio_device *dev, uint32_t qp_handle)
+{
+	int ret = 0;
+
+	if (qp_state == 2 /* IB_QPS_RTR */)
+		ret = cm_modify_qp(cm, id, 1 /* IB_QPS_INIT */, dev, qp_handle);
+	return ret ? ret : cm_modify_qp(cm, id, qp_state, dev, qp_handle);
 }
 
 UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event)

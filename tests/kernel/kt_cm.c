@@ -21,10 +21,6 @@
 #include "kt.h"
 
 #define GUEST_ADDR "192.0.2.1"
-#define RDMA_CM_EVENT_ADDR_RESOLVED 0
-#define RDMA_CM_EVENT_ROUTE_RESOLVED 2
-#define RDMA_CM_EVENT_CONNECT_REQUEST 4
-#define RDMA_CM_EVENT_REJECTED 8
 
 /* This process's ids on dev, as `rdma resource show cm_id` lists them
  * ("link rxe0/1 cm-idn 1 ... pid 138 ..."). */
@@ -102,9 +98,6 @@ static void bad_input(struct uvio_cm *cm)
  * their states come from INIT_QP_ATTR (uvio_cm_modify_qp). Then a message
  * each way, bytes compared, and a disconnect both ends see.
  */
-#define RDMA_CM_EVENT_CONNECT_RESPONSE 5
-#define RDMA_CM_EVENT_ESTABLISHED 9
-#define RDMA_CM_EVENT_DISCONNECTED 10
 #define MSG 64
 
 static uint64_t ms_now(void)
@@ -187,9 +180,9 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 	KT_EQ(uvio_cm_create_id(cm, 0xac, RDMA_PS_TCP, IB_UVERBS_QPT_RC, &active), 0);
 	KT_EQ(uvio_cm_resolve_addr(cm, active, NULL, 0, (struct sockaddr *)&sin, sizeof(sin),
 				   2000), 0);
-	expect_event(cm, &ev, RDMA_CM_EVENT_ADDR_RESOLVED, 0xac);
+	expect_event(cm, &ev, UVIO_CM_EVENT_ADDR_RESOLVED, 0xac);
 	KT_EQ(uvio_cm_resolve_route(cm, active, 2000), 0);
-	expect_event(cm, &ev, RDMA_CM_EVENT_ROUTE_RESOLVED, 0xac);
+	expect_event(cm, &ev, UVIO_CM_EVENT_ROUTE_RESOLVED, 0xac);
 
 	/* The client's QP to INIT through the manager, a receive for the
 	 * answer, then the request. */
@@ -217,7 +210,7 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 		printf("event %s (status %d) for id %u\n",
 		       uvio_cm_event_name(ev.event) ? uvio_cm_event_name(ev.event) : "?",
 		       (int)ev.status, ev.id);
-		if (ev.event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		if (ev.event == UVIO_CM_EVENT_CONNECT_REQUEST) {
 			struct uvio_dp_sge g = { (uintptr_t)(buf + MSG), MSG, mr.lkey };
 			struct uvio_dp_recv_wr r = { .wr_id = 0x51, .sg_list = &g, .num_sge = 1 };
 			struct rdma_ucm_conn_param p = { .qp_num = s.qp_num,
@@ -237,14 +230,14 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 			}
 			KT_EQ(uvio_dp_post_recv(&s, &r, 1, NULL), 0);
 			KT_EQ(uvio_cm_accept(cm, req, 0x5e, &p, NULL), 0);
-		} else if (ev.event == RDMA_CM_EVENT_CONNECT_RESPONSE && ev.id == active) {
+		} else if (ev.event == UVIO_CM_EVENT_CONNECT_RESPONSE && ev.id == active) {
 			/* RoCE: the client's QP to RTR and RTS, then the
 			 * handshake's last message. */
 			KT_EQ(uvio_cm_modify_qp(cm, active, 2, dev, c.handle), 0);
 			KT_EQ(uvio_cm_modify_qp(cm, active, 3, dev, c.handle), 0);
 			KT_EQ(uvio_cm_accept(cm, active, 0xac, NULL, NULL), 0);
 			active_done = true;
-		} else if (ev.event == RDMA_CM_EVENT_ESTABLISHED) {
+		} else if (ev.event == UVIO_CM_EVENT_ESTABLISHED) {
 			if (ev.id == active)
 				active_done = true;
 			else if (ev.id == req)
@@ -258,6 +251,18 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 	}
 	KT_CHECK(active_done && passive_done, "connection not established (active %d, passive %d)",
 		 active_done, passive_done);
+	/* Both ends take RDMA READ and WRITE (the connection asked for one
+	 * responder resource each way): the active QP's access comes from
+	 * attributes the manager knows only after the connect response. */
+	for (int i = 0; i < 2 && active_done && passive_done; i++) {
+		UVIO_OPTS(uvio_qp_attr, a);
+		const uint32_t rw = IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_WRITE;
+
+		KT_EQ(uvio_query_qp(dev, i ? c.handle : s.handle, UVIO_QP_ACCESS_FLAGS, &a, NULL), 0);
+		KT_CHECK((a.qp_access_flags & rw) == rw, "%s QP: access flags 0x%x lack remote "
+			 "read or write", i ? "the active" : "the passive", a.qp_access_flags);
+		printf("%s QP: access flags 0x%x\n", i ? "active" : "passive", a.qp_access_flags);
+	}
 	if (active_done && passive_done) {
 		/* A message each way over the connected QPs. */
 		struct uvio_dp_sge g1 = { (uintptr_t)buf, MSG, mr.lkey };
@@ -290,7 +295,7 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 			bool a = false, p = false;
 
 			while ((!a || !p) && next_event(cm, &ev, 5000) == 0) {
-				KT_EQ(ev.event, RDMA_CM_EVENT_DISCONNECTED);
+				KT_EQ(ev.event, UVIO_CM_EVENT_DISCONNECTED);
 				a |= ev.id == active;
 				/* The server answers the hang-up, as a
 				 * librdmacm program does: the client
@@ -361,10 +366,10 @@ int main(void)
 	KT_EQ(uvio_cm_create_id(cm, 0x22, RDMA_PS_TCP, IB_UVERBS_QPT_RC, &active), 0);
 	KT_EQ(uvio_cm_resolve_addr(cm, active, NULL, 0, (struct sockaddr *)&dst, sizeof(dst),
 				   2000), 0);
-	expect_event(cm, &ev, RDMA_CM_EVENT_ADDR_RESOLVED, 0x22);
+	expect_event(cm, &ev, UVIO_CM_EVENT_ADDR_RESOLVED, 0x22);
 	KT_EQ(ev.status, 0);
 	KT_EQ(uvio_cm_resolve_route(cm, active, 2000), 0);
-	expect_event(cm, &ev, RDMA_CM_EVENT_ROUTE_RESOLVED, 0x22);
+	expect_event(cm, &ev, UVIO_CM_EVENT_ROUTE_RESOLVED, 0x22);
 	KT_EQ(ev.status, 0);
 	KT_EQ(uvio_cm_query_addr(cm, active, &q), 0);
 	printf("active id on port %u of device %u\n", q.port_num, q.ibdev_index);
@@ -382,7 +387,7 @@ int main(void)
 		p.private_data_len = sizeof(hello);
 		memcpy(p.private_data, hello, sizeof(hello));
 		KT_EQ(uvio_cm_connect(cm, active, &p, NULL), 0);
-		expect_event(cm, &ev, RDMA_CM_EVENT_CONNECT_REQUEST, 0x11);
+		expect_event(cm, &ev, UVIO_CM_EVENT_CONNECT_REQUEST, 0x11);
 		req = ev.id;
 		KT_CHECK(ev.param.conn.private_data_len >= sizeof(hello), "private data of %u bytes",
 			 ev.param.conn.private_data_len);
@@ -390,7 +395,7 @@ int main(void)
 			 "the request's private data differs");
 		KT_EQ(ev.param.conn.qp_num, 0x1234);
 		KT_EQ(uvio_cm_reject(cm, req, 0, no, sizeof(no)), 0);
-		expect_event(cm, &ev, RDMA_CM_EVENT_REJECTED, 0x22);
+		expect_event(cm, &ev, UVIO_CM_EVENT_REJECTED, 0x22);
 		KT_CHECK(ev.param.conn.private_data_len >= sizeof(no), "private data of %u bytes",
 			 ev.param.conn.private_data_len);
 		KT_CHECK(!memcmp(ev.param.conn.private_data, no, sizeof(no)),

@@ -25,56 +25,10 @@ set -- ${UVIO_ARGS:-}
 iters=${1:-200} size=${2:-4096} bench_iters=${3:-300} bench_rounds=${4:-2}
 dev=rxe0 port=18515 ctl=18600
 common="-d $dev -g 1 -m 4096 -s $size"
-pass=0 fail=0
 peer=${UVIO_PEER:-127.0.0.1}
 [ "$role" = loop ] && peer=127.0.0.1
-
-say() { echo "pingpong[$role]: $*"; }
-ok() { pass=$((pass + 1)); echo "--- PASS $*"; }
-bad() { fail=$((fail + 1)); echo "--- FAIL $*"; }
-now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-
-# Is something listening on TCP port $1 (IPv4 or IPv6)?
-listening() {
-	hex=$(printf '%04X' "$1")
-	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
-		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
-}
-wait_listen() {	# wait_listen PORT: up to 60 s
-	t=0
-	until listening "$1"; do
-		t=$((t + 1)); [ $t -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
-# Both guests reach the barrier NAME before either goes on: the server's
-# guest serves NAME once on the control port, the client's guest polls it.
-barrier() {
-	case $role in
-	loop) return 0 ;;
-	server)
-		got=$(echo "$1" | timeout 300 nc -l -p $ctl) || { say "barrier $1: no client"; return 1; } ;;
-	client)
-		t=0
-		until [ "$(timeout 5 nc -w 2 "$peer" $ctl </dev/null 2>/dev/null)" = "$1" ]; do
-			t=$((t + 1)); [ $t -gt 1500 ] && { say "barrier $1: no server"; return 1; }
-			sleep 0.2
-		done ;;
-	esac
-	return 0
-}
-
-resources() { rdma resource show | sed "s/^/  /"; }
-baseline=$(rdma resource show)
-check_resources() {	# check_resources CASE: nothing left over
-	now=$(rdma resource show)
-	if [ "$now" = "$baseline" ]; then ok "$1: rdma resource show as before"; return; fi
-	bad "$1: objects left over"
-	echo "  before:"; echo "$baseline" | sed "s/^/    /"
-	echo "  after:"; echo "$now" | sed "s/^/    /"
-	rdma resource show qp; rdma resource show cq; rdma resource show mr
-}
+tag=pingpong
+. /opt/uvio/guest-lib.sh
 
 # rc_pingpong must not have libibverbs mapped: look at a running one.
 check_maps() {	# check_maps PID CASE

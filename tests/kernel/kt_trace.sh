@@ -13,9 +13,6 @@ T=/tmp/kt_trace
 rm -rf "$T" && mkdir -p "$T"
 export UCX_MODULE_DIR=/opt/uvio/bin	# UCX's transports, copied beside the programs
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null	# UCX's shared memory
-# rping's threads end with pthread_exit, which loads libgcc_s (copied beside
-# the programs: nothing links it).
-[ -f /opt/uvio/bin/libgcc_s.so.1 ] && cp /opt/uvio/bin/libgcc_s.so.1 /usr/lib/x86_64-linux-gnu/
 ip link set lo up	# the pingpongs and perftest exchange addresses over TCP
 # Every program gets a time limit: a hang fails its check, not the guest.
 # (busybox timeout execs the program: $! of "timeout N prog &" is prog's pid.)

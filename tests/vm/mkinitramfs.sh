@@ -68,8 +68,13 @@ if [ -f "$kdir/siw.ko" ]; then
 fi
 
 # The project's programs.
+# libgcc_s, which glibc's pthread_exit dlopen()s (rping's threads end so),
+# goes where the loader looks; everything else beside the programs.
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	add_bin "$1" opt/uvio/bin
+	case $1 in
+	*/libgcc_s.so.*) add_bin "$1" "$libdir" ;;
+	*) add_bin "$1" opt/uvio/bin ;;
+	esac
 	shift
 done
 [ "${1:-}" = -- ] && shift

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Boot COUNT guests of Debian's kernel under qemu, joined by a network, each
-# with rxe on its NIC, and run a script in each; the exit status is theirs.
+# with rxe (or siw: UVIO_VM_DEV=siw) on its NIC, and run a script in each;
+# the exit status is theirs.
 #
 #   run-multi.sh BUILD_DIR IMAGE_META COUNT SCRIPT [ROLE...] [-- DATA...]
 #
@@ -18,7 +19,7 @@
 # The guest sees its addresses and its peers' in the environment
 # (tests/vm/init-multi).
 #
-# Each guest's console goes to BUILD_DIR/vm/console-multi-K-gI.log and,
+# Each guest's console goes to BUILD_DIR/vm/console-multi-K-DEV-gI.log and,
 # prefixed with [gI], to stdout. Exit: 0 when every guest's script exited 0;
 # 77 when all skipped; otherwise the first failure, 1 for a guest that gave
 # no exit marker (timeout UVIO_VM_TIMEOUT, default 900 s, or crash).
@@ -50,11 +51,15 @@ command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
 cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
 export UVIO_CACHE=$cache
 t0=$SECONDS
-kdir=$("$here/fetch.sh" "$meta") || skip "could not fetch $meta"
+# UVIO_VM_DEV: rxe (the default) or siw on each NIC.
+vmdev=${UVIO_VM_DEV:-rxe}
+case $vmdev in rxe|siw) ;; *) echo "vm: UVIO_VM_DEV must be rxe or siw, not '$vmdev'"; exit 2 ;; esac
+siw=; [ "$vmdev" = siw ] && siw=siw
+kdir=$("$here/fetch.sh" "$meta" $siw) || skip "could not fetch $meta"
 userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
 kname=$(cat "$kdir/version")
 mkdir -p "$build/vm"
-initrd=$build/vm/initramfs-$kname-multi.cpio.gz
+initrd=$build/vm/initramfs-$kname-multi-$vmdev.cpio.gz
 refs=$(ls "$userland"/usr/bin/ibv_*_pingpong)
 files=("${data[@]}")
 [ "$script" != shell ] && files+=("$script")
@@ -112,7 +117,7 @@ fi
 # no_timer_check: under TCG on a busy host the kernel's IO-APIC timer check
 # can fail and panic the boot ("IO-APIC + timer doesn't work!").
 append_base="console=ttyS0 panic=-1 quiet loglevel=3 no_timer_check"
-append_base="$append_base uvio.count=$count uvio.script=$(basename "$script")"
+append_base="$append_base uvio.count=$count uvio.dev=$vmdev uvio.script=$(basename "$script")"
 [ -n "${UVIO_VM_ARGS:-}" ] && append_base="$append_base uvio.args=$UVIO_VM_ARGS"
 t1=$SECONDS
 declare -A pids qemus appends boots marked
@@ -139,7 +144,7 @@ if [ "$script" = shell ]; then
 	exit 0
 fi
 
-log_of() { echo "$build/vm/console-multi-$kname-g$1.log"; }
+log_of() { echo "$build/vm/console-multi-$kname-$vmdev-g$1.log"; }
 start_guest() {	# start_guest I: boot guest I, console to its log and stdout
 	local i=$1 log
 	log=$(log_of "$i")

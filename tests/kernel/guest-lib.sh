@@ -1,0 +1,61 @@
+# Sourced by the scripts that run inside the guests of tests/vm/run-multi.sh
+# (kt_pingpong.sh, kt_rping.sh): verdicts, the barrier between two guests,
+# and the check that a case left no kernel object behind.
+#
+# The sourcing script sets: role (loop, server or client), peer (the other
+# guest's address), ctl (a TCP port for the barrier), tag (for say), and
+# counts pass and fail.
+pass=0 fail=0
+
+say() { echo "$tag[$role]: $*"; }
+ok() { pass=$((pass + 1)); echo "--- PASS $*"; }
+bad() { fail=$((fail + 1)); echo "--- FAIL $*"; }
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# Is something listening on TCP port $1 (IPv4 or IPv6)?
+listening() {
+	hex=$(printf '%04X' "$1")
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
+}
+wait_listen() {	# wait_listen PORT: up to 60 s
+	t=0
+	until listening "$1"; do
+		t=$((t + 1)); [ $t -gt 600 ] && return 1
+		sleep 0.1
+	done
+}
+
+# Both guests reach the barrier NAME before either goes on: the server's
+# guest serves NAME once on the control port, the client's guest polls it.
+barrier() {
+	case $role in
+	loop) return 0 ;;
+	server)
+		got=$(echo "$1" | timeout 300 nc -l -p $ctl) || { say "barrier $1: no client"; return 1; } ;;
+	client)
+		t=0
+		until [ "$(timeout 5 nc -w 2 "$peer" $ctl </dev/null 2>/dev/null)" = "$1" ]; do
+			t=$((t + 1)); [ $t -gt 1500 ] && { say "barrier $1: no server"; return 1; }
+			sleep 0.2
+		done ;;
+	esac
+	return 0
+}
+
+resources() { rdma resource show | sed "s/^/  /"; }
+baseline=$(rdma resource show)
+check_resources() {	# check_resources CASE: nothing left over
+	now=$(rdma resource show)
+	# rxe destroys a dead process's objects a moment after it exits.
+	t=0
+	while [ "$now" != "$baseline" ] && [ $t -lt 20 ]; do
+		sleep 0.1; t=$((t + 1)); now=$(rdma resource show)
+	done
+	if [ "$now" = "$baseline" ]; then ok "$1: rdma resource show as before"; return; fi
+	bad "$1: objects left over"
+	echo "  before:"; echo "$baseline" | sed "s/^/    /"
+	echo "  after:"; echo "$now" | sed "s/^/    /"
+	rdma resource show qp; rdma resource show cq; rdma resource show mr
+	rdma resource show cm_id
+}

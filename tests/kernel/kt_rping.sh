@@ -1,0 +1,187 @@
+#!/bin/sh
+# Runs inside the guests of tests/vm/run-multi.sh: examples/uvio_rping
+# (libuverbs-ioctl alone: no librdmacm, no libibverbs) against itself and
+# against librdmacm's rping in both roles, through the connection manager,
+# on the guest's device (rxe0 or siw0, UVIO_VM_DEV of run-multi.sh).
+#
+#   kt_rping.sh loop      one guest: server and client side by side
+#   kt_rping.sh server    guest 0 of two: the server of each case
+#   kt_rping.sh client    guest 1 of two: the client of each case
+#
+# Every case checks: both sides exit 0; each side that prints the rounds
+# printed every one (uvio_rping compares every payload itself: the server
+# what it read against round N's pattern, the client what came back against
+# what it sent; rping -V compares on its client); while a uvio_rping runs,
+# its maps hold libuverbs_ioctl and nothing of libibverbs or librdmacm; and
+# `rdma resource show` (cm_ids included) is back to what it was. Then a
+# peer that goes away mid-run: killed (the other side must report the
+# disconnect and stop within the bound) and, across two guests, powered off
+# (the client must fail with a clear error within the bound).
+#
+# UVIO_ARGS: COUNT SIZE (defaults 20 and 4096).
+set -u
+role=$1
+set -- ${UVIO_ARGS:-}
+count=${1:-20} size=${2:-4096}
+port=7174 ctl=18601
+tag=rping
+dev=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | head -n1)
+me=${UVIO_ADDRS%%/*}
+peer=${UVIO_PEER:-$me}
+[ "$role" = loop ] && peer=$me
+. /opt/uvio/guest-lib.sh
+
+# The server's listener, as the manager lists it (no TCP socket on RoCE).
+wait_cm_listen() {
+	t=0
+	until rdma resource show cm_id | grep "LISTEN" | grep -q ":$port "; do
+		t=$((t + 1)); [ $t -gt 300 ] && return 1
+		sleep 0.1
+	done
+}
+
+check_maps() {	# check_maps PID CASE
+	if [ ! -r "/proc/$1/maps" ]; then bad "$2: no /proc/$1/maps"; return; fi
+	if grep -qiE "ibverbs|rdmacm" "/proc/$1/maps"; then
+		bad "$2: uvio_rping has libibverbs or librdmacm mapped"
+		grep -iE "ibverbs|rdmacm" "/proc/$1/maps"
+	elif ! grep -q libuverbs_ioctl "/proc/$1/maps"; then
+		bad "$2: uvio_rping does not map libuverbs_ioctl"
+	else
+		ok "$2: uvio_rping maps libuverbs_ioctl and nothing of libibverbs or librdmacm"
+	fi
+}
+
+server_cmd() {
+	case $1 in
+	uvio_rping) echo "uvio_rping -s -a $me -p $port -S $size -v -T 30" ;;
+	*) echo "timeout 120 rping -s -a $me -p $port -S $size -v -V" ;;
+	esac
+}
+client_cmd() {
+	case $1 in
+	uvio_rping) echo "uvio_rping -c -a $peer -p $port -S $size -C $count -v -T 30" ;;
+	*) echo "timeout 120 rping -c -a $peer -p $port -S $size -C $count -v -V" ;;
+	esac
+}
+
+# judge CASE SIDE PROGRAM RC OUTFILE: exit 0 and every round printed.
+judge() {
+	sed "s/^/  [$2 $3] /" "$5" | head -n 12
+	lines=$(grep -c "ping data: rdma-ping-" "$5")
+	if [ "$4" != 0 ]; then
+		bad "$1: the $2 ($3) exited $4"
+	elif [ "$lines" != "$count" ]; then
+		bad "$1: the $2 ($3) printed $lines of $count rounds"
+	else
+		ok "$1: the $2 ($3) ran $count rounds of $size bytes"
+	fi
+}
+
+run_case() {	# run_case SERVER_PROGRAM CLIENT_PROGRAM
+	name="$1 server, $2 client"
+	echo "=== $name"
+	if [ "$role" != client ]; then
+		say "\$ $(server_cmd "$1")"
+		$(server_cmd "$1") > /tmp/server.out 2>&1 &
+		spid=$!
+		wait_cm_listen || { bad "$name: the server is not listening"; kill $spid; return; }
+		[ "$1" = uvio_rping ] && check_maps $spid "$name"
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" != server ]; then
+		say "\$ $(client_cmd "$2")"
+		$(client_cmd "$2") > /tmp/client.out 2>&1
+		judge "$name" client "$2" $? /tmp/client.out
+	fi
+	if [ "$role" != client ]; then
+		wait $spid
+		judge "$name" server "$1" $? /tmp/server.out
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	check_resources "$name"
+}
+
+# One side is killed (SIGKILL) 3 s into an endless run; the other must see
+# the disconnect and stop within the bound: the kernel destroys the dead
+# side's id, which disconnects the connection.
+bound=15
+kill_case() {	# kill_case server|client: who dies
+	name="$1 killed mid-run"
+	echo "=== $name"
+	[ "$role" = loop ] || { say "$name: one guest only"; return; }
+	uvio_rping -s -a $me -p $port -S $size -T $bound > /tmp/server.out 2>&1 &
+	spid=$!
+	wait_cm_listen || { bad "$name: the server is not listening"; kill $spid; return; }
+	uvio_rping -c -a $peer -p $port -S $size -C 0 -T $bound > /tmp/client.out 2>&1 &
+	cpid=$!
+	sleep 3
+	t0=$(now_ms)
+	if [ "$1" = server ]; then
+		kill -9 $spid; wait $spid
+		victim=client vpid=$cpid out=/tmp/client.out
+	else
+		kill -9 $cpid; wait $cpid
+		victim=server vpid=$spid out=/tmp/server.out
+	fi
+	wait $vpid
+	rc=$?
+	t1=$(now_ms)
+	sed "s/^/  [$victim] /" $out | tail -n 4
+	say "the $victim exited $rc after $((t1 - t0)) ms"
+	if ! grep -q "DISCONNECT EVENT" $out; then
+		bad "$name: the $victim did not report the disconnect"
+	elif [ "$victim" = client ] && [ $rc = 0 ]; then
+		bad "$name: the client exited 0 although its rounds did not end"
+	elif [ $((t1 - t0)) -gt $((bound * 1000)) ]; then
+		bad "$name: the $victim took $((t1 - t0)) ms"
+	else
+		ok "$name: the $victim reported the disconnect after $((t1 - t0)) ms"
+	fi
+	check_resources "$name"
+}
+
+# The server's guest vanishes mid-run (run-multi.sh stops its qemu); the
+# client must stop with a clear error within its -T bound and slack.
+poweroff_case() {
+	name="peer powered off"
+	echo "=== $name"
+	if [ "$role" = server ]; then
+		uvio_rping -s -a $me -p $port -S $size -T 60 > /tmp/server.out 2>&1 &
+		wait_cm_listen
+		barrier "$name"
+		sleep 5
+		say "powering off now, mid-run"
+		echo "UVIO-EXIT $([ $fail = 0 ] && echo 0 || echo 1)"
+		echo "UVIO-POWER-OFF"
+		sleep 120
+	fi
+	barrier "$name"
+	t0=$(now_ms)
+	uvio_rping -c -a $peer -p $port -S $size -C 0 -T 5 > /tmp/client.out 2>&1
+	rc=$?
+	t1=$(now_ms)
+	tail -n 4 /tmp/client.out | sed "s/^/  [client] /"
+	say "client exit $rc after $((t1 - t0)) ms (peer powered off about 5 s in)"
+	if [ $rc = 0 ]; then
+		bad "$name: the client did not notice"
+	elif ! grep -Eq "completion error|no completion within|DISCONNECT" /tmp/client.out; then
+		bad "$name: the client's error does not say what happened"
+	elif [ $((t1 - t0)) -gt $(( (5 + 5 + 20) * 1000 )) ]; then
+		bad "$name: the client took $((t1 - t0)) ms"
+	else
+		ok "$name: clear error $(( (t1 - t0) / 1000 )) s after the start"
+	fi
+	check_resources "$name"
+}
+
+say "kernel $(uname -r), $dev, me $me, peer $peer"
+resources
+run_case uvio_rping uvio_rping
+run_case uvio_rping rping
+run_case rping uvio_rping
+kill_case client
+kill_case server
+[ "$role" != loop ] && poweroff_case
+say "$pass passed, $fail failed"
+[ $fail = 0 ] && [ $pass -gt 0 ]
