@@ -144,7 +144,10 @@ UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_stat
 			       struct uvio_device *dev, uint32_t qp_handle);
 
 /* GET_EVENT: the next event of any id of this handle. Blocks unless the fd
- * is non-blocking (-EAGAIN then). */
+ * is non-blocking (-EAGAIN then). A blocked GET_EVENT is woken by an event
+ * only, not by another thread closing the fd (the kernel holds the file):
+ * to wait with a bound or a way out, poll() uvio_cm_fd() beside fds of
+ * your own. On a closed fd it answers -EBADF. */
 UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event);
 /* The kernel's name of an event (RDMA_CM_EVENT_*, without the prefix). */
 UVIO_API const char *uvio_cm_event_name(uint32_t event);

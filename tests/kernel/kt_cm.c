@@ -321,6 +321,91 @@ static void rc_through_cm(struct uvio_cm *cm, const char *devname, bool roce,
 	KT_EQ(cm_ids(devname), 0);
 }
 
+/* A QP of the device an id resolved to (uvio_cm_device_open), in INIT
+ * through the manager: what an iWARP connect request must name. */
+struct spare_qp {
+	struct uvio_device *dev;
+	int async_fd;
+	uint32_t pd;
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+};
+
+static void spare_qp_make(struct uvio_cm *cm, uint32_t id, struct spare_qp *sq)
+{
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8);
+	UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC,
+		  .cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
+			   .max_recv_sge = 1 });
+
+	KT_EQ(uvio_cm_device_open(cm, id, &sq->dev), 0);
+	if (!sq->dev)
+		return;
+	printf("the id's device: %s\n", uvio_device_name(sq->dev));
+	KT_EQ(uvio_get_context(sq->dev, NULL, &ctx, NULL), 0);
+	sq->async_fd = ctx.async_fd;
+	KT_EQ(uvio_alloc_pd(sq->dev, NULL, &sq->pd, NULL), 0);
+	KT_EQ(uvio_dp_create_cq(sq->dev, &ca, &sq->cq), 0);
+	qa.pd_handle = sq->pd;
+	qa.send_cq_handle = qa.recv_cq_handle = sq->cq.handle;
+	KT_EQ(uvio_dp_create_qp(sq->dev, &qa, NULL, &sq->qp), 0);
+	KT_EQ(uvio_cm_modify_qp(cm, id, 1, sq->dev, sq->qp.handle), 0);
+}
+
+static void spare_qp_free(struct spare_qp *sq)
+{
+	if (!sq->dev)
+		return;
+	KT_EQ(uvio_dp_destroy_qp(&sq->qp, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&sq->cq, NULL), 0);
+	KT_EQ(uvio_dealloc_pd(sq->dev, sq->pd, NULL), 0);
+	close(sq->async_fd);
+	uvio_device_close(sq->dev);
+}
+
+/*
+ * An id destroyed with its event unread: the kernel counts it as not
+ * delivered and drops it from the queue. Then a handle whose fd was closed
+ * under it (another thread's close, say): GET_EVENT answers -EBADF with the
+ * command named, nothing blocks. A GET_EVENT already blocked is woken only
+ * by an event (the kernel holds the file): uvio_cm(3) says to poll() the fd.
+ */
+static void unread_and_closed(struct uvio_cm *cm, const char *dev, const struct sockaddr_in *dst)
+{
+	struct pollfd p = { .fd = uvio_cm_fd(cm), .events = POLLIN };
+	struct uvio_cm *other;
+	uint32_t id, reported = 99;
+	int fd;
+
+	KT_EQ(uvio_cm_create_id(cm, 0x33, RDMA_PS_TCP, IB_UVERBS_QPT_RC, &id), 0);
+	KT_EQ(uvio_cm_resolve_addr(cm, id, NULL, 0, (const struct sockaddr *)dst, sizeof(*dst),
+				   2000), 0);
+	KT_EQ(poll(&p, 1, 5000), 1);	/* ADDR_RESOLVED is queued, not read */
+	KT_EQ(uvio_cm_destroy_id(cm, id, &reported), 0);
+	KT_EQ(reported, 0);
+	KT_EQ(poll(&p, 1, 200), 0);	/* and gone with the id */
+	KT_EQ(cm_ids(dev), 0);
+	printf("an id destroyed with its event unread: %u reported, the queue empty\n",
+	       reported);
+
+	fd = dup(uvio_cm_fd(cm));
+	KT_CHECK(fd >= 0, "dup");
+	KT_EQ(uvio_cm_adopt(fd, &other), 0);
+	if (!other)
+		return;
+	close(fd);
+	{
+		struct rdma_ucm_event_resp ev;
+
+		KT_EQ(uvio_cm_get_event(other, &ev), -EBADF);
+		KT_CHECK(strstr(uvio_last_error(), "GET_EVENT") != NULL, "message: %s",
+			 uvio_last_error());
+		printf("closed fd: %s\n", uvio_last_error());
+	}
+	uvio_cm_close(other);
+}
+
 int main(void)
 {
 	struct uvio_cm *cm;
@@ -375,14 +460,21 @@ int main(void)
 	printf("active id on port %u of device %u\n", q.port_num, q.ibdev_index);
 	KT_EQ(q.port_num, 1);
 
-	if (roce) {
-		/* A request with private data, rejected with private data:
-		 * the kernel does not check the QP number on RoCE. */
+	{
+		/* A request with private data, rejected with private data.
+		 * RoCE does not check the QP number; iWARP wants a QP of the
+		 * device the id resolved to, in INIT. */
 		static const char hello[] = "hello from uvio", no[] = "not today";
 		struct rdma_ucm_conn_param p = { .qp_num = 0x1234, .retry_count = 7,
 						 .rnr_retry_count = 7, .responder_resources = 1,
 						 .initiator_depth = 1 };
+		struct spare_qp sq = { 0 };
 		uint32_t req;
+
+		if (!roce) {
+			spare_qp_make(cm, active, &sq);
+			p.qp_num = sq.qp.qp_num;
+		}
 
 		p.private_data_len = sizeof(hello);
 		memcpy(p.private_data, hello, sizeof(hello));
@@ -393,7 +485,7 @@ int main(void)
 			 ev.param.conn.private_data_len);
 		KT_CHECK(!memcmp(ev.param.conn.private_data, hello, sizeof(hello)),
 			 "the request's private data differs");
-		KT_EQ(ev.param.conn.qp_num, 0x1234);
+		KT_EQ(ev.param.conn.qp_num, roce ? 0x1234 : 0);
 		KT_EQ(uvio_cm_reject(cm, req, 0, no, sizeof(no)), 0);
 		expect_event(cm, &ev, UVIO_CM_EVENT_REJECTED, 0x22);
 		KT_CHECK(ev.param.conn.private_data_len >= sizeof(no), "private data of %u bytes",
@@ -404,16 +496,17 @@ int main(void)
 		       ev.param.conn.private_data_len);
 		KT_EQ(uvio_cm_destroy_id(cm, req, &reported), 0);
 		printf("request id: %u events reported\n", reported);
-	} else {
-		printf("iWARP: a connect needs a QP of the device (rc_through_cm below)\n");
+		if (!roce)
+			spare_qp_free(&sq);
 	}
 	/* rdma sees the ids (the listener, the active one), then not. */
 	KT_EQ(cm_ids(dev), 2);
 	KT_EQ(uvio_cm_destroy_id(cm, active, &reported), 0);
-	KT_EQ(reported, roce ? 3 : 2);
+	KT_EQ(reported, 3);
 	KT_EQ(uvio_cm_destroy_id(cm, listener, &reported), 0);
 	printf("listener: %u events reported\n", reported);
 	KT_EQ(cm_ids(dev), 0);
+	unread_and_closed(cm, dev, &dst);
 	{
 		struct sockaddr_in server = { .sin_family = AF_INET };
 
