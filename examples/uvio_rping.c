@@ -204,6 +204,12 @@ static int post_rdma(struct conn *c, uint32_t opcode, uint64_t wr_id, uint32_t l
 
 static int on_completion(struct conn *c, const struct uvio_dp_wc *wc)
 {
+	if (c->o->debug)
+		fprintf(stderr, "%s: completion wr_id %" PRIu64 " %s status %u byte_len %u\n", prog,
+			wc->wr_id, uvio_wc_opcode_name(wc->opcode) ? uvio_wc_opcode_name(wc->opcode) :
+			"?", wc->status, wc->byte_len);
+	if (wc->status == UVIO_WC_WR_FLUSH_ERR)
+		return -ESHUTDOWN;	/* the QP went to error: await() asks why */
 	if (wc->status) {
 		const char *s = uvio_wc_status_name(wc->status);
 
@@ -244,6 +250,24 @@ static int on_completion(struct conn *c, const struct uvio_dp_wc *wc)
 }
 
 /*
+ * A flushed work request: the QP went to error, most often because the
+ * peer disconnected and the manager's DISCONNECTED is on its way. Wait for
+ * it (within -T) to say so; else name the flush.
+ */
+static int flushed(struct conn *c, const struct uvio_dp_wc *wc)
+{
+	struct rdma_ucm_event_resp ev;
+
+	if (!next_event(c, &ev, c->o->timeout_ms) && ev.event == UVIO_CM_EVENT_DISCONNECTED) {
+		fprintf(stderr, "%s DISCONNECT EVENT...\n", c->o->server ? "server" : "client");
+		return -ECONNRESET;
+	}
+	fprintf(stderr, "%s: completion error: WR_FLUSH_ERR (wr_id %" PRIu64 "): the QP is in "
+		"error\n", prog, wc->wr_id);
+	return -EIO;
+}
+
+/*
  * Until *counter reaches target: completions from the ring; when it is
  * empty, arm the CQ, look once more, then sleep on the completion channel
  * and the manager's fd together, so that a disconnect ends the wait
@@ -261,6 +285,8 @@ static int await(struct conn *c, const unsigned long *counter, unsigned long tar
 			return fail("polling the CQ", n);
 		for (i = 0; i < n; i++) {
 			err = on_completion(c, &wc[i]);
+			if (err == -ESHUTDOWN)
+				return flushed(c, &wc[i]);
 			if (err)
 				return err;
 		}

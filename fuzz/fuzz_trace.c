@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "../tools/trace/bytes.h"
+#include "abi/bytes.h"
 #include "../tools/trace/record.h"
 #include "../tools/trace/render.h"
 

@@ -15,8 +15,8 @@
 #include <uvio.h>
 
 #include "trace/hexin.h"
-#include "trace/rdmacm.h"
-#include "trace/sbuf.h"
+#include "abi/bytes.h"
+#include "report/sbuf.h"
 
 enum mode { IOCTL, IOCTL_2017, WRITE, RDMA_CM, HEX };
 
@@ -100,11 +100,10 @@ int main(int argc, char **argv)
 		printf("%s\n", text);
 		return ret < 0 ? 1 : 0;
 	case RDMA_CM: {
-		struct sbuf s;
-		const char *name;
+		const char *name = h.len >= 8 ? uvio_cm_cmd_name(ld32(buf)) : NULL;
 
-		sb_init(&s, text, sizeof(text));
-		name = ucma_render(&s, false, buf, h.len, NULL, 0);
+		/* The library's decoder, from its description of the ABI. */
+		uvio_decode_cm(buf, h.len, NULL, 0, 0, text, sizeof(text));
 		printf("rdma_cm %s\n", name ? name : "(unknown command)");
 		for (char *l = text, *nl; l && *l; l = nl ? nl + 1 : NULL) {
 			nl = strchr(l, '\n');

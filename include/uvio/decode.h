@@ -47,6 +47,9 @@ typedef int (*uvio_fetch_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 /* The command is as the kernel left it (outputs filled, new handles and fds
  * written back): show the outputs' values. */
 #define UVIO_DECODE_AFTER 0x1u
+/* uvio_decode_cm(): JSON members ("cmd":0,"in":24,...,"fields":{...}) in
+ * place of text. */
+#define UVIO_DECODE_JSON 0x2u
 
 struct uvio_decode_opts {
 	size_t sz;			/* sizeof(struct uvio_decode_opts) */
@@ -75,6 +78,25 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
  */
 UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp,
 			       size_t resp_len, char *out, size_t size);
+
+/*
+ * The connection manager's commands (/dev/infiniband/rdma_cm): the len
+ * bytes written (struct rdma_ucm_cmd_hdr, then the command's struct) field
+ * by field, and the resp_len bytes the kernel wrote to the response address
+ * (NULL and 0 for none or not yet), from the same description of the ABI the
+ * library's uvio_cm_* calls use; events are GET_EVENT's answer. flags:
+ * UVIO_DECODE_JSON or 0. Returns the text length as uvio_decode() does, or
+ * -EINVAL when len cannot hold the header (the text says so).
+ */
+UVIO_API int uvio_decode_cm(const void *buf, size_t len, const void *resp, size_t resp_len,
+			    unsigned int flags, char *out, size_t size);
+/* "CREATE_ID" ... "JOIN_MCAST" (RDMA_USER_CM_CMD_*), NULL when unknown. */
+UVIO_API const char *uvio_cm_cmd_name(uint32_t cmd);
+/* Where the kernel writes the answer of the command in buf: 1 with its
+ * address and the length the header allows, 0 when it has none, -EINVAL
+ * for a buffer too short or an unknown command. */
+UVIO_API int uvio_cm_cmd_response(const void *buf, size_t len, uint64_t *addr,
+				  uint32_t *resp_len);
 
 /* Decode a built command, with the kinds the builder knows (whether an
  * attribute is an input or an output is not visible in the bytes), and the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading numbers from bytes that came from a tracee: any alignment, host
- * byte order as the kernel reads them (ld_be for the network-order fields). */
-#ifndef UVIO_TRACE_BYTES_H
-#define UVIO_TRACE_BYTES_H
+/* Internal: reading numbers from bytes a caller or a tracee gave: any
+ * alignment, host byte order as the kernel reads them (ld_be for the
+ * network-order fields). */
+#ifndef UVIO_LIB_BYTES_H
+#define UVIO_LIB_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>

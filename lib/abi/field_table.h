@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Structs described as tables of fields (name, offset, format), rendered
- * from bytes that may be short: a field past the end is left out and the
- * shortfall named.
+ * Internal: structs of the connection manager's ABI described as tables of
+ * fields (name, offset, format). lib/cmd/field_render.c renders them from
+ * bytes that may be short.
  */
-#ifndef UVIO_TRACE_FIELDS_H
-#define UVIO_TRACE_FIELDS_H
+#ifndef UVIO_LIB_FIELD_TABLE_H
+#define UVIO_LIB_FIELD_TABLE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "sbuf.h"
 
 enum ffmt {
 	FF_U8, FF_U16, FF_U32, FF_U64,	/* decimal */
@@ -45,12 +42,7 @@ struct fstruct {
 	const struct ffield *fields;	/* ends with a NULL name */
 };
 
-/* Render struct st from n bytes at p: text "name value name value ..." or
- * JSON members "name":value,... (no braces). */
-void ff_render(struct sbuf *s, bool json, const struct fstruct *st, const uint8_t *p, size_t n);
 /* Size in bytes of a field format (0 for variable ones). */
 size_t ff_size(const struct ffield *f);
-/* "value" of one field as text into s (for use in other renderers). */
-void ff_value(struct sbuf *s, bool json, const struct ffield *f, const uint8_t *p, size_t n);
 
-#endif
+#endif /* UVIO_LIB_FIELD_TABLE_H */

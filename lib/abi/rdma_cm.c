@@ -1,27 +1,98 @@
 // SPDX-License-Identifier: MIT
 /*
- * The rdma_cm write() commands, a table each: the struct the command carries
- * and the one the kernel answers with. Offsets are those of
- * <rdma/rdma_user_cm.h> (written out, so that older system headers build
- * this; tools/trace/test checks them against the headers of the build).
+ * The connection manager's write() ABI (/dev/infiniband/rdma_cm,
+ * <rdma/rdma_user_cm.h>, ABI version 4), described once: each command's
+ * name, the struct it carries and the one the kernel answers with, field by
+ * field, and the events. The typed commands (lib/cm/cm.c) take their names
+ * and sizes from here, the decoder (lib/cmd/decode_cm.c) and so uverbs-decode
+ * and uverbs-trace their fields. Offsets are written out as the ABI's facts
+ * and checked against the system header below.
  */
+#include <stddef.h>
 #include <string.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_cm.h>
 
-#include "bytes.h"
-#include "fields.h"
-#include "rdmacm.h"
+#include "abi/bytes.h"
+#include "abi/rdma_cm.h"
 
 #define F(n, o, f) { n, o, f, 0, -1, NULL, 0 }
 #define D(n, o, cap, len_at) { n, o, FF_DATA, cap, len_at, NULL, 0 }
 #define S(n, o, sub, size) { n, o, FF_STRUCT, 0, -1, sub, size }
 #define END { NULL, 0, 0, 0, -1, NULL, 0 }
 
-enum {	/* RDMA_USER_CM_CMD_* */
-	CREATE_ID, DESTROY_ID, BIND_IP, RESOLVE_IP, RESOLVE_ROUTE, QUERY_ROUTE, CONNECT, LISTEN,
-	ACCEPT, REJECT, DISCONNECT, INIT_QP_ATTR, GET_EVENT, GET_OPTION, SET_OPTION, NOTIFY,
-	JOIN_IP_MCAST, LEAVE_MCAST, MIGRATE_ID, QUERY, BIND, RESOLVE_ADDR, JOIN_MCAST,
-	NCMDS
+/* The commands numbered as <rdma/rdma_user_cm.h> numbers them; Linux 7.x
+ * added two after JOIN_MCAST that this library does not know. */
+#define NCMDS (RDMA_USER_CM_CMD_JOIN_MCAST + 1)
+_Static_assert(NCMDS == ABI_CM_NCMDS, "RDMA_USER_CM_CMD_JOIN_MCAST");
+
+/* The offsets below, against the header of this build. */
+#define AT(type, field, off) (offsetof(struct type, field) == (off))
+_Static_assert(AT(rdma_ucm_create_id, response, 8) && AT(rdma_ucm_create_id, ps, 16) &&
+	       AT(rdma_ucm_create_id, qp_type, 18) && AT(rdma_ucm_destroy_id, id, 8) &&
+	       AT(rdma_ucm_bind_ip, id, 36) && AT(rdma_ucm_bind, addr, 8) &&
+	       AT(rdma_ucm_resolve_ip, id, 56) && AT(rdma_ucm_resolve_addr, src_addr, 16) &&
+	       AT(rdma_ucm_resolve_addr, dst_addr, 144) &&
+	       AT(rdma_ucm_query_route_resp, src_addr, 136) &&
+	       AT(rdma_ucm_query_route_resp, num_paths, 192) &&
+	       AT(rdma_ucm_query_route_resp, ibdev_index, 200) &&
+	       AT(rdma_ucm_query_addr_resp, src_addr, 16) &&
+	       AT(rdma_ucm_query_addr_resp, ibdev_index, 272) &&
+	       AT(rdma_ucm_conn_param, private_data_len, 264) &&
+	       AT(rdma_ucm_conn_param, valid, 271) && AT(rdma_ucm_connect, id, 272) &&
+	       AT(rdma_ucm_connect, ece, 280) && AT(rdma_ucm_accept, id, 280) &&
+	       AT(rdma_ucm_accept, ece, 288) && AT(rdma_ucm_reject, reason, 5) &&
+	       AT(rdma_ucm_reject, private_data, 8) && AT(rdma_ucm_init_qp_attr, qp_state, 12) &&
+	       AT(rdma_ucm_join_ip_mcast, id, 44) && AT(rdma_ucm_join_mcast, addr, 24) &&
+	       AT(rdma_ucm_event_resp, param, 20) && AT(rdma_ucm_event_resp, ece, 328) &&
+	       AT(rdma_ucm_set_option, optlen, 20) && AT(rdma_ucm_migrate_id, fd, 12) &&
+	       AT(rdma_ucm_notify, event, 4) && AT(ib_uverbs_qp_attr, ah_attr, 40) &&
+	       AT(ib_uverbs_qp_attr, pkey_index, 124) && AT(ib_uverbs_qp_attr, port_num, 133),
+	       "rdma_cm field offsets");
+#define SZ(type, n) (sizeof(struct type) == (n))
+_Static_assert(SZ(rdma_ucm_cmd_hdr, 8) && SZ(rdma_ucm_create_id, 24) &&
+	       SZ(rdma_ucm_destroy_id, 16) && SZ(rdma_ucm_bind_ip, 40) &&
+	       SZ(rdma_ucm_resolve_ip, 64) && SZ(rdma_ucm_resolve_route, 8) &&
+	       SZ(rdma_ucm_query, 16) && SZ(rdma_ucm_connect, 288) && SZ(rdma_ucm_listen, 8) &&
+	       SZ(rdma_ucm_accept, 296) && SZ(rdma_ucm_reject, 264) &&
+	       SZ(rdma_ucm_disconnect, 4) && SZ(rdma_ucm_init_qp_attr, 16) &&
+	       SZ(rdma_ucm_get_event, 8) && SZ(rdma_ucm_set_option, 24) &&
+	       SZ(rdma_ucm_notify, 8) && SZ(rdma_ucm_join_ip_mcast, 48) &&
+	       SZ(rdma_ucm_migrate_id, 16) && SZ(rdma_ucm_bind, 136) &&
+	       SZ(rdma_ucm_resolve_addr, 272) && SZ(rdma_ucm_join_mcast, 152) &&
+	       SZ(rdma_ucm_event_resp, 336) && SZ(rdma_ucm_conn_param, 272) &&
+	       SZ(rdma_ucm_query_addr_resp, 280) && SZ(rdma_ucm_query_route_resp, 208) &&
+	       SZ(ib_uverbs_qp_attr, 144), "rdma_cm struct sizes");
+
+static const char *const event_names[] = {
+	"ADDR_RESOLVED", "ADDR_ERROR", "ROUTE_RESOLVED", "ROUTE_ERROR", "CONNECT_REQUEST",
+	"CONNECT_RESPONSE", "CONNECT_ERROR", "UNREACHABLE", "REJECTED", "ESTABLISHED",
+	"DISCONNECTED", "DEVICE_REMOVAL", "MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE",
+	"TIMEWAIT_EXIT",
 };
+_Static_assert(sizeof(event_names) / sizeof(event_names[0]) == ABI_CM_NEVENTS, "event names");
+
+const char *abi_cm_event_name(uint32_t event)
+{
+	return event < ABI_CM_NEVENTS ? event_names[event] : NULL;
+}
+
+size_t ff_size(const struct ffield *f)
+{
+	switch (f->fmt) {
+	case FF_U8: case FF_QPT: return 1;
+	case FF_U16: case FF_X16: case FF_BE16: case FF_PS: return 2;
+	case FF_U32: case FF_X32: case FF_BE32: case FF_QPS: case FF_CM_EVENT: return 4;
+	case FF_U64: case FF_X64: case FF_BE64: case FF_PTR: return 8;
+	case FF_SA_IN6: return 28;
+	case FF_SA_STORAGE: return 128;
+	case FF_GID: return 16;
+	case FF_DATA: return f->aux;
+	case FF_STRUCT: return f->sub_size;
+	}
+	return 0;
+}
+
 
 static const struct ffield create_id[] = {
 	F("uid", 0, FF_X64), F("response", 8, FF_PTR), F("ps", 16, FF_PS),
@@ -114,18 +185,10 @@ static const struct ffield join_mcast[] = {
 	F("addr_size", 20, FF_U16), F("join_flags", 22, FF_U16), F("addr", 24, FF_SA_STORAGE),
 	END };
 
-struct ucma_cmd {
-	const char *name;
-	struct fstruct in;
-	int16_t resp_at;		/* offset of the response pointer, -1: none */
-	struct fstruct out;
-	int8_t object;			/* 1 creates a cm_id, -1 destroys one */
-};
-
 #define CMD(n, fields, size, at, ofields, osize, obj) \
-	[n] = { #n, { #n, size, fields }, at, { #n, osize, ofields }, obj }
+	[RDMA_USER_CM_CMD_##n] = { #n, { #n, size, fields }, at, { #n, osize, ofields }, obj }
 
-static const struct ucma_cmd cmds[NCMDS] = {
+static const struct abi_cm_cmd cmds[NCMDS] = {
 	CMD(CREATE_ID, create_id, 24, 8, id_resp, 4, 1),
 	CMD(DESTROY_ID, destroy_id, 16, 0, events_resp, 4, -1),
 	CMD(BIND_IP, bind_ip, 40, -1, NULL, 0, 0),
@@ -151,109 +214,19 @@ static const struct ucma_cmd cmds[NCMDS] = {
 	CMD(JOIN_MCAST, join_mcast, 152, 0, id_resp, 4, 0),
 };
 
-#define HDR 8u	/* struct rdma_ucm_cmd_hdr */
-
-static const struct ucma_cmd *lookup(const uint8_t *buf, size_t len)
+const struct abi_cm_cmd *abi_cm_cmd(uint32_t cmd)
 {
-	uint32_t c;
-
-	if (len < HDR)
-		return NULL;
-	c = ld32(buf);
-	return c < NCMDS ? &cmds[c] : NULL;
+	return cmd < NCMDS ? &cmds[cmd] : NULL;
 }
 
-const char *ucma_cmd_name(uint32_t cmd)
+struct fstruct abi_cm_query_out(uint32_t option)
 {
-	return cmd < NCMDS ? cmds[cmd].name : NULL;
-}
-
-bool ucma_resp_ptr(const uint8_t *buf, size_t len, uint64_t *addr, uint64_t *resp_len)
-{
-	const struct ucma_cmd *c = lookup(buf, len);
-
-	if (!c || c->resp_at < 0 || len < HDR + (size_t)c->resp_at + 8)
-		return false;
-	memcpy(addr, buf + HDR + c->resp_at, 8);
-	*resp_len = ld16(buf + 6);
-	return *resp_len != 0;
-}
-
-/* QUERY answers one of three structs, by its option. */
-static struct fstruct query_out(const uint8_t *buf, size_t len)
-{
-	struct fstruct none = { "QUERY", 0, NULL };
-	uint32_t option;
-
-	if (len < HDR + 16)
-		return none;
-	option = ld32(buf + HDR + 12);
 	switch (option) {
-	case 0:	/* RDMA_USER_CM_QUERY_ADDR */
-	case 2:	/* RDMA_USER_CM_QUERY_GID */
+	case RDMA_USER_CM_QUERY_ADDR:
+	case RDMA_USER_CM_QUERY_GID:
 		return (struct fstruct){ "QUERY", 280, query_addr_resp };
-	case 1:	/* RDMA_USER_CM_QUERY_PATH */
+	case RDMA_USER_CM_QUERY_PATH:
 		return (struct fstruct){ "QUERY", 8, query_path_resp };
 	}
-	return none;
-}
-
-const char *ucma_render(struct sbuf *s, bool json, const uint8_t *buf, size_t len,
-			const uint8_t *resp, size_t resp_len)
-{
-	const struct ucma_cmd *c = lookup(buf, len);
-	struct fstruct out;
-	size_t in_len;
-
-	if (len < HDR) {
-		if (json)
-			sb_printf(s, "\"short\":%zu", len);
-		else
-			sb_printf(s, "(%zu bytes, a header needs %u)", len, HDR);
-		return NULL;
-	}
-	in_len = ld16(buf + 4);
-	if (json)
-		sb_printf(s, "\"cmd\":%u,\"in\":%zu,\"out\":%u", ld32(buf), in_len, ld16(buf + 6));
-	else
-		sb_printf(s, "cmd %u in %zu out %u", ld32(buf), in_len, ld16(buf + 6));
-	if (!c) {
-		if (!json)
-			sb_puts(s, " (unknown command)");
-		return NULL;
-	}
-	/* The kernel reads `in` bytes after the header. */
-	if (in_len > len - HDR)
-		in_len = len - HDR;
-	sb_puts(s, json ? ",\"fields\":{" : "\n");
-	ff_render(s, json, &c->in, buf + HDR, in_len);
-	if (json)
-		sb_puts(s, "}");
-	out = ld32(buf) == QUERY ? query_out(buf, len) : c->out;
-	if (resp && out.fields) {
-		sb_puts(s, json ? ",\"response\":{" : "\n-> ");
-		ff_render(s, json, &out, resp, resp_len);
-		if (json)
-			sb_puts(s, "}");
-	}
-	return c->name;
-}
-
-int ucma_object(const uint8_t *buf, size_t len, const uint8_t *resp, size_t resp_len,
-		uint32_t *id)
-{
-	const struct ucma_cmd *c = lookup(buf, len);
-
-	if (!c || !c->object)
-		return 0;
-	if (c->object > 0) {
-		if (!resp || resp_len < 4)
-			return 0;
-		*id = ld32(resp);
-		return 1;
-	}
-	if (len < HDR + 12)
-		return 0;
-	*id = ld32(buf + HDR + 8);	/* destroy_id.id */
-	return -1;
+	return (struct fstruct){ "QUERY", 0, NULL };
 }

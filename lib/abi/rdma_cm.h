@@ -1,36 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The RDMA connection manager's write() ABI (/dev/infiniband/rdma_cm,
- * <rdma/rdma_user_cm.h>): a struct rdma_ucm_cmd_hdr {cmd, in, out} and the
- * command's struct; commands with a response carry a pointer to it in their
- * struct and the kernel writes at most `out` bytes there.
+ * Internal: the connection manager's write() ABI described once
+ * (lib/abi/rdma_cm.c). A command is a struct rdma_ucm_cmd_hdr {cmd, in,
+ * out} and the command's struct; one with a response names its address in
+ * that struct (resp_at) and the kernel writes at most `out` bytes there.
  */
-#ifndef UVIO_TRACE_RDMACM_H
-#define UVIO_TRACE_RDMACM_H
+#ifndef UVIO_LIB_ABI_RDMA_CM_H
+#define UVIO_LIB_ABI_RDMA_CM_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
-#include "sbuf.h"
+#include "abi/field_table.h"
 
-/* Name of RDMA_USER_CM_CMD_* (CREATE_ID...), or NULL. */
-const char *ucma_cmd_name(uint32_t cmd);
-/* Where the response of the command in buf (header first) goes. */
-bool ucma_resp_ptr(const uint8_t *buf, size_t len, uint64_t *addr, uint64_t *resp_len);
-/*
- * The command in buf (header first, len bytes read of it) and its response
- * (resp_len bytes, NULL when none was read): text
- *   "CREATE_ID uid=... ps=TCP qp_type=RC" and "-> id=3"
- * or JSON members "command":"CREATE_ID","in":{...},"out":{...}.
- * Returns the command name or NULL when unknown.
- */
-const char *ucma_render(struct sbuf *s, bool json, const uint8_t *buf, size_t len,
-			const uint8_t *resp, size_t resp_len);
-/* The object a successful command created or destroyed ("cm_id"), for the
- * record of objects; *id from the response or the command. 1 created,
- * -1 destroyed, 0 neither. */
-int ucma_object(const uint8_t *buf, size_t len, const uint8_t *resp, size_t resp_len,
-		uint32_t *id);
+#define ABI_CM_NCMDS 23		/* RDMA_USER_CM_CMD_CREATE_ID .. JOIN_MCAST */
+#define ABI_CM_NEVENTS 16	/* RDMA_CM_EVENT_ADDR_RESOLVED .. TIMEWAIT_EXIT */
+#define ABI_CM_HDR 8u		/* struct rdma_ucm_cmd_hdr */
 
-#endif
+struct abi_cm_cmd {
+	const char *name;		/* "CREATE_ID" */
+	struct fstruct in;		/* the command's struct */
+	int16_t resp_at;		/* offset of the response pointer, -1: none */
+	struct fstruct out;		/* the answer (QUERY: by option) */
+	int8_t object;			/* 1 creates a cm_id, -1 destroys one */
+};
+
+/* The command numbered cmd, NULL when the ABI has none. */
+const struct abi_cm_cmd *abi_cm_cmd(uint32_t cmd);
+/* QUERY's answer, by its option (RDMA_USER_CM_QUERY_*). */
+struct fstruct abi_cm_query_out(uint32_t option);
+/* "ADDR_RESOLVED" ... "TIMEWAIT_EXIT", NULL for another number. */
+const char *abi_cm_event_name(uint32_t event);
+
+#endif /* UVIO_LIB_ABI_RDMA_CM_H */

@@ -21,6 +21,7 @@
 #include <uvio/device.h>
 #include <uvio/diag.h>
 
+#include "abi/rdma_cm.h"
 #include "cmd/memcheck.h"
 #include "cmd/sys.h"
 #include "device/discover.h"
@@ -29,70 +30,38 @@
 
 #define CM_ABI_VERSION 4	/* RDMA_USER_CM_ABI_VERSION */
 _Static_assert(CM_ABI_VERSION == RDMA_USER_CM_ABI_VERSION, "rdma_cm ABI version");
-_Static_assert(sizeof(struct rdma_ucm_cmd_hdr) == 8, "rdma_cm header");
-_Static_assert(sizeof(struct rdma_ucm_event_resp) == 336 &&
-	       offsetof(struct rdma_ucm_event_resp, param) == 20 &&
-	       offsetof(struct rdma_ucm_event_resp, ece) == 328, "rdma_cm event");
-_Static_assert(sizeof(struct rdma_ucm_accept) == 296 && sizeof(struct rdma_ucm_connect) == 288 &&
-	       sizeof(struct rdma_ucm_resolve_addr) == 272 && sizeof(struct rdma_ucm_reject) == 264,
-	       "rdma_cm commands");
-_Static_assert(sizeof(struct ib_uverbs_qp_attr) == 144, "INIT_QP_ATTR's answer");
-/* Where each answering command names its response: first, but CREATE_ID. */
-_Static_assert(offsetof(struct rdma_ucm_create_id, response) == 8 &&
-	       offsetof(struct rdma_ucm_destroy_id, response) == 0 &&
-	       offsetof(struct rdma_ucm_query, response) == 0 &&
-	       offsetof(struct rdma_ucm_init_qp_attr, response) == 0 &&
-	       offsetof(struct rdma_ucm_get_event, response) == 0 &&
-	       offsetof(struct rdma_ucm_migrate_id, response) == 0 &&
-	       offsetof(struct rdma_ucm_join_mcast, response) == 0, "response addresses");
-_Static_assert(sizeof(struct rdma_ucm_conn_param) == 272, "rdma_cm connection parameters");
-_Static_assert(sizeof(struct rdma_ucm_query_addr_resp) == 280, "rdma_cm QUERY ADDR answer");
+/* Layouts: lib/abi/rdma_cm.c describes them and checks them against the header. */
 
 struct uvio_cm {
 	int fd;
 	bool owned;
 };
 
-static const char *const cmd_names[] = {
-	"CREATE_ID", "DESTROY_ID", "BIND_IP", "RESOLVE_IP", "RESOLVE_ROUTE", "QUERY_ROUTE",
-	"CONNECT", "LISTEN", "ACCEPT", "REJECT", "DISCONNECT", "INIT_QP_ATTR", "GET_EVENT",
-	"GET_OPTION", "SET_OPTION", "NOTIFY", "JOIN_IP_MCAST", "LEAVE_MCAST", "MIGRATE_ID",
-	"QUERY", "BIND", "RESOLVE_ADDR", "JOIN_MCAST",
-};
-_Static_assert(sizeof(cmd_names) / sizeof(cmd_names[0]) == RDMA_USER_CM_CMD_JOIN_MCAST + 1,
-	       "a name per rdma_cm command");
-
-static const char *const event_names[] = {
-	"ADDR_RESOLVED", "ADDR_ERROR", "ROUTE_RESOLVED", "ROUTE_ERROR", "CONNECT_REQUEST",
-	"CONNECT_RESPONSE", "CONNECT_ERROR", "UNREACHABLE", "REJECTED", "ESTABLISHED",
-	"DISCONNECTED", "DEVICE_REMOVAL", "MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE",
-	"TIMEWAIT_EXIT",
-};
-_Static_assert(sizeof(event_names) / sizeof(event_names[0]) == UVIO_CM_EVENT_TIMEWAIT_EXIT + 1,
-	       "a name per event");
-
 UVIO_API const char *uvio_cm_event_name(uint32_t event)
 {
-	return event < sizeof(event_names) / sizeof(event_names[0]) ? event_names[event] : NULL;
+	return abi_cm_event_name(event);
 }
+_Static_assert(UVIO_CM_EVENT_TIMEWAIT_EXIT + 1 == ABI_CM_NEVENTS, "an enumerator per event");
 
 static __attribute__((noinline, cold)) int cm_failed(uint32_t cmd, int ret, const char *why)
 {
-	uvio_set_last_error("rdma_cm %s: %s: %s", cmd_names[cmd], uvio_errno_name(ret),
+	uvio_set_last_error("rdma_cm %s: %s: %s", abi_cm_cmd(cmd)->name, uvio_errno_name(ret),
 			    why ? why : "the kernel's answer");
 	return ret;
 }
 
 /*
  * One command: the header, then len bytes of the command's struct, with the
- * response address at resp_at when resp_len is not 0 (the first field,
- * CREATE_ID's second). The kernel answers with the bytes it consumed.
+ * response address where the ABI's description puts it (the first field,
+ * CREATE_ID's second) when resp_len is not 0. The kernel answers with the
+ * bytes it consumed.
  */
-static int cm_write_at(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len,
-		       size_t resp_at, void *resp, size_t resp_len)
+static int cm_write(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len, void *resp,
+		    size_t resp_len)
 {
 	uint64_t buf[(sizeof(struct rdma_ucm_cmd_hdr) + sizeof(struct rdma_ucm_accept) + 7) / 8];
 	struct rdma_ucm_cmd_hdr *hdr = (struct rdma_ucm_cmd_hdr *)buf;
+	const struct abi_cm_cmd *d = abi_cm_cmd(cmd);
 	ssize_t n;
 
 	_Static_assert(sizeof(struct rdma_ucm_accept) >= sizeof(struct rdma_ucm_resolve_addr) &&
@@ -101,13 +70,15 @@ static int cm_write_at(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t 
 		       "the buffer holds the longest command");
 	if (!cm)
 		return -EINVAL;
+	if (len != d->in.size || (resp_len && d->resp_at < 0))
+		return cm_failed(cmd, -EFAULT, "built against another description (a library bug)");
 	hdr->cmd = cmd;
 	hdr->in = (uint16_t)len;
 	hdr->out = (uint16_t)resp_len;
 	if (resp_len) {
 		uint64_t at = (uintptr_t)resp;
 
-		memcpy((char *)in + resp_at, &at, sizeof(at));
+		memcpy((char *)in + d->resp_at, &at, sizeof(at));
 	}
 	memcpy(hdr + 1, in, len);
 	n = uvio_sys_write(cm->fd, buf, sizeof(*hdr) + len);
@@ -117,12 +88,6 @@ static int cm_write_at(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t 
 		return cm_failed(cmd, -EIO, "the kernel took part of the command");
 	uvio_memcheck_written(resp, resp_len);
 	return 0;
-}
-
-static int cm_write(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len, void *resp,
-		    size_t resp_len)
-{
-	return cm_write_at(cm, cmd, in, len, 0, resp, resp_len);
 }
 
 static int abi_check(void)
@@ -237,8 +202,7 @@ UVIO_API int uvio_cm_create_id(struct uvio_cm *cm, uint64_t uid, uint16_t ps, ui
 
 	if (!id)
 		return -EINVAL;
-	ret = cm_write_at(cm, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c),
-			  offsetof(struct rdma_ucm_create_id, response), &r, sizeof(r));
+	ret = cm_write(cm, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), &r, sizeof(r));
 	if (!ret)
 		*id = r.id;
 	return ret;

@@ -1,31 +1,17 @@
 // SPDX-License-Identifier: MIT
+/* Field tables (abi/field_table.h) as text or JSON. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "bytes.h"
-#include "fields.h"
+#include "abi/bytes.h"
+#include "abi/rdma_cm.h"
+#include "cmd/field_render.h"
 
 #ifndef AF_IB
 #define AF_IB 27
 #endif
-
-size_t ff_size(const struct ffield *f)
-{
-	switch (f->fmt) {
-	case FF_U8: case FF_QPT: return 1;
-	case FF_U16: case FF_X16: case FF_BE16: case FF_PS: return 2;
-	case FF_U32: case FF_X32: case FF_BE32: case FF_QPS: case FF_CM_EVENT: return 4;
-	case FF_U64: case FF_X64: case FF_BE64: case FF_PTR: return 8;
-	case FF_SA_IN6: return 28;
-	case FF_SA_STORAGE: return 128;
-	case FF_GID: return 16;
-	case FF_DATA: return f->aux;
-	case FF_STRUCT: return f->sub_size;
-	}
-	return 0;
-}
 
 static const char *enum_name(uint8_t fmt, uint64_t v)
 {
@@ -34,12 +20,6 @@ static const char *enum_name(uint8_t fmt, uint64_t v)
 		[8] = "RAW_PACKET", [9] = "XRC_INI", [10] = "XRC_TGT",
 	};
 	static const char *const qps[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-	static const char *const ev[] = {
-		"ADDR_RESOLVED", "ADDR_ERROR", "ROUTE_RESOLVED", "ROUTE_ERROR",
-		"CONNECT_REQUEST", "CONNECT_RESPONSE", "CONNECT_ERROR", "UNREACHABLE",
-		"REJECTED", "ESTABLISHED", "DISCONNECTED", "DEVICE_REMOVAL",
-		"MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE", "TIMEWAIT_EXIT",
-	};
 
 	switch (fmt) {
 	case FF_PS:
@@ -55,7 +35,7 @@ static const char *enum_name(uint8_t fmt, uint64_t v)
 	case FF_QPS:
 		return v < sizeof(qps) / sizeof(qps[0]) ? qps[v] : NULL;
 	case FF_CM_EVENT:
-		return v < sizeof(ev) / sizeof(ev[0]) ? ev[v] : NULL;
+		return v <= UINT32_MAX ? abi_cm_event_name((uint32_t)v) : NULL;
 	}
 	return NULL;
 }

@@ -3,13 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sbuf.h"
+#include "report/sbuf.h"
 
 void sb_init(struct sbuf *s, char *buf, size_t size)
 {
 	s->buf = buf;
 	s->size = size;
 	s->len = 0;
+	s->need = 0;
 	s->cut = false;
 	if (size)
 		buf[0] = 0;
@@ -25,12 +26,13 @@ void sb_printf(struct sbuf *s, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (!s->size)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(s->buf + s->len, s->size - s->len, fmt, ap);
+	n = vsnprintf(s->size ? s->buf + s->len : NULL, s->size - s->len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
+		return;
+	s->need += (size_t)n;
+	if (!s->size)
 		return;
 	if ((size_t)n > room(s)) {
 		s->len = s->size - 1;
@@ -42,6 +44,7 @@ void sb_printf(struct sbuf *s, const char *fmt, ...)
 
 void sb_putn(struct sbuf *s, const char *p, size_t n)
 {
+	s->need += n;
 	if (!s->size)
 		return;
 	if (n > room(s)) {
@@ -107,7 +110,5 @@ void sb_hex(struct sbuf *s, const uint8_t *p, size_t n, char sep)
 		b[k++] = digits[p[i] >> 4];
 		b[k++] = digits[p[i] & 15];
 		sb_putn(s, b, k);
-		if (s->cut)
-			return;
 	}
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A bounded text buffer: appends never overrun, and say when text was cut. */
-#ifndef UVIO_TRACE_SBUF_H
-#define UVIO_TRACE_SBUF_H
+/* Internal: a bounded text buffer. Appends never overrun and say when text
+ * was cut; need counts what the whole text takes (snprintf's answer). The
+ * decoders and uverbs-trace write into it. */
+#ifndef UVIO_LIB_SBUF_H
+#define UVIO_LIB_SBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 struct sbuf {
 	char *buf;
 	size_t size, len;	/* len < size always; buf[len] == 0 */
+	size_t need;		/* what the whole text takes, cut or not */
 	bool cut;		/* something did not fit */
 };
 
@@ -23,4 +26,4 @@ void sb_json_strn(struct sbuf *s, const char *p, size_t n);
 /* Bytes as hex, "00 11 22" (sep ' ') or "001122" (sep 0). */
 void sb_hex(struct sbuf *s, const uint8_t *p, size_t n, char sep);
 
-#endif
+#endif /* UVIO_LIB_SBUF_H */

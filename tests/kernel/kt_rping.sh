@@ -54,7 +54,7 @@ check_maps() {	# check_maps PID CASE
 
 server_cmd() {
 	case $1 in
-	uvio_rping) echo "uvio_rping -s -a $me -p $port -S $size -v -T 30" ;;
+	uvio_rping) echo "uvio_rping -s -a $me -p $port -S $size -v -d -T 30" ;;
 	*) echo "timeout 120 rping -s -a $me -p $port -S $size -v -V" ;;
 	esac
 }
@@ -67,7 +67,8 @@ client_cmd() {
 
 # judge CASE SIDE PROGRAM RC OUTFILE: exit 0 and every round printed.
 judge() {
-	sed "s/^/  [$2 $3] /" "$5" | head -n 12
+	sed "s/^/  [$2 $3] /" "$5" | grep -v "completion wr_id" | head -n 12
+	[ "$4" = 0 ] || sed "s/^/  [$2 $3] /" "$5" | tail -n 12
 	lines=$(grep -c "ping data: rdma-ping-" "$5")
 	if [ "$4" != 0 ]; then
 		bad "$1: the $2 ($3) exited $4"

@@ -210,6 +210,31 @@ client_objects() {
 }
 check "client objects agree with rdma resource" client_objects
 
+# Every rdma_cm command of a trace named and decoded whole, from the
+# library's description of that ABI: no command without a name, no struct
+# cut short, every successful GET_EVENT with its event named and its
+# connection parameters field by field, every answer that came back decoded.
+cm_decoded() {	# cm_decoded JSON_FILE
+	local n unk short ev evok resp respok
+	n=$(grep -c '"dev":"rdma_cm"' "$1")
+	unk=$(grep '"dev":"rdma_cm"' "$1" | grep -c '"unknown":[1-9]\|rdma_cm(command_')
+	short=$(grep '"dev":"rdma_cm"' "$1" | grep -c '"short":')
+	ev=$(grep '"name":"rdma_cm(GET_EVENT)"' "$1" | grep -c '"ret":[1-9]')
+	evok=$(grep '"name":"rdma_cm(GET_EVENT)"' "$1" | grep '"ret":[1-9]' |
+		grep -c '"response":{"uid":"0x[0-9a-f]*","id":[0-9]*,"event":"[A-Z_]*","status":-\{0,1\}[0-9]*,"conn":{"qp_num":[0-9]*,"qkey":"0x[0-9a-f]*","private_data":"[0-9a-f]*","srq":[0-9]*,"responder_resources":[0-9]*,"initiator_depth":[0-9]*,"flow_control":[0-9]*,"retry_count":[0-9]*,"rnr_retry_count":[0-9]*,"valid":[0-9]*},"ece":{"vendor_id":"0x[0-9a-f]*","attr_mod":"0x[0-9a-f]*"}}')
+	resp=$(grep -E '"name":"rdma_cm\((CREATE_ID|DESTROY_ID|INIT_QP_ATTR|QUERY)\)"' "$1" |
+		grep -c '"ret":[1-9]')
+	respok=$(grep -E '"name":"rdma_cm\((CREATE_ID|DESTROY_ID|INIT_QP_ATTR|QUERY)\)"' "$1" |
+		grep '"ret":[1-9]' | grep -c '"response":{')
+	echo "  $n rdma_cm commands: $(grep -o '"name":"rdma_cm([A-Za-z_0-9]*)"' "$1" |
+		sed 's/.*(\(.*\))"/\1/' | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')"
+	echo "  events: $(grep -o '"event":"[A-Z_]*","status":-\{0,1\}[0-9]*,"conn"' "$1" |
+		sed 's/"event":"\([A-Z_]*\)".*/\1/' | tr '\n' ' ')"
+	echo "  unnamed $unk, cut short $short, events decoded $evok of $ev, answers decoded $respok of $resp"
+	[ "$n" -gt 0 ] && [ "$unk" = 0 ] && [ "$short" = 0 ] && [ "$ev" -gt 0 ] &&
+		[ "$evok" = "$ev" ] && [ "$respok" = "$resp" ]
+}
+
 # rdma_cm: rping, whose connection setup is rdma_cm write() commands.
 rping_pair() {
 	timeout $TMO rping -s -a $ip -C 10 > "$T/rping.srv.plain" 2>&1 & sp=$!
@@ -247,9 +272,37 @@ rping_pair() {
 	# the client's connection events, as the trace decodes them
 	grep -o '"name":"rdma_cm(GET_EVENT)".*"event":"[A-Z_]*"' "$T/rping.cli.json" |
 		sed 's/.*"event":"\([A-Z_]*\)"/  GET_EVENT -> \1/' | head -n 6
-	named "$T/rping.srv.json" && named "$T/rping.cli.json"
+	named "$T/rping.srv.json" && named "$T/rping.cli.json" &&
+		cm_decoded "$T/rping.srv.json" && cm_decoded "$T/rping.cli.json"
 }
 check "rping (rdma_cm)" rping_pair
+
+# ucmatose and ib_send_lat -R: more of the manager's commands and events
+# (a UD-less RC exchange with private data; perftest's connection through
+# the manager), traced on both sides.
+cm_pair() {	# cm_pair NAME SERVER_COMMAND... -- CLIENT_COMMAND...
+	local name=$1 srv="" cli="" s c
+	shift
+	while [ "$1" != -- ]; do srv="$srv $1"; shift; done
+	shift
+	cli="$*"
+	timeout $TMO uverbs-trace --json -o "$T/$name.srv.json" $srv > "$T/$name.srv.out" 2>&1 & sp=$!
+	spid=$(trace_pid "$T/$name.srv.json")
+	for _ in $(seq 300); do
+		rdma resource show cm_id | grep -E "pid $spid( |\$)" | grep -q LISTEN && break
+		sleep 0.1
+	done
+	tmo uverbs-trace --json -o "$T/$name.cli.json" $cli > "$T/$name.cli.out" 2>&1; c=$?
+	wait $sp; s=$?
+	echo "  server exit $s, client exit $c"
+	tail -n 3 "$T/$name.cli.out"
+	[ "$s$c" = 00 ] || { cat "$T/$name.srv.out" "$T/$name.cli.out"; return 1; }
+	named "$T/$name.srv.json" && named "$T/$name.cli.json" &&
+		cm_decoded "$T/$name.srv.json" && cm_decoded "$T/$name.cli.json"
+}
+check "ucmatose (rdma_cm)" cm_pair ucmatose ucmatose -- ucmatose -s $ip
+check "ib_send_lat -R (rdma_cm)" cm_pair send_lat ib_send_lat -d $dev -R -n 200 -- \
+	ib_send_lat -d $dev -R -n 200 $ip
 
 # Attach to a running server, trace it through its client's run, detach:
 # it must finish its work as if nothing happened.

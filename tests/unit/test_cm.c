@@ -221,6 +221,65 @@ static void bad_input_sends_nothing(void **state)
 	uvio_cm_close(cm);
 }
 
+/* The decoder reads the same description the commands are laid out by: a
+ * RESOLVE_ADDR with its addresses, a GET_EVENT's answer with the event's
+ * private data, as text and JSON; a buffer cut short is named, never read
+ * past; the return value is the whole text's length, as snprintf's. */
+static void decoded_from_the_description(void **state)
+{
+	struct {
+		struct rdma_ucm_cmd_hdr h;
+		struct rdma_ucm_resolve_addr c;
+	} ra = { { RDMA_USER_CM_CMD_RESOLVE_ADDR, sizeof(ra.c), 0 }, { 0 } };
+	struct {
+		struct rdma_ucm_cmd_hdr h;
+		struct rdma_ucm_get_event c;
+	} ge = { { RDMA_USER_CM_CMD_GET_EVENT, sizeof(ge.c), sizeof(struct rdma_ucm_event_resp) },
+		 { .response = 0x1000 } };
+	struct rdma_ucm_event_resp ev = { .uid = 0xab, .id = 7, .event = UVIO_CM_EVENT_REJECTED,
+					  .status = 28 };
+	struct sockaddr_in dst = { .sin_family = AF_INET, .sin_port = htons(7174) };
+	char out[2048], small[16];
+	uint64_t addr = 0;
+	uint32_t len = 0;
+	int n;
+
+	(void)state;
+	inet_pton(AF_INET, "192.0.2.1", &dst.sin_addr);
+	ra.c.id = 3;
+	ra.c.timeout_ms = 2000;
+	ra.c.dst_size = sizeof(dst);
+	memcpy(&ra.c.dst_addr, &dst, sizeof(dst));
+	n = uvio_decode_cm(&ra, sizeof(ra), NULL, 0, 0, out, sizeof(out));
+	assert_true(n > 0 && (size_t)n == strlen(out));
+	assert_non_null(strstr(out, "cmd 21 in 272 out 0"));
+	assert_non_null(strstr(out, "id=3 timeout_ms=2000"));
+	assert_non_null(strstr(out, "dst_addr=192.0.2.1:7174"));
+	/* Cut: the length of the whole text all the same. */
+	assert_int_equal(uvio_decode_cm(&ra, sizeof(ra), NULL, 0, 0, small, sizeof(small)), n);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	/* Fewer bytes than the struct: the fields present, the shortfall said. */
+	uvio_decode_cm(&ra, 8 + 8, NULL, 0, 0, out, sizeof(out));
+	assert_non_null(strstr(out, "(8 of 272 bytes)"));
+	assert_int_equal(uvio_decode_cm(&ra, 4, NULL, 0, 0, out, sizeof(out)), -EINVAL);
+
+	ev.param.conn.private_data_len = 3;
+	memcpy(ev.param.conn.private_data, "no", 3);
+	assert_int_equal(uvio_cm_cmd_response(&ge, sizeof(ge), &addr, &len), 1);
+	assert_int_equal(addr, 0x1000);
+	assert_int_equal(len, sizeof(ev));
+	assert_int_equal(uvio_cm_cmd_response(&ra, sizeof(ra), &addr, &len), 0);
+	n = uvio_decode_cm(&ge, sizeof(ge), &ev, sizeof(ev), 0, out, sizeof(out));
+	assert_true(n > 0);
+	assert_non_null(strstr(out, "event=REJECTED status=28"));
+	assert_non_null(strstr(out, "private_data=3:6e6f00"));
+	uvio_decode_cm(&ge, sizeof(ge), &ev, sizeof(ev), UVIO_DECODE_JSON, out, sizeof(out));
+	assert_non_null(strstr(out, "\"event\":\"REJECTED\""));
+	assert_non_null(strstr(out, "\"private_data\":\"6e6f00\""));
+	assert_int_equal(uvio_decode_cm(&ge, sizeof(ge), NULL, 4, 0, out, sizeof(out)), -EFAULT);
+	assert_int_equal(uvio_decode_cm(&ge, sizeof(ge), NULL, 0, 0x80, out, sizeof(out)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +287,7 @@ int main(void)
 		cmocka_unit_test(only_the_manager_is_adopted),
 		cmocka_unit_test(commands_as_laid_out),
 		cmocka_unit_test(bad_input_sends_nothing),
+		cmocka_unit_test(decoded_from_the_description),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <string.h>
 #include <rdma/ib_user_verbs.h>
+#include <uvio/decode.h>
 
-#include "bytes.h"
+#include "abi/bytes.h"
 #include "record.h"
-#include "rdmacm.h"
 #include "vwrite.h"
 
 static bool kind_reads_input(int kind)
@@ -163,8 +163,14 @@ static bool wcmd_resp(const struct tr_record *r, const struct tr_wcmd *w, uint64
 {
 	const uint8_t *p = tr_bytes(r, &w->cmd);
 
-	if (r->fdkind == TR_FD_RDMA_CM)
-		return ucma_resp_ptr(p, w->cmd.got, addr, len);
+	if (r->fdkind == TR_FD_RDMA_CM) {
+		uint32_t n;
+
+		if (uvio_cm_cmd_response(p, w->cmd.got, addr, &n) != 1)
+			return false;
+		*len = n;
+		return true;
+	}
 	return vw_resp_ptr(p, w->cmd.got, addr, len);
 }
 

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rdma/rdma_user_cm.h>
 #include <uvio.h>
 
-#include "bytes.h"
-#include "rdmacm.h"
+#include "abi/bytes.h"
 #include "render.h"
 #include "vwrite.h"
 
@@ -158,7 +158,7 @@ void tr_name(const struct tr_record *r, char *buf, size_t size, bool *unknown)
 		uint32_t c = ld32(tr_bytes(r, &r->w[0].cmd));
 
 		if (r->fdkind == TR_FD_RDMA_CM) {
-			const char *n = ucma_cmd_name(c);
+			const char *n = uvio_cm_cmd_name(c);
 
 			if (!n) {
 				snprintf(w, sizeof(w), "command_%u", c);
@@ -450,10 +450,9 @@ static void text_write(struct sbuf *s, const struct tr_record *r, const struct r
 		}
 		if (r->fdkind == TR_FD_RDMA_CM) {
 			static char tmp[16384];
-			struct sbuf t;
 
-			sb_init(&t, tmp, sizeof(tmp));
-			ucma_render(&t, false, tr_bytes(r, &w->cmd), w->cmd.got, resp, w->resp.got);
+			uvio_decode_cm(tr_bytes(r, &w->cmd), w->cmd.got, resp, resp ? w->resp.got : 0,
+				       0, tmp, sizeof(tmp));
 			put_indented(s, tmp, "    ");
 		} else {
 			vw_render(s, false, o->verbose, "    ", tr_bytes(r, &w->cmd), w->cmd.got, resp,
@@ -606,8 +605,13 @@ static void json_write(struct sbuf *s, const struct tr_record *r)
 		buf_note(s, &w->cmd, true);
 		sb_puts(s, ",");
 		if (r->fdkind == TR_FD_RDMA_CM) {
-			const char *n = ucma_render(s, true, tr_bytes(r, &w->cmd), w->cmd.got, resp,
-						    w->resp.got);
+			static char tmp[16384];
+			const uint8_t *c = tr_bytes(r, &w->cmd);
+			const char *n = w->cmd.got >= 8 ? uvio_cm_cmd_name(ld32(c)) : NULL;
+
+			uvio_decode_cm(c, w->cmd.got, resp, resp ? w->resp.got : 0, UVIO_DECODE_JSON,
+				       tmp, sizeof(tmp));
+			sb_puts(s, tmp);
 
 			sb_puts(s, ",\"name\":");
 			json_str_or_null(s, n);
@@ -635,6 +639,25 @@ static void json_write(struct sbuf *s, const struct tr_record *r)
 }
 
 /* --- objects ------------------------------------------------------------- */
+
+
+/* The cm_id a successful rdma_cm command created (1: CREATE_ID, its
+ * answer's id) or destroyed (-1: DESTROY_ID, the id it names); 0 else. */
+static int cm_object(const uint8_t *c, size_t len, const uint8_t *resp, size_t resp_len,
+		     uint32_t *id)
+{
+	if (len < 8)
+		return 0;
+	if (ld32(c) == RDMA_USER_CM_CMD_CREATE_ID && resp && resp_len >= 4) {
+		*id = ld32(resp);
+		return 1;
+	}
+	if (ld32(c) == RDMA_USER_CM_CMD_DESTROY_ID && len >= 8 + 12) {
+		*id = ld32(c + 8 + 8);	/* struct rdma_ucm_destroy_id's id */
+		return -1;
+	}
+	return 0;
+}
 
 static void lower(char *dst, const char *src, size_t size)
 {
@@ -699,7 +722,7 @@ void tr_objects(const struct tr_record *r, tr_object_fn fn, void *ctx)
 		const uint8_t *resp = w->resp.read && !w->resp.fault ? tr_bytes(r, &w->resp) : NULL;
 
 		if (r->fdkind == TR_FD_RDMA_CM) {
-			dir = ucma_object(c, w->cmd.got, resp, w->resp.got, &handle);
+			dir = cm_object(c, w->cmd.got, resp, w->resp.got, &handle);
 			type = "cm_id";
 		} else if (w->cmd.got >= 4 && ld32(c) == IB_USER_VERBS_CMD_GET_CONTEXT) {
 			dir = 1;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "record.h"
-#include "sbuf.h"
+#include "report/sbuf.h"
 
 struct render_opts {
 	bool json;

@@ -41,7 +41,7 @@
 #include "proc.h"
 #include "record.h"
 #include "render.h"
-#include "sbuf.h"
+#include "report/sbuf.h"
 #include "summary.h"
 #include "tracer.h"
 

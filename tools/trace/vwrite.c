@@ -12,7 +12,7 @@
 
 #include <uvio.h>
 
-#include "bytes.h"
+#include "abi/bytes.h"
 #include "vwrite.h"
 
 #define HDR sizeof(struct ib_uverbs_cmd_hdr)

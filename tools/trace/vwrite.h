@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sbuf.h"
+#include "report/sbuf.h"
 
 /* "CREATE_CQ", "EX_CREATE_CQ"; false (and "command_N") when unknown. */
 bool vw_name(uint32_t command, char *buf, size_t size);
