@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <uvio/cm.h>
 #include <uvio/qp.h>
 #include <uvio/device.h>
@@ -115,16 +114,13 @@ static int abi_check(void)
  * major:minor /sys/class/misc/rdma_cm/dev names. */
 static int cm_fd_check(int fd)
 {
-	char path[256], v[32];
-	unsigned int maj, min;
+	char path[256];
 	struct stat st;
 
 	if (fstat(fd, &st))
 		return -errno;
 	snprintf(path, sizeof(path), "%s/class/misc/rdma_cm/dev", uvio_sysfs_root);
-	if (S_ISCHR(st.st_mode) && !uvio_sysfs_read(path, v, sizeof(v)) &&
-	    sscanf(v, "%u:%u", &maj, &min) == 2 && maj == major(st.st_rdev) &&
-	    min == minor(st.st_rdev))
+	if (S_ISCHR(st.st_mode) && uvio_sysfs_dev_is(path, st.st_rdev))
 		return 0;
 	uvio_set_last_error("rdma_cm: fd %d is not /dev/infiniband/rdma_cm", fd);
 	return -ENODEV;

@@ -358,9 +358,18 @@ UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
 	return ret ? ret : -ENODEV;
 }
 
+int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev)
+{
+	unsigned int maj, min;
+	char v[32];
+
+	return !uvio_sysfs_read(dev_file, v, sizeof(v)) && sscanf(v, "%u:%u", &maj, &min) == 2 &&
+	       maj == major(rdev) && min == minor(rdev);
+}
+
 int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 {
-	char cls[256], p[512 + 64], v[32];
+	char cls[256], p[512 + 64];
 	struct stat st;
 	struct dirent *e;
 	DIR *dir;
@@ -375,14 +384,10 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 	if (!dir)
 		return -ENODEV;
 	while (ret && (e = readdir(dir))) {
-		unsigned int maj, min;
-
 		if (strncmp(e->d_name, "uverbs", 6))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/dev", cls, e->d_name);
-		if (uvio_sysfs_read(p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2)
-			continue;
-		if (maj == major(st.st_rdev) && min == minor(st.st_rdev)) {
+		if (uvio_sysfs_dev_is(p, st.st_rdev)) {
 			snprintf(uverbs, size, "%s", e->d_name);
 			ret = 0;
 		}

@@ -4,6 +4,7 @@
 #define UVIO_LIB_DISCOVER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Where sysfs is mounted: "/sys". Tests point it at a tree of their own. */
 extern const char *uvio_sysfs_root;
@@ -11,6 +12,9 @@ extern const char *uvio_sysfs_root;
 /* The first line of a sysfs file, without its newline (open and read, no
  * heap): 0, or the negative errno of open or read. */
 int uvio_sysfs_read(const char *path, char *buf, size_t size);
+
+/* Whether the sysfs file dev_file ("major:minor") names rdev. */
+int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev);
 
 /*
  * Whether fd is open on a uverbs character device: fstat() says a
