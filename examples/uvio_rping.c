@@ -133,7 +133,7 @@ static int next_event(struct conn *c, struct rdma_ucm_event_resp *ev, int timeou
 		fprintf(stderr, "%s: no connection manager event within %d ms\n", prog, timeout_ms);
 		return -ETIMEDOUT;
 	}
-	n = uvio_cm_get_event(c->cm, ev);
+	n = uvio_cm_get_event(c->cm, ev, sizeof(*ev));
 	if (n)
 		return fail("GET_EVENT", n);
 	if (c->o->debug)

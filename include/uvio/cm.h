@@ -143,12 +143,16 @@ UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_a
 UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_state,
 			       struct uvio_device *dev, uint32_t qp_handle);
 
-/* GET_EVENT: the next event of any id of this handle. Blocks unless the fd
- * is non-blocking (-EAGAIN then). A blocked GET_EVENT is woken by an event
- * only, not by another thread closing the fd (the kernel holds the file):
- * to wait with a bound or a way out, poll() uvio_cm_fd() beside fds of
- * your own. On a closed fd it answers -EBADF. */
-UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event);
+/* GET_EVENT: the next event of any id of this handle, into len bytes at
+ * event (sizeof(*event) as your headers have it: the kernel fills what the
+ * caller's struct holds, at least the 328 bytes of the event before ECE;
+ * fewer is -EINVAL, nothing read). Blocks unless the fd is non-blocking
+ * (-EAGAIN then). A blocked GET_EVENT is woken by an event only, not by
+ * another thread closing the fd (the kernel holds the file): to wait with a
+ * bound or a way out, poll() uvio_cm_fd() beside fds of your own. On a
+ * closed fd it answers -EBADF. */
+UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event,
+			       size_t len);
 /* The kernel's name of an event (RDMA_CM_EVENT_*, without the prefix). */
 UVIO_API const char *uvio_cm_event_name(uint32_t event);
 

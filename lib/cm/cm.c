@@ -527,14 +527,25 @@ UVIO_API int uvio_cm_modify_qp(struct uvio_cm *cm, uint32_t id, uint32_t qp_stat
 	return ret ? ret : cm_modify_qp(cm, id, qp_state, dev, qp_handle);
 }
 
-UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event)
+UVIO_API int uvio_cm_get_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *event,
+			      size_t len)
 {
+	/* The event before ECE (Linux 5.9) is the shortest the kernel fills. */
+	const size_t least = offsetof(struct rdma_ucm_event_resp, ece);
 	struct rdma_ucm_get_event c = { 0 };
 
 	if (!event)
 		return cm_failed(RDMA_USER_CM_CMD_GET_EVENT, -EINVAL, "no room for the event");
-	memset(event, 0, sizeof(*event));
-	return cm_write(cm, RDMA_USER_CM_CMD_GET_EVENT, &c, sizeof(c), event, sizeof(*event));
+	if (len < least) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "an event buffer of %zu bytes: an event takes %zu to %zu",
+			 len, least, sizeof(*event));
+		return cm_failed(RDMA_USER_CM_CMD_GET_EVENT, -EINVAL, why);
+	}
+	memset(event, 0, len);
+	return cm_write(cm, RDMA_USER_CM_CMD_GET_EVENT, &c, sizeof(c), event,
+			len < sizeof(*event) ? len : sizeof(*event));
 }
 
 UVIO_API int uvio_cm_notify(struct uvio_cm *cm, uint32_t id, uint32_t event)

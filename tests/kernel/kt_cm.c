@@ -47,7 +47,7 @@ static int next_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *ev, int ms
 	KT_CHECK(n == 1, "no event within %d ms", ms);
 	if (n != 1)
 		return -ETIMEDOUT;
-	return uvio_cm_get_event(cm, ev);
+	return uvio_cm_get_event(cm, ev, sizeof(*ev));
 }
 
 static void expect_event(struct uvio_cm *cm, struct rdma_ucm_event_resp *ev, uint32_t event,
@@ -80,7 +80,17 @@ static void bad_input(struct uvio_cm *cm)
 	/* An address of no sockaddr's size. */
 	KT_EQ(uvio_cm_bind(cm, id, (struct sockaddr *)&sin, 1), -EINVAL);
 	KT_EQ(uvio_cm_reject(cm, id, 0, NULL, 4), -EINVAL);
-	KT_EQ(uvio_cm_get_event(cm, NULL), -EINVAL);
+	KT_EQ(uvio_cm_get_event(cm, NULL, 0), -EINVAL);
+	{
+		/* An event buffer too small: refused before anything is read
+		 * (an event stays queued for a caller with room). */
+		struct rdma_ucm_event_resp ev;
+
+		KT_EQ(uvio_cm_get_event(cm, &ev, 300), -EINVAL);
+		KT_CHECK(strstr(uvio_last_error(), "GET_EVENT") && strstr(uvio_last_error(), "300"),
+			 "message: %s", uvio_last_error());
+		printf("small event buffer: %s\n", uvio_last_error());
+	}
 	KT_EQ(uvio_cm_destroy_id(cm, id, NULL), 0);
 	/* Not a rdma_cm fd: refused before a command could land in it. */
 	{
@@ -398,7 +408,7 @@ static void unread_and_closed(struct uvio_cm *cm, const char *dev, const struct 
 	{
 		struct rdma_ucm_event_resp ev;
 
-		KT_EQ(uvio_cm_get_event(other, &ev), -EBADF);
+		KT_EQ(uvio_cm_get_event(other, &ev, sizeof(ev)), -EBADF);
 		KT_CHECK(strstr(uvio_last_error(), "GET_EVENT") != NULL, "message: %s",
 			 uvio_last_error());
 		printf("closed fd: %s\n", uvio_last_error());

@@ -178,8 +178,22 @@ static void commands_as_laid_out(void **state)
 	assert_int_equal(rj->private_data_len, 3);
 	assert_memory_equal(rj->private_data, "no", 3);
 
-	assert_int_equal(uvio_cm_get_event(cm, &ev), 0);
+	assert_int_equal(uvio_cm_get_event(cm, &ev, sizeof(ev)), 0);
 	cmd_struct(RDMA_USER_CM_CMD_GET_EVENT, sizeof(struct rdma_ucm_get_event), sizeof(ev));
+	/* A caller built against headers before ECE: the kernel is asked
+	 * for 328 bytes, and no byte past them is written. */
+	{
+		struct { struct rdma_ucm_event_resp ev; } big;
+		unsigned char *b = (unsigned char *)&big;
+
+		memset(b, 0xee, sizeof(big));
+		assert_int_equal(uvio_cm_get_event(cm, &big.ev, 328), 0);
+		cmd_struct(RDMA_USER_CM_CMD_GET_EVENT, sizeof(struct rdma_ucm_get_event), 328);
+		for (size_t i = 328; i < sizeof(big); i++)
+			assert_int_equal(b[i], 0xee);
+	}
+	assert_int_equal(uvio_cm_get_event(cm, &ev, 327), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "327"));
 	assert_int_equal(ev.event, 8);
 	assert_string_equal(uvio_cm_event_name(ev.event), "REJECTED");
 	assert_null(uvio_cm_event_name(99));
@@ -204,7 +218,7 @@ static void bad_input_sends_nothing(void **state)
 	assert_int_equal(uvio_cm_connect(cm, 1, NULL, NULL), -EINVAL);
 	sin.sin_port = 0;
 	assert_int_equal(uvio_cm_reject(cm, 1, 0, NULL, 2), -EINVAL);
-	assert_int_equal(uvio_cm_get_event(cm, NULL), -EINVAL);
+	assert_int_equal(uvio_cm_get_event(cm, NULL, sizeof(struct rdma_ucm_event_resp)), -EINVAL);
 	assert_int_equal(uvio_cm_query_addr(cm, 1, NULL), -EINVAL);
 	assert_int_equal(uvio_cm_query_path(cm, 1, big, 4), -EINVAL);
 	assert_int_equal(uvio_cm_init_qp_attr(cm, 1, 1, NULL), -EINVAL);
