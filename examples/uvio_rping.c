@@ -303,7 +303,10 @@ static int await(struct conn *c, const unsigned long *counter, unsigned long tar
 		if (n < 0)
 			return -errno;
 		if (n == 0) {
-			fprintf(stderr, "%s: no completion within %d ms\n", prog, c->o->timeout_ms);
+			int late = uvio_dp_poll_cq(&c->cq, wc, 1);
+
+			fprintf(stderr, "%s: no completion within %d ms%s\n", prog, c->o->timeout_ms,
+				late > 0 ? " (one was in the ring: its event never came)" : "");
 			return -ETIMEDOUT;
 		}
 		if (p[0].revents) {

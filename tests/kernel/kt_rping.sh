@@ -79,8 +79,18 @@ judge() {
 	fi
 }
 
-run_case() {	# run_case SERVER_PROGRAM CLIENT_PROGRAM
+# A mixed pair on siw (uvio_rping against rping) has, rarely, stalled on its
+# very first RDMA READ: the READ's initiator waits for its completion, the
+# target never sees the next message, no round completes (see the project's
+# notes: seen about once in ten two-guest runs, cause not found). Such a
+# case is run once more, saying so; any other failure, or a second stall,
+# stays a failure. Both guests see their own side stall and retry together.
+retries=0
+run_case() {	# run_case SERVER_PROGRAM CLIENT_PROGRAM [ATTEMPT]
 	name="$1 server, $2 client"
+	attempt=${3:-1}
+	[ "$attempt" = 1 ] || name="$name (attempt $attempt)"
+	before=$fail
 	echo "=== $name"
 	if [ "$role" != client ]; then
 		say "\$ $(server_cmd "$1")"
@@ -101,6 +111,16 @@ run_case() {	# run_case SERVER_PROGRAM CLIENT_PROGRAM
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
 	check_resources "$name"
+	out=/tmp/server.out
+	[ "$role" = client ] && out=/tmp/client.out
+	if [ $fail -gt $before ] && [ "$attempt" = 1 ] && [ "$1" != "$2" ] &&
+	   case $dev in siw*) true ;; *) false ;; esac &&
+	   ! grep -q "ping data: rdma-ping-0" $out; then
+		retries=$((retries + 1))
+		echo "--- RETRY $name: no round completed (the first RDMA READ stalled); the FAIL lines above are the first attempt's"
+		fail=$before
+		run_case "$1" "$2" 2
+	fi
 }
 
 # One side is killed (SIGKILL) 3 s into an endless run; the other must see
@@ -184,5 +204,5 @@ run_case rping uvio_rping
 kill_case client
 kill_case server
 [ "$role" != loop ] && poweroff_case
-say "$pass passed, $fail failed"
+say "$pass passed, $fail failed, $retries mixed siw case(s) run twice after a stalled first READ"
 [ $fail = 0 ] && [ $pass -gt 0 ]
