@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "abi/abi.h"
 #include "abi/bytes.h"
 #include "abi/rdma_cm.h"
 #include "cmd/field_render.h"
@@ -15,12 +16,6 @@
 
 static const char *enum_name(uint8_t fmt, uint64_t v)
 {
-	static const char *const qpt[] = {
-		[2] = "RC", [3] = "UC", [4] = "UD", [5] = "RAW_IPV6", [6] = "RAW_ETHERTYPE",
-		[8] = "RAW_PACKET", [9] = "XRC_INI", [10] = "XRC_TGT",
-	};
-	static const char *const qps[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-
 	switch (fmt) {
 	case FF_PS:
 		switch (v) {
@@ -31,9 +26,9 @@ static const char *enum_name(uint8_t fmt, uint64_t v)
 		}
 		return NULL;
 	case FF_QPT:
-		return v < sizeof(qpt) / sizeof(qpt[0]) ? qpt[v] : NULL;
+		return v <= UINT32_MAX ? abi_const_name(VT_QP_TYPE, (uint32_t)v) : NULL;
 	case FF_QPS:
-		return v < sizeof(qps) / sizeof(qps[0]) ? qps[v] : NULL;
+		return v <= UINT32_MAX ? abi_const_name(VT_QP_STATE, (uint32_t)v) : NULL;
 	case FF_CM_EVENT:
 		return v <= UINT32_MAX ? abi_cm_event_name((uint32_t)v) : NULL;
 	}
