@@ -1,0 +1,312 @@
+#!/bin/sh
+# Runs inside the guests of tests/vm/run-multi.sh: unmodified libibverbs
+# programs with this library as their command layer, through its provider
+# plug-in (libuvio-rdmav34.so, chosen per process by RDMAV_DRIVERS).
+#
+#   kt_provider.sh loop      one guest: both sides on it
+#   kt_provider.sh server    guest 0 of two: the server of each case
+#   kt_provider.sh client    guest 1 of two: the client of each case
+#
+# rxe: ibv_{rc,uc,ud,srq}_pingpong and perftest's ib_{send,write,read}_lat,
+# ib_{write,send,atomic}_bw, each with the plug-in on both sides, and
+# against the stock provider on the other side in each role; rping and
+# perftest -R (the connection manager, through librdmacm); across two
+# guests, ucx_perftest over UCX's rc_verbs. siw: rping and perftest -R.
+# Each case checks both exits and the program's own result line; a side on
+# the plug-in must show it in its maps and the stock provider not (the
+# server, while it runs), or, for a client, commands in the library's trace
+# (UVERBS_IOCTL_TRACE); and `rdma resource show` must be back to what it
+# was. Then: uverbs-trace on clients, every command counted by who sent it
+# (this library, libibverbs itself, librdmacm); and a client killed mid-run
+# (the server must end with an error within the bound).
+set -u
+role=$1
+tag=provider
+ctl=18602
+dev=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | head -n1)
+me=${UVIO_ADDRS%%/*}
+peer=${UVIO_PEER:-$me}
+[ "$role" = loop ] && peer=$me
+. /opt/uvio/guest-lib.sh
+PLUGIN=/opt/uvio/bin/libuvio-rdmav34.so
+UVP=${PLUGIN%-rdmav34.so}
+T=/tmp/kt_provider
+rm -rf $T && mkdir -p $T
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null	# UCX's shared memory
+export UCX_MODULE_DIR=/opt/uvio/bin
+[ -f $PLUGIN ] || { echo "no $PLUGIN in the guest"; exit 1; }
+
+# What a side runs under: the plug-in, or the stock provider.
+envof() {	# envof uvio|stock
+	case $1 in
+	uvio) echo "env RDMAV_DRIVERS=$UVP UVERBS_IOCTL_TRACE=1" ;;
+	*) echo "env" ;;
+	esac
+}
+
+wait_cm_listen() {	# wait_cm_listen PORT: the manager's listener (no TCP socket on RoCE)
+	t=0
+	until rdma resource show cm_id | grep LISTEN | grep -q ":$1 "; do
+		t=$((t + 1)); [ $t -gt 300 ] && return 1
+		sleep 0.1
+	done
+}
+
+# The server's maps while it runs: the plug-in loaded or not. (libibverbs
+# loads the stock providers too, whatever RDMAV_DRIVERS says; which one
+# serves the device shows in the library's trace: check_trace.)
+check_maps() {	# check_maps PID CASE uvio|stock
+	m=$(cat /proc/$1/maps 2>/dev/null) || { bad "$2: no /proc/$1/maps"; return; }
+	has=0
+	echo "$m" | grep -q libuvio-rdmav34 && has=1
+	if [ "$3" = uvio ] && [ $has = 1 ]; then
+		ok "$2: the server has the plug-in loaded"
+	elif [ "$3" = stock ] && [ $has = 0 ]; then
+		ok "$2: the server runs without the plug-in"
+	else
+		bad "$2: the server has the plug-in loaded: $has (wanted $3)"
+	fi
+}
+
+# A side on the plug-in traced its commands (UVERBS_IOCTL_TRACE=1) to its
+# stderr: its QP was created through this library.
+check_trace() {	# check_trace CASE SIDE FILE
+	n=$(grep -c "^uverbs-ioctl: [^ ]* [a-z0-9-]*: " "$3")
+	if grep -q "^uverbs-ioctl: [^ ]* ioctl: QP.CREATE\|^uverbs-ioctl: [^ ]* [a-z-]*: CREATE_QP" "$3"; then
+		ok "$1: the $2 sent $n commands through libuverbs-ioctl, QP.CREATE among them"
+	else
+		bad "$1: the $2 shows no QP created through libuverbs-ioctl ($n commands)"
+	fi
+}
+
+# judge CASE SIDE PROGRAM RC FILE: exit 0 and the program's own result.
+judge() {
+	grep -v "^uverbs-ioctl: " "$5" | sed "s/^/  [$2] /" | tail -n 4
+	if [ "$4" != 0 ]; then
+		bad "$1: the $2 exited $4"; grep -v "^uverbs-ioctl: " "$5" | tail -n 20; return
+	fi
+	case $3 in
+	ibv_*_pingpong)
+		if grep -q "^$iters iters in" "$5"; then ok "$1: the $2 ran $iters iterations"
+		else bad "$1: the $2 did not report $iters iterations"; fi ;;
+	ib_*)
+		# The client prints the result table: a header, then numbers.
+		[ "$2" = server ] && { ok "$1: the server exited 0"; return; }
+		if awk '/#bytes/ { getline; if ($1 + 0 > 0 && $2 + 0 > 0) f = 1 } END { exit !f }' "$5"
+		then ok "$1: the client printed its result line"
+		else bad "$1: the client printed no result line"; fi ;;
+	rping)
+		l=$(grep -c "ping data: rdma-ping-" "$5")
+		[ "$2" = server ] && { ok "$1: the server exited 0"; return; }
+		if [ "$l" = "$count" ]; then ok "$1: the client checked $count rounds"
+		else bad "$1: the client printed $l of $count rounds"; fi ;;
+	*) ok "$1: the $2 exited 0" ;;
+	esac
+}
+
+iters=200 count=20
+args_of() {	# args_of PROGRAM: the options both sides give
+	case $1 in
+	ibv_ud_pingpong) echo "-d $dev -g 1 -n $iters -s 1024" ;;
+	ibv_*_pingpong) echo "-d $dev -g 1 -n $iters -m 1024" ;;
+	ib_atomic_bw) echo "-d $dev -x 1 -n $iters" ;;
+	ib_*) echo "-d $dev -x 1 -n $iters -s 4096" ;;
+	esac
+}
+
+# One case: PROGRAM SERVER_SIDE CLIENT_SIDE [cm]
+run_case() {
+	p=$1 s=$2 c=$3 cm=${4:-}
+	name="$p${cm:+ -R}, server on $s, client on $c"
+	echo "=== $name"
+	case $p in
+	rping) sargs="-s -a $me -S 4096 -v -V" cargs="-c -a $peer -S 4096 -C $count -v -V" port=7174 ;;
+	*)
+		if [ -n "$cm" ]; then sargs="-d $dev -R -n $iters" cargs="-d $dev -R -n $iters $peer"
+		else sargs=$(args_of $p) cargs="$(args_of $p) $peer"; fi
+		port=18515 ;;
+	esac
+	if [ "$role" != client ]; then
+		$(envof $s) timeout 120 $p $sargs > $T/server.out 2>&1 &
+		spid=$!
+		if [ "$p" = rping ] || [ -n "$cm" ]; then wait_cm_listen $port; else wait_listen $port; fi ||
+			{ bad "$name: the server does not listen"; kill $spid; wait $spid; cat $T/server.out; return; }
+		check_maps $spid "$name" $s
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" != server ]; then
+		$(envof $c) timeout 120 $p $cargs > $T/client.out 2>&1
+		judge "$name" client $p $? $T/client.out
+		[ $c = uvio ] && check_trace "$name" client $T/client.out
+	fi
+	if [ "$role" != client ]; then
+		wait $spid
+		judge "$name" server $p $? $T/server.out
+		[ $s = uvio ] && check_trace "$name" server $T/server.out
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	check_resources "$name"
+}
+
+# uverbs-trace on a client on the plug-in: each command the tracer saw,
+# named, set against what the library traced itself; what remains is what
+# libibverbs sent on its own, and only its known few may remain. The
+# connection manager's commands (librdmacm's) are counted apart.
+trace_case() {	# trace_case PROGRAM [cm]
+	p=$1 cm=${2:-}
+	name="uverbs-trace of $p${cm:+ -R} on the plug-in"
+	echo "=== $name"
+	if [ -n "$cm" ]; then sargs="-d $dev -R -n 100" cargs="-d $dev -R -n 100 $peer" port=18515
+	else sargs=$(args_of $p) cargs="$(args_of $p) $peer" port=18515; fi
+	case $p in rping) sargs="-s -a $me -S 4096" cargs="-c -a $peer -S 4096 -C $count" port=7174 ;; esac
+	if [ "$role" != client ]; then
+		$(envof uvio) timeout 120 $p $sargs > $T/server.out 2>&1 &
+		spid=$!
+		if [ "$p" = rping ] || [ -n "$cm" ]; then wait_cm_listen $port; else wait_listen $port; fi ||
+			{ bad "$name: the server does not listen"; kill $spid; wait $spid; return; }
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" != server ]; then
+		$(envof uvio) timeout 120 uverbs-trace --json -o $T/t.json $p $cargs > $T/t.out 2> $T/t.err
+		rc=$?
+		# The tracer's records: uverbs commands by name (an INVOKE_WRITE by
+		# its own name, as the library's trace prints it), and rdma_cm's.
+		sed -n 's/^{.*"dev":"uverbs[0-9]*",[^{]*"name":"\([^"]*\)".*/\1/p' $T/t.json |
+			sed 's/^DEVICE\.INVOKE_WRITE(.*)$/DEVICE.INVOKE_WRITE/; s/^write(\(.*\))$/\1/' |
+			sort > $T/all.txt
+		cm_n=$(grep -c '"dev":"rdma_cm"' $T/t.json)
+		sed -n 's/^uverbs-ioctl: [^ ]* [a-z0-9-]*: \([^ ]*\) (.*/\1/p' $T/t.err | sort > $T/lib.txt
+		all=$(wc -l < $T/all.txt) lib=$(wc -l < $T/lib.txt)
+		# What the tracer saw beyond the library's own: libibverbs'.
+		own=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
+			$T/lib.txt $T/all.txt | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')
+		# ... and nothing the library claims that the tracer did not see.
+		ghost=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
+			$T/all.txt $T/lib.txt | wc -l)
+		echo "  $p client: $all uverbs commands; $lib through libuverbs-ioctl;" \
+		     "by libibverbs itself: ${own:-none}; $cm_n rdma_cm commands (librdmacm)"
+		unexpected=$(echo "$own" | tr ',' '\n' | sed 's/^ *//; s/ [0-9]*$//' | grep . |
+			grep -vxE "DEVICE.INVOKE_WRITE|DEVICE.QUERY_GID_ENTRY|DEVICE.QUERY_GID_TABLE|CREATE_COMP_CHANNEL")
+		if [ $rc != 0 ]; then bad "$name: exit $rc"; tail -n 20 $T/t.out
+		elif [ "$lib" -eq 0 ] || [ "$ghost" != 0 ]; then
+			bad "$name: the library traced $lib commands, $ghost of them unseen by the tracer"
+		elif [ -n "$unexpected" ]; then bad "$name: libibverbs sent more than its known few: $unexpected"
+		else ok "$name: every command accounted for"; fi
+		echo "TRACE program=$p${cm:+_R} total=$all library=$lib libibverbs=$((all - lib)) rdma_cm=$cm_n"
+	fi
+	if [ "$role" != client ]; then
+		wait $spid || bad "$name: the server exited $?"
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	check_resources "$name"
+}
+
+# A client killed mid-run: the server on the plug-in must end with an error
+# within its bound, not wait forever.
+kill_case() {	# kill_case PROGRAM
+	p=$1 name="$1: the client killed mid-run"
+	echo "=== $name"
+	case $p in
+	rping) sargs="-s -a $me -S 4096" cargs="-c -a $peer -S 4096 -C 100000" port=7174 ;;
+	*) sargs="$(args_of $p | sed "s/-n $iters/-n 1000000/")"; cargs="$sargs $peer" port=18515 ;;
+	esac
+	if [ "$role" != client ]; then
+		t0=$(now_ms)
+		env RDMAV_DRIVERS=$UVP timeout 120 $p $sargs > $T/server.out 2>&1 &
+		spid=$!
+		if [ "$p" = rping ]; then wait_cm_listen $port; else wait_listen $port; fi ||
+			{ bad "$name: the server does not listen"; kill $spid; wait $spid; return; }
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" != server ]; then
+		env RDMAV_DRIVERS=$UVP $p $cargs > $T/client.out 2>&1 &
+		cpid=$!
+		# Killed once it is mid-run (its QP in RTS, or, on siw, whose QPs
+		# show RESET there, its connection manager id connected), then 1 s
+		# more: a client killed before it connects leaves a server that
+		# listens on.
+		t=0
+		until rdma resource show qp | grep -E "pid $cpid( |\$)" | grep -q "state RTS" ||
+		      rdma resource show cm_id | grep -E "pid $cpid( |\$)" | grep -q "state CONNECT"; do
+			t=$((t + 1)); [ $t -gt 300 ] && break
+			sleep 0.1
+		done
+		sleep 1
+		kill -9 $cpid; wait $cpid 2>/dev/null
+		if [ $t -gt 300 ]; then bad "$name: the client was not connected after 30 s"
+		else say "client killed $((t / 10 + 1)) s after it started, mid-run"; fi
+	fi
+	if [ "$role" != client ]; then
+		wait $spid; rc=$?
+		ms=$(( $(now_ms) - t0 ))
+		grep -v "^uverbs-ioctl: " $T/server.out | tail -n 3 | sed "s/^/  [server] /"
+		# It must say what happened: rping reports the disconnect (and
+		# exits 0 for it), perftest a failed completion or exchange.
+		if [ $rc = 124 ] || [ $rc = 143 ]; then bad "$name: the server hung until its bound ($ms ms)"
+		elif ! grep -qiE "disconnect|error|fail|couldn" $T/server.out; then
+			bad "$name: the server ended (exit $rc) without a word of the lost peer"
+		else ok "$name: the server reported the lost peer and ended (exit $rc) $ms ms after it started"; fi
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	check_resources "$name"
+}
+
+# UCX over its rc_verbs transport, across two guests, on the plug-in.
+ucx_case() {	# ucx_case TEST
+	name="ucx_perftest $1 over rc_verbs on the plug-in"
+	echo "=== $name"
+	# The link-local RoCE v2 GID (index 0): see KERNEL-FACTS on UCX's GID filter.
+	# (UCX opens the device once a client has come: the server's trace,
+	# not its maps at listen time, shows it on the plug-in.)
+	u="env RDMAV_DRIVERS=$UVP UVERBS_IOCTL_TRACE=1 UCX_NET_DEVICES=$dev:1 UCX_TLS=rc_v,self UCX_IB_GID_INDEX=0"
+	if [ "$role" = server ]; then
+		$u timeout 120 ucx_perftest -p 13337 > $T/server.out 2>&1 &
+		spid=$!
+		wait_listen 13337 || { bad "$name: no server"; kill $spid; return; }
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" = client ]; then
+		$u UCX_LOG_LEVEL=info timeout 120 ucx_perftest -p 13337 -t $1 -n 1000 -s 4096 $peer \
+			> $T/client.out 2>&1
+		rc=$?
+		grep -E "rc_verbs|Final|^ *[0-9]+ " $T/client.out | tail -n 4 | sed "s/^/  [client] /"
+		if [ $rc != 0 ]; then bad "$name: client exit $rc"; tail -n 20 $T/client.out
+		elif ! grep -q "rc_verbs/$dev:1" $T/client.out; then bad "$name: not over rc_verbs/$dev:1"
+		else ok "$name: client done over rc_verbs/$dev:1"; fi
+		check_trace "$name" client $T/client.out
+	else
+		wait $spid; rc=$?
+		[ $rc = 0 ] && ok "$name: server exit 0" || { bad "$name: server exit $rc"; tail -n 20 $T/server.out; }
+		check_trace "$name" server $T/server.out
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	check_resources "$name"
+}
+
+say "device $dev, me $me, peer $peer"
+case $dev in
+rxe*)
+	for p in ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong \
+		 ib_send_lat ib_write_lat ib_read_lat ib_write_bw ib_send_bw ib_atomic_bw; do
+		for sc in "uvio uvio" "stock uvio" "uvio stock"; do
+			run_case $p $sc
+		done
+	done
+	;;
+esac
+run_case rping uvio uvio
+for p in ib_send_lat ib_write_bw ib_read_lat; do
+	run_case $p uvio uvio cm
+done
+case $dev in
+rxe*)
+	trace_case ibv_rc_pingpong
+	trace_case ib_write_bw
+	[ "$role" != loop ] && { ucx_case tag_lat; ucx_case tag_bw; }
+	;;
+esac
+trace_case ib_send_lat cm
+kill_case rping
+[ "${dev#rxe}" != "$dev" ] && kill_case ib_write_bw
+say "$pass passed, $fail failed"
+[ $fail = 0 ]
