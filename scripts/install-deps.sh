@@ -16,6 +16,7 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential cmake pkg-config ca-certificates \
 	libcmocka-dev libnl-3-dev libibverbs-dev ibverbs-providers libseccomp-dev \
+	openmpi-bin libopenmpi-dev \
 	valgrind libc6-dbg gcovr g++ pandoc abigail-tools clang libclang-rt-14-dev \
 	debhelper dpkg-dev lintian rpm rpmlint git \
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd bc flex bison \

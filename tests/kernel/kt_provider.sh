@@ -11,7 +11,7 @@
 # ib_{write,send,atomic}_bw, each with the plug-in on both sides, and
 # against the stock provider on the other side in each role; rping and
 # perftest -R (the connection manager, through librdmacm); across two
-# guests, ucx_perftest over UCX's rc_verbs. siw: rping and perftest -R.
+# guests, ucx_perftest over UCX's rc_verbs and an Open MPI job (over UCX).
 # Each case checks both exits and the program's own result line; a side on
 # the plug-in must show it in its maps and the stock provider not (the
 # server, while it runs), or, for a client, commands in the library's trace
@@ -102,6 +102,47 @@ judge() {
 		else bad "$1: the client printed $l of $count rounds"; fi ;;
 	*) ok "$1: the $2 exited 0" ;;
 	esac
+}
+
+# exchange NAME WORD: each side gives a word and gets the other's (the
+# server listens, the client connects and retries until the server is there).
+exchange() {
+	case $role in
+	loop) echo "$2" ;;
+	server)
+		got=$(echo "$1 $2" | timeout 300 nc -l -p $ctl) || return 1
+		echo "${got##* }" ;;
+	client)
+		t=0
+		until r=$(echo "$1 $2" | timeout 5 nc -w 2 "$peer" $ctl 2>/dev/null) &&
+		      [ "${r% *}" = "$1" ]; do
+			t=$((t + 1)); [ $t -gt 1500 ] && return 1
+			sleep 0.2
+		done
+		echo "${r##* }" ;;
+	esac
+}
+
+# perftest ends with "Can't produce a report" when its own estimate of the
+# CPU clock is too noisy (r^2 < 0.9 against gettimeofday), which a guest
+# under TCG on a busy host sometimes is, whatever the provider. Such a case
+# (on either side) runs once more, saying so; any other failure, or that one
+# twice, stays a failure.
+with_retry() {	# with_retry FUNCTION ARGS...
+	p0=$pass f0=$fail
+	for attempt in 1 2; do
+		rm -f $T/*.out
+		"$@"
+		# Both sides decide alike: each tells the other whether perftest
+		# said so (r) and whether anything failed (f).
+		r=0 f=0
+		grep -qs "Can't produce a report" $T/*.out && r=1
+		[ $fail -gt $f0 ] && f=1
+		theirs=$(exchange "retry? $*" $r$f) || { bad "$*: no answer from the other guest"; return; }
+		[ $attempt = 1 ] && [ "$r${theirs%?}" != 00 ] && [ "$f${theirs#?}" != 00 ] || return
+		echo "--- RETRY $*: perftest could not estimate the CPU clock (\"Can't produce a report\"); the FAIL lines above are the first attempt's"
+		pass=$p0 fail=$f0
+	done
 }
 
 iters=200 count=20
@@ -283,29 +324,80 @@ ucx_case() {	# ucx_case TEST
 	check_resources "$name"
 }
 
+# Open MPI (Debian's, over UCX's rc_verbs) across the two guests, one rank
+# each, on the plug-in: tests/kernel/mpi_check.c checks every byte of its
+# ping-pongs, an allreduce and a broadcast. mpirun runs in the client guest;
+# the server guest takes its daemon through tests/kernel/mpi-rsh.sh (busybox
+# nc), as the rsh agent. Every rank must show QPs created through this
+# library in its trace (mpirun --tag-output sorts the lines by rank).
+mpi_case() {
+	name="Open MPI job across two guests over UCX on the plug-in"
+	echo "=== $name"
+	if [ ! -x /opt/uvio/bin/mpi_check ] || [ ! -x /bin/orted ]; then
+		say "SKIP $name: no Open MPI in the guest (openmpi-bin and libopenmpi-dev on the host)"
+		return
+	fi
+	# Distinct host names: Open MPI tells nodes apart by them.
+	hostname uvio-g$UVIO_INDEX
+	echo "127.0.0.1 localhost" > /etc/hosts
+	i=0
+	for a in $(echo "$UVIO_ADDRS $UVIO_PEERS" | tr ' ' '\n' | sed 's,/.*,,' | sort); do
+		echo "$a uvio-g$i" >> /etc/hosts; i=$((i + 1))
+	done
+	if [ "$role" = server ]; then
+		nc -ll -p 2222 -e /opt/uvio/mpi-rsh.sh &
+		ncpid=$!
+	fi
+	barrier "$name" || { bad "$name: barrier"; return; }
+	if [ "$role" = client ]; then
+		t0=$(now_ms)
+		timeout 300 mpirun --allow-run-as-root --tag-output -np 2 --host $me,$peer \
+			--mca plm_rsh_agent /opt/uvio/mpi-rsh.sh --mca plm_rsh_no_tree_spawn 1 \
+			--mca oob_tcp_if_include eth0 --mca pml ucx --mca btl self \
+			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 -x UCX_MODULE_DIR \
+			-x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,self -x UCX_IB_GID_INDEX=0 \
+			-x UCX_RNDV_SCHEME=put_zcopy \
+			/opt/uvio/bin/mpi_check > $T/mpi.out 2>&1
+		rc=$? ms=$(( $(now_ms) - t0 ))
+		grep -v "uverbs-ioctl: " $T/mpi.out | tail -n 5 | sed "s/^/  [mpirun] /"
+		if [ $rc != 0 ]; then bad "$name: mpirun exited $rc after $ms ms"; tail -n 40 $T/mpi.out
+		elif ! grep -q "MPI-CHECK PASS ranks 2 " $T/mpi.out; then bad "$name: no MPI-CHECK PASS"
+		else ok "$name: 2 ranks checked every byte ($ms ms)"; fi
+		for r in 0 1; do
+			n=$(grep -c "^\[1,$r\]<stderr>:uverbs-ioctl: " $T/mpi.out)
+			if grep -q "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* ioctl: QP.CREATE" $T/mpi.out; then
+				ok "$name: rank $r sent $n commands through libuverbs-ioctl, QP.CREATE among them"
+			else bad "$name: rank $r shows no QP created through libuverbs-ioctl ($n commands)"; fi
+		done
+	fi
+	barrier "$name: done" || bad "$name: closing barrier"
+	[ "$role" = server ] && { kill $ncpid; wait $ncpid 2>/dev/null; }
+	check_resources "$name"
+}
+
 say "device $dev, me $me, peer $peer"
 case $dev in
 rxe*)
 	for p in ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong \
 		 ib_send_lat ib_write_lat ib_read_lat ib_write_bw ib_send_bw ib_atomic_bw; do
 		for sc in "uvio uvio" "stock uvio" "uvio stock"; do
-			run_case $p $sc
+			with_retry run_case $p $sc
 		done
 	done
 	;;
 esac
 run_case rping uvio uvio
 for p in ib_send_lat ib_write_bw ib_read_lat; do
-	run_case $p uvio uvio cm
+	with_retry run_case $p uvio uvio cm
 done
 case $dev in
 rxe*)
 	trace_case ibv_rc_pingpong
-	trace_case ib_write_bw
-	[ "$role" != loop ] && { ucx_case tag_lat; ucx_case tag_bw; }
+	with_retry trace_case ib_write_bw
+	[ "$role" != loop ] && { ucx_case tag_lat; ucx_case tag_bw; mpi_case; }
 	;;
 esac
-trace_case ib_send_lat cm
+with_retry trace_case ib_send_lat cm
 kill_case rping
 [ "${dev#rxe}" != "$dev" ] && kill_case ib_write_bw
 say "$pass passed, $fail failed"

@@ -80,6 +80,24 @@ done
 [ "${1:-}" = -- ] && shift
 for f in "$@"; do cp -L "$f" "$root/opt/uvio/"; done
 
+# UVIO_VM_MPI="PROGRAM...": MPI programs, and Open MPI's runtime from the
+# host's Debian packages to run them (openmpi-bin): the launcher and daemon,
+# the components it loads with dlopen (its own and PMIx's), its help texts
+# and its configuration.
+if [ -n "${UVIO_VM_MPI:-}" ]; then
+	[ -x /usr/bin/orted ] || { echo "mkinitramfs: Open MPI is not installed (openmpi-bin)" >&2; exit 1; }
+	for f in /usr/bin/orterun /usr/bin/orted; do add_bin "$f" bin; done
+	ln -s orterun "$root/bin/mpirun"
+	for d in $libdir/openmpi $libdir/pmix2 usr/share/openmpi usr/share/pmix etc/openmpi; do
+		[ -d "/$d" ] || continue
+		mkdir -p "$root/$(dirname "$d")"
+		cp -a "/$d" "$root/$d"
+	done
+	find "$root/$libdir/openmpi" "$root/$libdir/pmix2" -name '*.so*' -type f |
+		while read -r so; do copy_libs "$so"; done
+	for p in $UVIO_VM_MPI; do add_bin "$p" opt/uvio/bin; done
+fi
+
 # valgrind (memcheck) from the host's Debian package, for the valgrind mode.
 if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 	vg=/usr/libexec/valgrind
