@@ -375,6 +375,31 @@ mpi_case() {
 	check_resources "$name"
 }
 
+# What docs/ibverbs-provider.md tells users: installed in libibverbs'
+# provider folder it is chosen by name (RDMAV_DRIVERS=uvio); without the
+# variable the stock provider serves the device; a name libibverbs cannot
+# load is skipped with a warning and the stock provider serves it too.
+by_name_case() {
+	name="RDMAV_DRIVERS=uvio, the provider installed"
+	echo "=== $name"
+	pdir=/usr/lib/x86_64-linux-gnu/libibverbs
+	cp $PLUGIN $pdir/ || { bad "$name: cannot copy into $pdir"; return; }
+	for v in uvio "" /nonexistent/libnothing; do
+		out=$(env ${v:+RDMAV_DRIVERS=$v} UVERBS_IOCTL_TRACE=1 ibv_devinfo -d $dev 2>&1)
+		rc=$? n=$(echo "$out" | grep -c "^uverbs-ioctl: ")
+		want=0; [ "$v" = uvio ] && want=1
+		if [ $rc != 0 ] || ! echo "$out" | grep -q "state:.*PORT_ACTIVE"; then
+			bad "$name: ibv_devinfo with RDMAV_DRIVERS='$v' exited $rc"; echo "$out" | tail -n 5
+		elif [ $want = 1 ] && [ $n -gt 0 ]; then
+			ok "$name: ibv_devinfo ran on the provider ($n commands through libuverbs-ioctl)"
+		elif [ $want = 0 ] && [ $n = 0 ]; then
+			ok "$name: with RDMAV_DRIVERS='$v' the stock provider served $dev$(echo "$out" |
+				grep -q "couldn't load driver" && echo ", libibverbs warning of the missing one")"
+		else bad "$name: RDMAV_DRIVERS='$v': $n commands through libuverbs-ioctl"; fi
+	done
+	rm -f $pdir/libuvio-rdmav34.so
+}
+
 say "device $dev, me $me, peer $peer"
 case $dev in
 rxe*)
@@ -386,6 +411,7 @@ rxe*)
 	done
 	;;
 esac
+by_name_case
 run_case rping uvio uvio
 for p in ib_send_lat ib_write_bw ib_read_lat; do
 	with_retry run_case $p uvio uvio cm
