@@ -2,6 +2,10 @@
 # Runs inside the guest: every kernel test program, against every device.
 # Prints one line per program and the closing "N passed, N failed" line.
 pass=0 fail=0 skip=0
+# Seconds since boot, to a hundredth: each verdict line says how long its
+# program ran, so that the suite's time can be read off any log.
+now() { read -r up _ < /proc/uptime; echo "$up"; }
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 echo "guest: kernel $(uname -r)"
 echo "guest: the harness booted ${UVIO_KERNEL:-?} (series ${UVIO_KERNEL_SERIES:-?})"
 rdma link show
@@ -9,20 +13,22 @@ for t in /opt/uvio/bin/kt_*; do
 	name=$(basename "$t")
 	[ "$name" = kt_faults ] && continue	# last: it removes devices
 	echo "=== $name"
+	t0=$(now)
 	"$t"
 	rc=$?
 	case $rc in
-	0) pass=$((pass + 1)); echo "--- PASS $name" ;;
-	77) skip=$((skip + 1)); echo "--- SKIP $name" ;;
-	*) fail=$((fail + 1)); echo "--- FAIL $name (exit $rc)" ;;
+	0) pass=$((pass + 1)); echo "--- PASS $name ($(took "$t0"))" ;;
+	77) skip=$((skip + 1)); echo "--- SKIP $name ($(took "$t0"))" ;;
+	*) fail=$((fail + 1)); echo "--- FAIL $name (exit $rc, $(took "$t0"))" ;;
 	esac
 done
 # The examples, on every device, on both paths.
 run() {	# run NAME COMMAND...: one check
 	name=$1; shift
 	echo "=== $name"
-	if "$@"; then pass=$((pass + 1)); echo "--- PASS $name"
-	else fail=$((fail + 1)); echo "--- FAIL $name (exit $?)"; fi
+	t0=$(now)
+	if "$@"; then pass=$((pass + 1)); echo "--- PASS $name ($(took "$t0"))"
+	else fail=$((fail + 1)); echo "--- FAIL $name (exit $?, $(took "$t0"))"; fi
 }
 for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 	run "create_cq $dev" create_cq "$dev" 100
@@ -68,7 +74,8 @@ case $(uname -r) in
 esac
 # Faults last: kt_faults deletes and re-adds the devices.
 echo "=== kt_faults"
-if kt_faults; then pass=$((pass + 1)); echo "--- PASS kt_faults"
-else fail=$((fail + 1)); echo "--- FAIL kt_faults"; fi
+t0=$(now)
+if kt_faults; then pass=$((pass + 1)); echo "--- PASS kt_faults ($(took "$t0"))"
+else fail=$((fail + 1)); echo "--- FAIL kt_faults ($(took "$t0"))"; fi
 echo "kernel $(uname -r): $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
