@@ -69,8 +69,9 @@ struct uvio_device;
 
 /*
  * Open a device by IB name, uverbs name or /dev path; NULL opens the one
- * with the lowest uverbs node. The node opened must be the uverbs
- * character device sysfs names (else -ENODEV).
+ * with the lowest uverbs node. The node opened must be the character
+ * device the kernel names for it (by IB name: netlink's GET_CHARDEV answer;
+ * else the sysfs class infiniband_verbs), else -ENODEV.
  * The path mode comes from UVERBS_IOCTL_PATH (auto, ioctl, ioctl2017,
  * invoke-write, write) when set, else auto. Returns 0 or a negative errno.
  */

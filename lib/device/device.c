@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -37,15 +38,19 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 	return -ENOENT;
 }
 
-/* The 2017 layout only ever existed in 4.14 to 4.16. */
+/* The 2017 layout only ever existed in 4.14 to 4.16. Read without
+ * sscanf: every open runs this, and a cold start pays for each libc
+ * routine it runs the first time. */
 static bool kernel_may_have_2017_layout(void)
 {
 	struct utsname u;
-	unsigned int major, minor;
+	unsigned long minor;
+	char *end;
 
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+	if (uname(&u) || strncmp(u.release, "4.", 2))
 		return false;
-	return major == 4 && minor >= 14 && minor <= 16;
+	minor = strtoul(u.release + 2, &end, 10);
+	return end != u.release + 2 && minor >= 14 && minor <= 16;
 }
 
 static int path_from_env(enum uvio_path *path)
@@ -96,24 +101,40 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 
 /* Refuse anything but a uverbs character device before a single command
  * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
- * would write commands into it. */
-static int check_fd(int fd, const char *what, char ibdev[64])
+ * would write commands into it. With the node netlink gave for the device
+ * (rdev), fstat() alone decides and the name is netlink's; else sysfs's
+ * class directory says both. */
+static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char ibdev[64])
 {
 	char uverbs[32], p[320];
-	int ret = uvio_uverbs_fd_check(fd, uverbs, sizeof(uverbs));
+	struct stat st;
+	int ret;
 
-	/* Which IB device it is, for what only sysfs tells (GIDs on write()). */
 	ibdev[0] = 0;
-	if (!ret) {
-		snprintf(p, sizeof(p), "%s/class/infiniband_verbs/%s/ibdev", uvio_sysfs_root, uverbs);
-		if (uvio_sysfs_read(p, ibdev, 64))
-			ibdev[0] = 0;
+	if (rdev) {
+		if (fstat(fd, &st))
+			return -errno;
+		ret = S_ISCHR(st.st_mode) && st.st_rdev == rdev ? 0 : -ENODEV;
+		if (!ret)
+			snprintf(ibdev, 64, "%s", name);
+	} else {
+		ret = uvio_uverbs_fd_check(fd, uverbs, sizeof(uverbs));
+		/* Which IB device it is, for what only sysfs tells (GIDs on write()). */
+		if (!ret) {
+			snprintf(p, sizeof(p), "%s/class/infiniband_verbs/%s/ibdev", uvio_sysfs_root,
+				 uverbs);
+			if (uvio_sysfs_read(p, ibdev, 64))
+				ibdev[0] = 0;
+		}
 	}
-
 	if (ret == -ENODEV) {
-		uvio_set_last_error("%s: not a uverbs device (a character device listed in "
-				    "%s/class/infiniband_verbs): refused, nothing sent",
-				    what, uvio_sysfs_root);
+		if (rdev)
+			uvio_set_last_error("%s: not the uverbs node RDMA netlink names for %s: "
+					    "refused, nothing sent", what, name);
+		else
+			uvio_set_last_error("%s: not a uverbs device (a character device listed "
+					    "in %s/class/infiniband_verbs): refused, nothing sent",
+					    what, uvio_sysfs_root);
 		uvio_log(LOG_ERR, "%s", uvio_last_error());
 	}
 	return ret;
@@ -123,6 +144,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 {
 	struct uvio_device_info info;
 	struct uvio_device *dev;
+	dev_t rdev = 0;
 	char ibdev[64];
 	int fd, ret;
 
@@ -130,7 +152,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 		return -EINVAL;
 	*out = NULL;
 	if (name) {
-		ret = uvio_find_device(name, &info);
+		ret = uvio_find_device_node(name, &info, &rdev);
 		if (ret == -ENODEV)
 			uvio_set_last_error("%s: no such RDMA device (netlink and sysfs list no device, "
 					    "uverbsN node or /dev/infiniband path of that name)", name);
@@ -156,7 +178,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	}
 	/* The node must be the device sysfs names, not whatever a container
 	 * or a stale /dev put at that path. */
-	ret = check_fd(fd, info.path, ibdev);
+	ret = check_fd(fd, info.path, rdev, info.name, ibdev);
 	if (!ret)
 		ret = device_new(fd, true, info.name, ibdev, &dev);
 	if (!ret && info.driver_id_known) {
@@ -191,7 +213,7 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	if (fcntl(fd, F_GETFD) < 0)
 		return -EBADF;
 	snprintf(name, sizeof(name), "fd%d", fd);
-	ret = check_fd(fd, name, ibdev);
+	ret = check_fd(fd, name, 0, NULL, ibdev);
 	if (ret)
 		return ret;
 	if (driver_id == UVIO_DRIVER_ID_PROBE) {

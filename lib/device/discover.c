@@ -35,6 +35,7 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
 	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
 };
 
 /* Every device present, in a heap array that grows as answers come:
@@ -44,6 +45,8 @@ struct collect {
 	struct uvio_device_info *devs;
 	size_t count, cap;
 	struct uvio_device_info *cur;	/* GET_CHARDEV target */
+	const char *only;		/* ask GET_CHARDEV for this name alone */
+	dev_t only_rdev;		/* its node, as GET_CHARDEV said it */
 	int err;
 };
 
@@ -106,6 +109,13 @@ static int on_chardev(struct nl_msg *msg, void *arg)
 	snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
 	if (tb[RDMA_NLDEV_ATTR_CHARDEV_ABI])
 		d->abi_version = (uint32_t)nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	/* The kernel's 32-bit encoding of a dev_t (minor's low byte, 12 bits
+	 * of major, the rest of minor), not glibc's: unpacked field by field. */
+	if (tb[RDMA_NLDEV_ATTR_CHARDEV] && c->only) {
+		uint64_t v = nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]);
+
+		c->only_rdev = makedev((v >> 8) & 0xfff, (v & 0xff) | ((v >> 12) & 0xfff00));
+	}
 	/* Declared u64 in the UAPI comment, sent as 4 bytes: take either. */
 	id = tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID];
 	if (id && nla_len(id) == 4) {
@@ -189,6 +199,8 @@ static int list_netlink(struct collect *c)
 	 * kernel with the device dump but without GET_CHARDEV (before 5.0)
 	 * answers an error for every device: its sysfs says the node. */
 	for (size_t i = 0; !ret && i < c->count; i++) {
+		if (c->only && strcmp(c->devs[i].name, c->only))
+			continue;
 		ask_chardev(c, &c->devs[i]);
 		if (!c->devs[i].path[0])
 			chardev_from_sysfs(&c->devs[i]);
@@ -336,26 +348,52 @@ UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
 	return c.count > INT32_MAX ? INT32_MAX : (int)c.count;
 }
 
-UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
+static const struct uvio_device_info *match(const struct collect *c, const char *name)
 {
-	struct collect c = { 0 };
+	for (size_t i = 0; i < c->count; i++) {
+		const struct uvio_device_info *d = &c->devs[i];
+
+		if (!strcmp(d->name, name) || (d->uverbs[0] && !strcmp(d->uverbs, name)) ||
+		    (d->path[0] && !strcmp(d->path, name)))
+			return d;
+	}
+	return NULL;
+}
+
+int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev)
+{
+	struct collect c = { .only = name };
+	const struct uvio_device_info *d;
 	int ret;
 
 	if (!name || !info)
 		return -EINVAL;
+	*rdev = 0;
+	/* An IB name needs one GET_CHARDEV, its own; a uverbs name or a
+	 * path is known only once every device has been asked. */
 	ret = collect_all(&c);
-	for (size_t i = 0; !ret && i < c.count; i++) {
-		const struct uvio_device_info *d = &c.devs[i];
-
-		if (!strcmp(d->name, name) || (d->uverbs[0] && !strcmp(d->uverbs, name)) ||
-		    (d->path[0] && !strcmp(d->path, name))) {
-			*info = *d;
-			free(c.devs);
-			return 0;
-		}
+	d = ret ? NULL : match(&c, name);
+	if (!ret && !d && c.count && c.devs[0].source == UVIO_SOURCE_NETLINK) {
+		free(c.devs);
+		c = (struct collect){ 0 };
+		ret = collect_all(&c);
+		d = ret ? NULL : match(&c, name);
+	}
+	if (d) {
+		*info = *d;
+		/* Asked alone, the device's own answer; else not known here. */
+		if (c.only && !strcmp(d->name, name))
+			*rdev = c.only_rdev;
 	}
 	free(c.devs);
-	return ret ? ret : -ENODEV;
+	return ret ? ret : d ? 0 : -ENODEV;
+}
+
+UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
+{
+	dev_t rdev;
+
+	return uvio_find_device_node(name, info, &rdev);
 }
 
 int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev)

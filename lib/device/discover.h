@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <uvio/device.h>
 
 /* Where sysfs is mounted: "/sys". Tests point it at a tree of their own. */
 extern const char *uvio_sysfs_root;
@@ -24,5 +25,12 @@ int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev);
  * another device, or no uverbs class to compare with).
  */
 int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size);
+
+/*
+ * uvio_find_device, and the node the kernel gave the device (its dev_t, from
+ * netlink's GET_CHARDEV) when it was found by IB name; 0 when not known
+ * (found through sysfs, by uverbs name or path, or a kernel before 5.0).
+ */
+int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev);
 
 #endif

@@ -33,6 +33,7 @@ struct nl_dev {
 	uint32_t index;
 	char name[16];
 	int uverbs;		/* uverbsN, or -1 without a uverbs node */
+	dev_t rdev;		/* its node; 0: 231:(192 + N) up to 31, then 240:10N */
 };
 static struct nl_dev nl_devs[64];
 static int nl_count;
@@ -43,6 +44,7 @@ static nl_recvmsg_msg_cb_t nl_cb;
 static void *nl_cb_arg;
 static int nl_pending_type;
 static uint32_t nl_pending_index;
+static int nl_chardev_asked;	/* GET_CHARDEV requests answered so far */
 
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 
@@ -119,6 +121,18 @@ int __wrap_nl_wait_for_ack(struct nl_sock *sk)
 		m = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV), 0);
 		snprintf(name, sizeof(name), "uverbs%d", nl_devs[i].uverbs);
 		nla_put_string(m, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
+		/* The node as the kernel encodes a dev_t for netlink: minor's
+		 * low byte, 12 bits of major, then minor's upper bits. */
+		unsigned int maj = nl_devs[i].uverbs < 32 ? 231 : 240;
+		unsigned int min = nl_devs[i].uverbs < 32 ? 192 + (unsigned int)nl_devs[i].uverbs :
+							    (unsigned int)nl_devs[i].uverbs * 10;
+		if (nl_devs[i].rdev) {
+			maj = major(nl_devs[i].rdev);
+			min = minor(nl_devs[i].rdev);
+		}
+		nla_put_u64(m, RDMA_NLDEV_ATTR_CHARDEV,
+			    (min & 0xff) | (maj << 8) | ((uint64_t)(min & ~0xffu) << 12));
+		nl_chardev_asked++;
 		nla_put_u64(m, RDMA_NLDEV_ATTR_CHARDEV_ABI, 1);
 		nla_put_u32(m, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, 14);
 		deliver(m);
@@ -141,6 +155,7 @@ static void nl_add(uint32_t index, const char *name, int uverbs)
 	nl_devs[nl_count].index = index;
 	snprintf(nl_devs[nl_count].name, sizeof(nl_devs[0].name), "%s", name);
 	nl_devs[nl_count].uverbs = uverbs;
+	nl_devs[nl_count].rdev = 0;
 	nl_count++;
 }
 
@@ -195,6 +210,41 @@ static void beyond_32_devices(void **state)
 	assert_string_equal(devs[39].uverbs, "uverbs39");
 }
 
+/* Found by IB name: one GET_CHARDEV, the device's own, and the node the
+ * kernel gave it; by uverbs name or path: every device asked. */
+static void find_by_name_asks_once(void **state)
+{
+	struct uvio_device_info info;
+	dev_t rdev;
+	char name[16];
+	(void)state;
+
+	nl_reset(1, 1);
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		nl_add((uint32_t)i, name, 39 - i);
+	}
+	nl_chardev_asked = 0;
+	assert_int_equal(uvio_find_device_node("mlx5_39", &info, &rdev), 0);
+	assert_int_equal(nl_chardev_asked, 1);
+	assert_string_equal(info.uverbs, "uverbs0");
+	assert_int_equal(major(rdev), 231);
+	assert_int_equal(minor(rdev), 192);
+	/* uverbs35: a minor above 255 has its upper bits apart */
+	assert_int_equal(uvio_find_device_node("mlx5_4", &info, &rdev), 0);
+	assert_string_equal(info.uverbs, "uverbs35");
+	assert_int_equal(major(rdev), 240);
+	assert_int_equal(minor(rdev), 350);
+	nl_chardev_asked = 0;
+	assert_int_equal(uvio_find_device_node("uverbs7", &info, &rdev), 0);
+	assert_string_equal(info.name, "mlx5_32");
+	assert_int_equal(nl_chardev_asked, 40);
+	assert_int_equal(rdev, 0);	/* not kept for a second pass: sysfs checks */
+	nl_chardev_asked = 0;
+	assert_int_equal(uvio_find_device_node("mlx5_40", &info, &rdev), -ENODEV);
+	assert_int_equal(nl_chardev_asked, 40);
+}
+
 /* open(NULL) takes the lowest uverbs number, not netlink's first device. */
 static char opened[64];	/* the device node the library asked open() for */
 
@@ -217,6 +267,8 @@ static void open_null_lowest_uverbs(void **state)
 	nl_reset(1, 1);
 	nl_add(1, "rxe1", 1);	/* older device, higher node */
 	nl_add(2, "rxe2", 0);	/* made later, took the free uverbs0 */
+	nl_devs[0].rdev = fake_rdev("/dev/zero");
+	nl_devs[1].rdev = fake_rdev("/dev/null");
 	fake_sysfs_add(0, "rxe2", fake_rdev("/dev/null"));
 	fake_sysfs_add(1, "rxe1", fake_rdev("/dev/zero"));
 	fake_reset();
@@ -228,6 +280,11 @@ static void open_null_lowest_uverbs(void **state)
 	assert_int_equal(uvio_device_open("rxe1", &dev), 0);
 	assert_string_equal(opened, "/dev/infiniband/uverbs1");
 	uvio_device_close(dev);
+	/* By name the node is checked against netlink's: a node that is not
+	 * the one the kernel named is refused, whatever sysfs says. */
+	nl_devs[0].rdev = fake_rdev("/dev/null");
+	assert_int_equal(uvio_device_open("rxe1", &dev), -ENODEV);
+	assert_non_null(strstr(uvio_last_error(), "not the uverbs node RDMA netlink names for rxe1"));
 }
 
 /* Opening with no device, or a name no one lists, says which in
@@ -350,6 +407,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(beyond_32_devices),
+		cmocka_unit_test(find_by_name_asks_once),
 		cmocka_unit_test(open_null_lowest_uverbs),
 		cmocka_unit_test(open_without_device_says_why),
 		cmocka_unit_test(no_get_chardev_path_from_sysfs),
