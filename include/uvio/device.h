@@ -82,9 +82,9 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **dev);
  * ibv_context. driver_id: the device's enum rdma_driver_id, or
  * UVIO_DRIVER_ID_PROBE to find it with commands that change nothing. The fd
  * stays the caller's: uvio_device_close() does not close it. Only a uverbs
- * character device is accepted (fstat, then its major:minor against
- * /sys/class/infiniband_verbs/uverbsN/dev); anything else answers -ENODEV and
- * nothing is sent to it.
+ * character device is accepted (fstat, then sysfs's /sys/dev/char/MAJ:MIN
+ * must be a device of class infiniband_verbs); anything else answers
+ * -ENODEV and nothing is sent to it.
  */
 #define UVIO_DRIVER_ID_PROBE UINT32_MAX
 UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **dev);

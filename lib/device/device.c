@@ -102,8 +102,8 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 /* Refuse anything but a uverbs character device before a single command
  * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
  * would write commands into it. With the node netlink gave for the device
- * (rdev), fstat() alone decides and the name is netlink's; else sysfs's
- * class directory says both. */
+ * (rdev), fstat() alone decides and the name is netlink's; else sysfs
+ * says both. */
 static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char ibdev[64])
 {
 	char uverbs[32], p[320];
@@ -132,9 +132,9 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 			uvio_set_last_error("%s: not the uverbs node RDMA netlink names for %s: "
 					    "refused, nothing sent", what, name);
 		else
-			uvio_set_last_error("%s: not a uverbs device (a character device listed "
-					    "in %s/class/infiniband_verbs): refused, nothing sent",
-					    what, uvio_sysfs_root);
+			uvio_set_last_error("%s: not a uverbs device (a character device of "
+					    "sysfs's class infiniband_verbs): refused, nothing sent",
+					    what);
 		uvio_log(LOG_ERR, "%s", uvio_last_error());
 	}
 	return ret;

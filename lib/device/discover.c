@@ -405,18 +405,14 @@ int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev)
 	       maj == major(rdev) && min == minor(rdev);
 }
 
-int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
+/* The class directory, entry by entry: where sysfs has no dev/char. */
+static int uverbs_by_scan(dev_t rdev, char *uverbs, size_t size)
 {
 	char cls[256], p[512 + 64];
-	struct stat st;
 	struct dirent *e;
 	DIR *dir;
 	int ret = -ENODEV;
 
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISCHR(st.st_mode))
-		return -ENODEV;
 	snprintf(cls, sizeof(cls), "%s/class/infiniband_verbs", uvio_sysfs_root);
 	dir = opendir(cls);
 	if (!dir)
@@ -425,11 +421,48 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 		if (strncmp(e->d_name, "uverbs", 6))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/dev", cls, e->d_name);
-		if (uvio_sysfs_dev_is(p, st.st_rdev)) {
+		if (uvio_sysfs_dev_is(p, rdev)) {
 			snprintf(uverbs, size, "%s", e->d_name);
 			ret = 0;
 		}
 	}
 	closedir(dir);
 	return ret;
+}
+
+/* sysfs names every character device by number: dev/char/MAJ:MIN links to
+ * its device directory, .../infiniband_verbs/uverbsN for a uverbs node.
+ * One readlink instead of reading every uverbs entry's dev file. */
+int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
+{
+	char link[320], dir[256], target[512];
+	const char *base, *cls;
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENODEV;
+	snprintf(link, sizeof(link), "%s/dev/char/%u:%u", uvio_sysfs_root, major(st.st_rdev),
+		 minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0) {
+		snprintf(dir, sizeof(dir), "%s/dev/char", uvio_sysfs_root);
+		/* No such link where the directory exists: not a device the
+		 * kernel knows as a character device of any class we want. */
+		return errno == ENOENT && access(dir, F_OK) ? uverbs_by_scan(st.st_rdev, uverbs, size)
+							    : -ENODEV;
+	}
+	target[n] = 0;
+	base = strrchr(target, '/');
+	if (!base || strncmp(base + 1, "uverbs", 6))
+		return -ENODEV;
+	for (cls = base; cls > target && cls[-1] != '/'; cls--)
+		;
+	if ((size_t)(base - cls) != strlen("infiniband_verbs") ||
+	    strncmp(cls, "infiniband_verbs", (size_t)(base - cls)))
+		return -ENODEV;
+	snprintf(uverbs, size, "%s", base + 1);
+	return 0;
 }

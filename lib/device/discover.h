@@ -19,8 +19,10 @@ int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev);
 
 /*
  * Whether fd is open on a uverbs character device: fstat() says a
- * character device, and its major:minor is the dev of one entry of
- * /sys/class/infiniband_verbs. 0 and the entry's name (uverbsN) in uverbs;
+ * character device, and sysfs's dev/char/MAJ:MIN links to a device of the
+ * infiniband_verbs class (where sysfs has no dev/char: its major:minor is
+ * the dev of one entry of /sys/class/infiniband_verbs). 0 and the entry's
+ * name (uverbsN) in uverbs;
  * -EBADF for a closed fd; -ENODEV for anything else (a file, a pipe,
  * another device, or no uverbs class to compare with).
  */

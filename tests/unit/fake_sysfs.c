@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,10 @@ const char *fake_sysfs(void)
 		mkdir(p, 0755);
 		snprintf(p, sizeof(p), "%s/class/infiniband_verbs", root);
 		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/dev", root);
+		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/dev/char", root);
+		mkdir(p, 0755);
 		atexit(rm_tree);
 	}
 	uvio_sysfs_root = root;
@@ -50,10 +55,13 @@ const char *fake_sysfs(void)
 
 void fake_sysfs_clear(void)
 {
-	char cmd[160];
+	char cmd[200], p[128];
 
 	fake_sysfs();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/class/infiniband_verbs/*", root);
+	snprintf(p, sizeof(p), "%s/dev/char", root);
+	mkdir(p, 0755);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/class/infiniband_verbs/* '%s'/dev/char/*", root,
+		 root);
 	if (system(cmd))
 		abort();
 }
@@ -73,6 +81,22 @@ void fake_sysfs_add(unsigned int n, const char *ibdev, dev_t rdev)
 	put(p, v);
 	snprintf(p, sizeof(p), "%s/abi_version", dir);
 	put(p, "6\n");
+	/* as the kernel links it: by number to the device's directory */
+	snprintf(p, sizeof(p), "%s/dev/char/%u:%u", root, major(rdev), minor(rdev));
+	snprintf(v, sizeof(v), "../../devices/virtual/infiniband_verbs/uverbs%u", n);
+	unlink(p);
+	if (symlink(v, p) && errno != ENOENT)	/* ENOENT: no dev/char, on purpose */
+		abort();
+}
+
+void fake_sysfs_no_dev_char(void)
+{
+	char cmd[160];
+
+	fake_sysfs();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/dev/char", root);
+	if (system(cmd))
+		abort();
 }
 
 void fake_sysfs_put(const char *rel, const char *text)

@@ -403,6 +403,42 @@ static void only_uverbs_fds(void **state)
 	unlink("/tmp/uvio-not-a-device");
 }
 
+/* The fd check reads sysfs's link for the fd's device number: a uverbs
+ * node is a device of class infiniband_verbs, whatever else it links to is
+ * refused; without dev/char it compares the class entries' dev files. */
+static void fd_check_by_number(void **state)
+{
+	char name[32], link[128];
+	dev_t zero = fake_rdev("/dev/zero");
+	int z;
+	(void)state;
+
+	fake_reset();
+	z = open("/dev/zero", O_RDWR);
+	assert_true(z >= 0);
+	nl_reset(0, 0);
+	snprintf(link, sizeof(link), "%s/dev/char/%u:%u", fake_sysfs(), major(zero), minor(zero));
+	assert_int_equal(symlink("../../devices/virtual/mem/zero", link), 0);
+	assert_int_equal(uvio_uverbs_fd_check(z, name, sizeof(name)), -ENODEV);
+	unlink(link);
+	assert_int_equal(symlink("../../devices/virtual/not_infiniband_verbs/uverbs1", link), 0);
+	assert_int_equal(uvio_uverbs_fd_check(z, name, sizeof(name)), -ENODEV);
+	unlink(link);
+	assert_int_equal(symlink("../../devices/pci0000:00/0000:00:03.0/infiniband_verbs/uverbs3",
+				 link), 0);
+	assert_int_equal(uvio_uverbs_fd_check(z, name, sizeof(name)), 0);
+	assert_string_equal(name, "uverbs3");
+
+	/* no dev/char: the class directory decides */
+	fake_sysfs_no_dev_char();
+	assert_int_equal(uvio_uverbs_fd_check(z, name, sizeof(name)), -ENODEV);
+	fake_sysfs_add(7, "rxe7", zero);
+	assert_int_equal(uvio_uverbs_fd_check(z, name, sizeof(name)), 0);
+	assert_string_equal(name, "uverbs7");
+	fake_sysfs_clear();
+	close(z);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +448,7 @@ int main(void)
 		cmocka_unit_test(open_without_device_says_why),
 		cmocka_unit_test(no_get_chardev_path_from_sysfs),
 		cmocka_unit_test(only_uverbs_fds),
+		cmocka_unit_test(fd_check_by_number),
 	};
 
 	fake_sysfs();
