@@ -17,20 +17,14 @@ UVP=/opt/uvio/bin/libuvio
 [ -f $UVP-rdmav34.so ] || { echo "guest-provider: no $UVP-rdmav34.so"; exit 1; }
 envof() { [ "$1" = uvio ] && echo "env RDMAV_DRIVERS=$UVP" || echo env; }
 
-listening() {	# listening PORT: a TCP listener on it (hex in /proc/net/tcp)
-	h=$(printf '%04X' "$1") t=0
-	until awk -v h=":$h" '$2 ~ h"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp; do
-		t=$((t + 1)); [ $t -gt 300 ] && return 1
-		sleep 0.1
-	done
-}
+. /opt/uvio/guest-lib.sh	# wait_listen
 
 # perftest CFG PROGRAM ARGS...: the client's result line, both sides checked.
 perftest() {
 	cfg=$1 p=$2; shift 2
 	$(envof $cfg) timeout 120 $p -d $dev -x 1 "$@" > /tmp/s.out 2>&1 &
 	spid=$!
-	listening 18515 || { echo "guest-provider: $p does not listen"; kill $spid; return 1; }
+	wait_listen 18515 || { echo "guest-provider: $p does not listen"; kill $spid; return 1; }
 	$(envof $cfg) timeout 120 $p -d $dev -x 1 "$@" $addr > /tmp/c.out 2>&1
 	crc=$?
 	wait $spid; src=$?

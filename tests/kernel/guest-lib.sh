@@ -1,6 +1,8 @@
-# Sourced by the scripts that run inside the guests of tests/vm/run-multi.sh
-# (kt_pingpong.sh, kt_rping.sh): verdicts, the barrier between two guests,
-# and the check that a case left no kernel object behind.
+# Sourced by the scripts that run inside the guests (kt_pingpong.sh,
+# kt_rping.sh, kt_provider.sh under tests/vm/run-multi.sh; kt_trace.sh and
+# the bench's guest scripts under tests/vm/run.sh): verdicts, the barrier
+# between two guests, the check that a case left no kernel object behind,
+# and the one rule for perftest's clock estimate.
 #
 # The sourcing script sets: role (loop, server or client), peer (the other
 # guest's address), ctl (a TCP port for the barrier), tag (for say), and
@@ -41,6 +43,18 @@ barrier() {
 		done ;;
 	esac
 	return 0
+}
+
+# perftest ends "Can't produce a report" when its own estimate of the CPU
+# clock is too noisy (r^2 < 0.9 against gettimeofday), which a guest under
+# TCG on a busy host sometimes is, whatever library or provider runs it.
+# A case that ends so runs once more, announced by retry_line; any other
+# failure, or that one twice, stays a failure.
+no_report_count() {	# no_report_count FILE...: how many outputs say so (none: 0)
+	cat "$@" 2>/dev/null </dev/null | grep -c "Can't produce a report"
+}
+retry_line() {	# retry_line CASE
+	echo "--- RETRY $*: perftest could not estimate the CPU clock (\"Can't produce a report\"); the lines above are the first attempt's"
 }
 
 resources() { rdma resource show | sed "s/^/  /"; }

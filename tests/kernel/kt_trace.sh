@@ -18,6 +18,7 @@ ip link set lo up	# the pingpongs and perftest exchange addresses over TCP
 # (busybox timeout execs the program: $! of "timeout N prog &" is prog's pid.)
 TMO=300
 tmo() { timeout $TMO "$@"; }
+. /opt/uvio/guest-lib.sh	# wait_listen, and the rule for perftest's clock estimate
 pass=0 fail=0
 dev=rxe0 gid=1 ip=192.0.2.1
 
@@ -30,29 +31,18 @@ check() {	# check NAME COMMAND...
 	reports=$(cant_report)
 	if "$@"; then pass=$((pass + 1)); echo "--- PASS trace: $name"
 	elif [ "$(cant_report)" != "$reports" ]; then
-		# perftest ends "Can't produce a report" when its estimate of the
-		# CPU clock is too noisy (r^2 < 0.9), which a guest under TCG on a
-		# busy host sometimes is, traced or not: once more, saying so.
-		echo "--- RETRY trace: $name: perftest could not estimate the CPU clock (\"Can't produce a report\"); the lines above are the first attempt's"
+		retry_line "trace: $name"	# guest-lib.sh's rule: once more
 		if "$@"; then pass=$((pass + 1)); echo "--- PASS trace: $name"
 		else fail=$((fail + 1)); echo "--- FAIL trace: $name"; fi
 	else fail=$((fail + 1)); echo "--- FAIL trace: $name"; fi
 	echo "  ($(elapsed "$t_start" "$(now)") s)"
 }
 cant_report() {	# how often the outputs so far say so (a case adds to it)
-	grep -r "Can't produce a report" "$T" 2>/dev/null | wc -l
+	no_report_count $(find "$T" -type f)
 }
 now() { awk '{ print $1 }' /proc/uptime; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-wait_listen() {	# wait_listen TCP_PORT_HEX: until something listens there (30 s)
-	local _
-	for _ in $(seq 300); do
-		cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -qiE ":$1 0+:0000 0A" && return 0
-		sleep 0.1
-	done
-	echo "  nothing listens on port 0x$1"; return 1
-}
 trace_pid() {	# trace_pid FILE: the traced process's pid, from its first command
 	local _ p
 	for _ in $(seq 300); do
@@ -164,14 +154,14 @@ pair() {
 	cli="$*"
 	# untraced first
 	timeout $TMO $srv > "$T/$n.srv.plain" 2>&1 & sp=$!
-	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.plain"; return 1; }
+	wait_listen "$port" || { echo "  nothing listens on port $port"; kill $sp; cat "$T/$n.srv.plain"; return 1; }
 	tmo $cli > "$T/$n.cli.plain" 2>&1; c1=$?
 	[ $c1 -eq 0 ] || kill $sp
 	wait $sp; s1=$?
 	echo "  untraced: server exit $s1, client exit $c1"
 	# traced
 	timeout $TMO uverbs-trace --json -o "$T/$n.srv.json" $srv > "$T/$n.srv.out" 2>&1 & sp=$!
-	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.out"; return 1; }
+	wait_listen "$port" || { echo "  nothing listens on port $port"; kill $sp; cat "$T/$n.srv.out"; return 1; }
 	spid=$(trace_pid "$T/$n.srv.json")
 	echo "  server (pid $spid) waiting for its client:"
 	objects_match "$spid" "$T/$n.srv.json"; o1=$?
@@ -186,7 +176,7 @@ pair() {
 	echo "  client:"; named "$T/$n.cli.json" || return 1
 	left_at_exit "$T/$n.srv.json"; left_at_exit "$T/$n.cli.json"
 }
-pp=4853	# 18515, the port of the pingpong programs and perftest
+pp=18515	# the port of the pingpong programs and perftest
 iters=100	# a pingpong under TCG: some 500 round trips a second
 check "ibv_rc_pingpong" pair rc $pp ibv_rc_pingpong -d $dev -g $gid -n $iters -- \
 	ibv_rc_pingpong -d $dev -g $gid -n $iters 127.0.0.1
@@ -203,7 +193,7 @@ check "ib_write_lat" pair write_lat $pp ib_write_lat -d $dev -x $gid -n $iters -
 # is connected (RTS in the kernel's list).
 client_objects() {
 	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/live.srv" 2>&1 & sp=$!
-	wait_listen $pp || return 1
+	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
 	timeout $TMO uverbs-trace --json -o "$T/live.json" ibv_rc_pingpong -d $dev -g $gid -n 1000 \
 		127.0.0.1 > "$T/live.cli" 2>&1 & cp=$!
 	cpid=$(trace_pid "$T/live.json")
@@ -319,7 +309,7 @@ check "ib_send_lat -R (rdma_cm)" cm_pair send_lat ib_send_lat -d $dev -R -n 200 
 # it must finish its work as if nothing happened.
 attach_detach() {
 	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/att.srv" 2>&1 & sp=$!
-	wait_listen $pp || return 1
+	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
 	echo "  attaching to $sp"
 	uverbs-trace -p "$sp" -o "$T/att.txt" & tp=$!
 	sleep 1
@@ -347,7 +337,7 @@ pingpong_time() {	# pingpong_time MODE: seconds for server and client
 	[ "$1" = ioctl_only ] && pre="uverbs-trace --no-write -c -o $T/oh.srv.sum"
 	t1=$(now)
 	timeout $TMO $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/oh.srv" 2>&1 & sp=$!
-	wait_listen $pp || return 1
+	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
 	[ "$1" = traced ] && pre="uverbs-trace -c -o $T/oh.cli.sum"
 	[ "$1" = ioctl_only ] && pre="uverbs-trace --no-write -c -o $T/oh.cli.sum2"
 	tmo $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 127.0.0.1 > "$T/oh.cli" 2>&1 ||

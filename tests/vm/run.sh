@@ -101,9 +101,12 @@ if [ "$mode" = bench ]; then
 	consumers="$consumers $(cat "$build/bench/programs.txt")"
 	data="$here/../../bench/guest-bench.sh"
 fi
+# guest-lib.sh: the helpers the guest scripts share (kt_trace.sh, the
+# bench's guest scripts).
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$programs $consumers -- "$build/tests/kernel/guest-tests.sh" \
-	"$build/tests/kernel/guest-valgrind.sh" $data || { echo "vm: FAIL: building the initramfs"; exit 1; }
+	"$build/tests/kernel/guest-valgrind.sh" "$here/../kernel/guest-lib.sh" $data ||
+	{ echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $ran in $((SECONDS - t0)) s"
 
 # The guest learns which kernel the harness meant to boot from the command
