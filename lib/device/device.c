@@ -176,8 +176,9 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 		uvio_log(LOG_ERR, "%s", uvio_last_error());
 		return ret;
 	}
-	/* The node must be the device sysfs names, not whatever a container
-	 * or a stale /dev put at that path. */
+	/* The node must be the one the kernel names for the device (netlink's
+	 * answer, or sysfs), not whatever a container or a stale /dev put at
+	 * that path. */
 	ret = check_fd(fd, info.path, rdev, info.name, ibdev);
 	if (!ret)
 		ret = device_new(fd, true, info.name, ibdev, &dev);
