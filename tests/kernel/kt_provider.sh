@@ -246,7 +246,7 @@ kill_case() {	# kill_case PROGRAM
 	p=$1 name="$1: the client killed mid-run"
 	echo "=== $name"
 	case $p in
-	rping) sargs="-s -a $me -S 4096" cargs="-c -a $peer -S 4096 -C 100000" port=7174 ;;
+	rping) sargs="-s -a $me -S 4096" cargs="-c -a $peer -S 4096 -C 100000 -v" port=7174 ;;
 	*) sargs="$(args_of $p | sed "s/-n $iters/-n 1000000/")"; cargs="$sargs $peer" port=18515 ;;
 	esac
 	if [ "$role" != client ]; then
@@ -260,13 +260,14 @@ kill_case() {	# kill_case PROGRAM
 	if [ "$role" != server ]; then
 		env RDMAV_DRIVERS=$UVP $p $cargs > $T/client.out 2>&1 &
 		cpid=$!
-		# Killed once it is mid-run (its QP in RTS, or, on siw, whose QPs
-		# show RESET there, its connection manager id connected), then 1 s
-		# more: a client killed before it connects leaves a server that
-		# listens on.
+		# Killed once it is mid-run (rping: a round's data printed; perftest:
+		# its QP in RTS), then 1 s more: a client killed before it connects
+		# leaves a server that listens on. (A cm_id in state CONNECT is not
+		# enough: that is also the state while the connection is made, and
+		# a siw client killed then left rping's server waiting, once in CI.)
 		t=0
-		until rdma resource show qp | grep -E "pid $cpid( |\$)" | grep -q "state RTS" ||
-		      rdma resource show cm_id | grep -E "pid $cpid( |\$)" | grep -q "state CONNECT"; do
+		until if [ "$p" = rping ]; then grep -q "^ping data: " $T/client.out
+		      else rdma resource show qp | grep -E "pid $cpid( |\$)" | grep -q "state RTS"; fi; do
 			t=$((t + 1)); [ $t -gt 300 ] && break
 			sleep 0.1
 		done
