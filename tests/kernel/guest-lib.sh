@@ -13,6 +13,8 @@ say() { echo "$tag[$role]: $*"; }
 ok() { pass=$((pass + 1)); echo "--- PASS $*"; }
 bad() { fail=$((fail + 1)); echo "--- FAIL $*"; }
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+now() { read -r up _ < /proc/uptime; echo "$up"; }	# seconds since boot, to 1/100
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }	# took T0
 
 # Is something listening on TCP port $1 (IPv4 or IPv6)?
 listening() {

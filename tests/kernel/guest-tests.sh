@@ -1,11 +1,10 @@
 #!/bin/sh
 # Runs inside the guest: every kernel test program, against every device.
 # Prints one line per program and the closing "N passed, N failed" line.
+# guest-lib.sh's now and took: each verdict line says how long its program
+# ran, so that the suite's time can be read off any log.
+. /opt/uvio/guest-lib.sh
 pass=0 fail=0 skip=0
-# Seconds since boot, to a hundredth: each verdict line says how long its
-# program ran, so that the suite's time can be read off any log.
-now() { read -r up _ < /proc/uptime; echo "$up"; }
-took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 echo "guest: kernel $(uname -r)"
 echo "guest: the harness booted ${UVIO_KERNEL:-?} (series ${UVIO_KERNEL_SERIES:-?})"
 rdma link show

@@ -15,8 +15,7 @@
 export KT_QUICK=1
 out=/tmp/vg
 rm -rf "$out"; mkdir -p "$out"
-now() { read -r up _ < /proc/uptime; echo "$up"; }
-took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+. /opt/uvio/guest-lib.sh	# now, took
 vg() {	# vg NAME COMMAND...
 	name=$1; shift
 	log=$out/$(echo "$name" | tr -c 'A-Za-z0-9_\n' _).log

@@ -40,7 +40,6 @@ check() {	# check NAME COMMAND...
 cant_report() {	# how often the outputs so far say so (a case adds to it)
 	no_report_count $(find "$T" -type f)
 }
-now() { awk '{ print $1 }' /proc/uptime; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 trace_pid() {	# trace_pid FILE: the traced process's pid, from its first command
