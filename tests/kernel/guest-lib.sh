@@ -22,10 +22,10 @@ listening() {
 	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
 		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
 }
-wait_listen() {	# wait_listen PORT: up to 60 s
+wait_listen() {	# wait_listen PORT: up to 60 s, saying so when nothing came
 	t=0
 	until listening "$1"; do
-		t=$((t + 1)); [ $t -gt 600 ] && return 1
+		t=$((t + 1)); [ $t -gt 600 ] && { echo "  nothing listens on port $1"; return 1; }
 		sleep 0.1
 	done
 }

@@ -153,14 +153,14 @@ pair() {
 	cli="$*"
 	# untraced first
 	timeout $TMO $srv > "$T/$n.srv.plain" 2>&1 & sp=$!
-	wait_listen "$port" || { echo "  nothing listens on port $port"; kill $sp; cat "$T/$n.srv.plain"; return 1; }
+	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.plain"; return 1; }
 	tmo $cli > "$T/$n.cli.plain" 2>&1; c1=$?
 	[ $c1 -eq 0 ] || kill $sp
 	wait $sp; s1=$?
 	echo "  untraced: server exit $s1, client exit $c1"
 	# traced
 	timeout $TMO uverbs-trace --json -o "$T/$n.srv.json" $srv > "$T/$n.srv.out" 2>&1 & sp=$!
-	wait_listen "$port" || { echo "  nothing listens on port $port"; kill $sp; cat "$T/$n.srv.out"; return 1; }
+	wait_listen "$port" || { kill $sp; cat "$T/$n.srv.out"; return 1; }
 	spid=$(trace_pid "$T/$n.srv.json")
 	echo "  server (pid $spid) waiting for its client:"
 	objects_match "$spid" "$T/$n.srv.json"; o1=$?
@@ -192,7 +192,7 @@ check "ib_write_lat" pair write_lat $pp ib_write_lat -d $dev -x $gid -n $iters -
 # is connected (RTS in the kernel's list).
 client_objects() {
 	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/live.srv" 2>&1 & sp=$!
-	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
+	wait_listen $pp || return 1
 	timeout $TMO uverbs-trace --json -o "$T/live.json" ibv_rc_pingpong -d $dev -g $gid -n 1000 \
 		127.0.0.1 > "$T/live.cli" 2>&1 & cp=$!
 	cpid=$(trace_pid "$T/live.json")
@@ -308,7 +308,7 @@ check "ib_send_lat -R (rdma_cm)" cm_pair send_lat ib_send_lat -d $dev -R -n 200 
 # it must finish its work as if nothing happened.
 attach_detach() {
 	timeout $TMO ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/att.srv" 2>&1 & sp=$!
-	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
+	wait_listen $pp || return 1
 	echo "  attaching to $sp"
 	uverbs-trace -p "$sp" -o "$T/att.txt" & tp=$!
 	sleep 1
@@ -336,7 +336,7 @@ pingpong_time() {	# pingpong_time MODE: seconds for server and client
 	[ "$1" = ioctl_only ] && pre="uverbs-trace --no-write -c -o $T/oh.srv.sum"
 	t1=$(now)
 	timeout $TMO $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 > "$T/oh.srv" 2>&1 & sp=$!
-	wait_listen $pp || { echo "  nothing listens on port $pp"; return 1; }
+	wait_listen $pp || return 1
 	[ "$1" = traced ] && pre="uverbs-trace -c -o $T/oh.cli.sum"
 	[ "$1" = ioctl_only ] && pre="uverbs-trace --no-write -c -o $T/oh.cli.sum2"
 	tmo $pre ibv_rc_pingpong -d $dev -g $gid -n 1000 127.0.0.1 > "$T/oh.cli" 2>&1 ||
