@@ -1,6 +1,7 @@
 #!/bin/sh
 # Instructions, time and heap allocations per CQ CREATE build (9 attributes),
-# and user-space instructions per verb pair.
+# and user-space instructions per verb pair and per DEVICE.QUERY, with
+# budgets where a regression would cost every verb.
 #   bench/build-cost.sh [BUILD_DIR]
 set -eu
 b=${1:-build}/bench
@@ -28,4 +29,11 @@ if [ -x "$b/verb_cost" ]; then
 	echo "callgrind: $((ir / 1000)) instructions per CQ create+destroy pair in user space (stand-in kernel included)"
 	ir=$(instructions "$b/verb_cost" run_qp 1000 qp)
 	echo "callgrind: $((ir / 1000)) instructions per QP bring-up (create, INIT, RTR, RTS, destroy) in user space (stand-in kernel included)"
+	# The cheapest verbs show what the path adds to a system call: the
+	# bare floor sends DEVICE.QUERY in about 75 instructions.
+	for m in query query-ioctl; do
+		ir=$(instructions "$b/verb_cost" run_query 1000 $m)
+		echo "callgrind: $((ir / 1000)) instructions per DEVICE.QUERY ($m; stand-in kernel and loop included; budget 130)"
+		[ "$((ir / 1000))" -le 130 ] || { echo "over budget"; exit 1; }
+	done
 fi

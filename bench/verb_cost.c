@@ -5,6 +5,10 @@
  * destroy; MODIFY_QP over INVOKE_WRITE as on Linux 6.1), for
  *   valgrind --tool=callgrind --toggle-collect=run_pairs bench/verb_cost [N]
  *   valgrind --tool=callgrind --toggle-collect=run_qp bench/verb_cost N qp
+ *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query
+ *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query-ioctl
+ * (DEVICE.QUERY, the cheapest kind of verb, on the write() path, and on the
+ * ioctl path, where it goes over INVOKE_WRITE)
  * (bench/build-cost.sh reports both). The stand-in's own instructions are
  * counted too; it does the same for every way. The guest's counts, with the
  * real kernel answering, are the ones bench/RESULTS.md states; these come
@@ -42,6 +46,26 @@ int ioctl(int fd, unsigned long req, ...)
 				*(uint32_t *)(uintptr_t)hdr->attrs[i].data = 31;
 	}
 	return 0;
+}
+
+/* The stand-in kernel's write(): every command consumed, nothing answered
+ * (the response keeps what the library put there). */
+ssize_t write(int fd, const void *buf, size_t len);
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	(void)buf;
+	return (ssize_t)len;
+}
+
+__attribute__((noinline)) void run_query(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_query(struct uvio_device *dev, long n)
+{
+	struct ib_uverbs_query_device_resp resp;
+
+	for (long i = 0; i < n; i++)
+		if (uvio_query_device(dev, &resp, NULL))
+			abort();
 }
 
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
@@ -87,17 +111,23 @@ __attribute__((noinline)) void run_qp(struct uvio_device *dev, long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000;
-	bool qp = argc > 2 && !strcmp(argv[2], "qp");
+	const char *mode = argc > 2 ? argv[2] : "pairs";
+	bool qp = !strcmp(mode, "qp");
 	struct uvio_device *dev;
 
 	/* /dev/null, listed as a uverbs device in a sysfs tree of our own */
 	if (uvio_device_adopt(fake_uverbs_fd(), 14, &dev))
 		return 1;
-	if (qp)
+	if (!strcmp(mode, "query") || !strcmp(mode, "query-ioctl")) {
+		if (uvio_device_set_path(dev, mode[5] ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE))
+			return 1;
+		run_query(dev, n);
+	} else if (qp) {
 		run_qp(dev, n);
-	else
+	} else {
 		run_pairs(dev, n);
-	printf("%ld %s done\n", n, qp ? "QP bring-ups" : "pairs");
+	}
+	printf("%ld %s done\n", n, mode);
 	uvio_device_close(dev);
 	return 0;
 }

@@ -34,37 +34,9 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) & ~(to - 1);
 }
 
-/*
- * INVOKE_WRITE, laid out here without the builder: its ids are fixed and
- * distinct, its lengths bounded by the callers (UVIO_MAX_EX_CORE, MAX_RESP,
- * UVIO_MAX_DRV_DATA), so none of the builder's checks could fail and the
- * command path does not pay for them. Traced, the same records run as a
- * struct uvio_cmd, which the tracer decodes.
- */
-#define IW_MAX_ATTRS 5
-#define IW_WORDS (UVIO_CMD_BUF_SIZE(IW_MAX_ATTRS) / 8)
-
-struct iw_cmd {
-	uint64_t buf[IW_WORDS];			/* header, then the records */
-	uint8_t kind[IW_MAX_ATTRS];		/* enum uvio_attr_kind, for tracing */
-	uint16_t n;
-};
-
-static inline void iw_put(struct iw_cmd *c, uint16_t id, enum uvio_attr_kind kind, size_t len,
-			  uint64_t data)
-{
-	struct ib_uverbs_attr *a =
-		(struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + c->n;
-
-	c->kind[c->n++] = (uint8_t)kind;
-	a->attr_id = id;
-	a->len = (uint16_t)len;
-	a->flags = UVERBS_ATTR_F_MANDATORY;
-	a->attr_data.reserved = 0;
-	a->data = data;
-}
-
-static __attribute__((noinline, cold)) int iw_traced(struct uvio_device *dev, struct iw_cmd *c)
+/* The traced INVOKE_WRITE: the same records as a struct uvio_cmd, which
+ * the tracer decodes. */
+int uvio_write_invoke_traced(struct uvio_device *dev, struct uvio_iw_cmd *c)
 {
 	struct uvio_cmd cmd;
 
@@ -79,39 +51,24 @@ static __attribute__((noinline, cold)) int iw_traced(struct uvio_device *dev, st
 int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *core,
 		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
-	struct iw_cmd c;
-	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c.buf;
+	struct uvio_iw_cmd c;
 	bool drv_out = drv && drv->out_len && resp_len;
 	int ret;
 
-	c.n = 0;
-	iw_put(&c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
-	if (core_len)
-		iw_put(&c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len, fput_data(core, core_len));
-	if (resp_len)
-		iw_put(&c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
+	uvio_iw_core(&c, command, core, core_len, resp, resp_len);
 	if (drv && drv->in_len)
-		iw_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
-		       fput_data(drv->in, drv->in_len));
+		uvio_iw_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
+			    fput_data(drv->in, drv->in_len));
 	/* The driver answers only where the command has a response. */
 	if (drv_out) {
 		uintptr_t r = (uintptr_t)resp, o = (uintptr_t)drv->out;
 
 		if (r < o + drv->out_len && o < r + resp_len)
 			return -EINVAL;	/* two outputs in one buffer */
-		iw_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
-		       (uintptr_t)drv->out);
+		uvio_iw_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
+			    (uintptr_t)drv->out);
 	}
-	if (__builtin_expect(dev->trace, 0))
-		return iw_traced(dev, &c);
-	h->length = (uint16_t)(sizeof(*h) + c.n * sizeof(struct ib_uverbs_attr));
-	h->object_id = UVERBS_OBJECT_DEVICE;
-	h->method_id = UVERBS_METHOD_INVOKE_WRITE;
-	h->num_attrs = c.n;
-	h->reserved1 = 0;
-	h->driver_id = dev->driver_id;
-	h->reserved2 = 0;
-	ret = uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+	ret = uvio_iw_send(dev, &c);
 	if (!ret) {
 		uvio_memcheck_written(resp, resp_len);
 		if (drv_out)
@@ -121,7 +78,8 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 }
 
 /* Send a laid-out write() command; on success hand out the answer: the
- * core response, then the driver's output from drv_at on. */
+ * core response, then the driver's output from drv_at on, where they went
+ * to a buffer of ours (out not NULL). */
 static int send_write(struct uvio_device *dev, void *in, size_t in_len, const uint8_t *out,
 		      void *resp, size_t resp_len, size_t drv_at, const struct drv_bufs *drv,
 		      size_t out_drv)
@@ -130,8 +88,11 @@ static int send_write(struct uvio_device *dev, void *in, size_t in_len, const ui
 
 	if (ret)
 		return ret;
-	if (resp_len)
-		memcpy(resp, out, resp_len);
+	if (!out) {
+		uvio_memcheck_written(resp, resp_len);
+		return 0;
+	}
+	memcpy(resp, out, resp_len);
 	if (out_drv)
 		memcpy(drv->out, out + drv_at, drv->out_len);
 	return 0;
@@ -184,21 +145,22 @@ static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvi
 	hdr->in_words = (__u16)(in_len / 4);
 	hdr->out_words = (__u16)(out_len / 4);
 	put_core(q, c, core_len);
-	/* Every command that answers names its response buffer first. */
+	/* Every command that answers names its response buffer first: the
+	 * caller's, unless the driver answers after it. A plain response is
+	 * the same struct on every kernel, written whole; a driver's may be
+	 * shorter than asked, and what it leaves reads as zero. */
 	if (c->resp_len) {
-		/* The kernel may write less than asked (an older, shorter
-		 * struct): what it leaves reads as zero, and memcheck, which
-		 * does not know this write() writes back, sees defined bytes. */
-		memset(out, 0, out_len);
-		at = (uintptr_t)out;
+		if (out_drv)
+			memset(out, 0, out_len);
+		at = out_drv ? (uintptr_t)out : (uintptr_t)c->resp;
 		memcpy(q, &at, sizeof(at));
 	}
 	if (in_drv) {
 		memcpy(q + core_len, drv->in, drv->in_len);
 		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	}
-	return send_write(dev, in, in_len, (const uint8_t *)out, c->resp, c->resp_len,
-			  c->resp_len, drv, out_drv);
+	return send_write(dev, in, in_len, out_drv ? (const uint8_t *)out : NULL, c->resp,
+			  c->resp_len, c->resp_len, drv, out_drv);
 }
 
 /* An extended command: header with IB_USER_VERBS_CMD_FLAG_EXTENDED, struct
@@ -217,6 +179,7 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 	size_t in_drv = drv ? round_up(drv->in_len, 8) : 0;
 	size_t out_drv = drv && c->resp_len ? round_up(drv->out_len, 8) : 0;
 	size_t in_len;
+	bool direct;
 
 	/* Extended and plain commands share numbers: the flag tells them
 	 * apart, in WRITE_CMD as in the write() header. */
@@ -234,7 +197,10 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command;
 	hdr->in_words = (__u16)(core8 / 8);
 	hdr->out_words = (__u16)(resp8 / 8);
-	ex->response = c->resp_len ? (uintptr_t)out : 0;
+	/* The response straight into the caller's, unless the driver answers
+	 * after it or the kernel's 8-byte words would overrun it. */
+	direct = !out_drv && !(c->resp_len % 8);
+	ex->response = !c->resp_len ? 0 : direct ? (uintptr_t)c->resp : (uintptr_t)out;
 	ex->provider_in_words = (__u16)(in_drv / 8);
 	ex->provider_out_words = (__u16)(out_drv / 8);
 	ex->cmd_hdr_reserved = 0;
@@ -243,10 +209,13 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 		memcpy(q + core8, drv->in, drv->in_len);
 		memset(q + core8 + drv->in_len, 0, in_drv - drv->in_len);
 	}
+	/* An extended response grows with the kernel, and kernels before 4.20
+	 * leave the rest of a longer buffer as it was: what an older kernel
+	 * does not know reads as zero. */
 	if (c->resp_len)
-		memset(out, 0, resp8 + out_drv);
-	return send_write(dev, in, in_len, (const uint8_t *)out, c->resp, c->resp_len, resp8,
-			  drv, out_drv);
+		memset(direct ? c->resp : out, 0, direct ? c->resp_len : resp8 + out_drv);
+	return send_write(dev, in, in_len, direct ? NULL : (const uint8_t *)out, c->resp,
+			  c->resp_len, resp8, drv, out_drv);
 }
 
 int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c)

@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include "cmd/memcheck.h"
+#include "cmd/put_fixed.h"
+#include "cmd/sys.h"
 #include "device/dev.h"
 
 /* A verb's driver data, checked, with the default response space. */
@@ -45,10 +49,88 @@ struct uvio_write_cmd {
 };
 int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c);
 
+/*
+ * INVOKE_WRITE, laid out without the builder: its ids are fixed and
+ * distinct, its lengths bounded by the callers (UVIO_MAX_EX_CORE,
+ * UVIO_LEGACY_MAX_RESP, UVIO_MAX_DRV_DATA), so none of the builder's checks
+ * could fail and the command path does not pay for them. Traced, the same
+ * records run as a struct uvio_cmd, which the tracer decodes.
+ */
+#define UVIO_IW_MAX_ATTRS 5
+
+struct uvio_iw_cmd {
+	uint64_t buf[UVIO_CMD_BUF_SIZE(UVIO_IW_MAX_ATTRS) / 8];	/* header, records */
+	uint8_t kind[UVIO_IW_MAX_ATTRS];	/* enum uvio_attr_kind, for tracing */
+	uint16_t n;
+};
+
+static inline void uvio_iw_put(struct uvio_iw_cmd *c, uint16_t id, enum uvio_attr_kind kind,
+			       size_t len, uint64_t data)
+{
+	struct ib_uverbs_attr *a =
+		(struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + c->n;
+
+	c->kind[c->n++] = (uint8_t)kind;
+	a->attr_id = id;
+	a->len = (uint16_t)len;
+	a->flags = UVERBS_ATTR_F_MANDATORY;
+	a->attr_data.reserved = 0;
+	a->data = data;
+}
+
+int uvio_write_invoke_traced(struct uvio_device *dev, struct uvio_iw_cmd *c)
+	__attribute__((cold));
+
+/* WRITE_CMD, then the core and its response where the command has them. */
+static inline void uvio_iw_core(struct uvio_iw_cmd *c, uint32_t command, const void *core,
+				size_t core_len, void *resp, size_t resp_len)
+{
+	c->n = 0;
+	uvio_iw_put(c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
+	if (core_len)
+		uvio_iw_put(c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len,
+			    fput_data(core, core_len));
+	if (resp_len)
+		uvio_iw_put(c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
+}
+
+/* The header, then the one system call; 0 or a negative errno. */
+static inline int uvio_iw_send(struct uvio_device *dev, struct uvio_iw_cmd *c)
+{
+	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c->buf;
+
+	if (__builtin_expect(dev->trace, 0))
+		return uvio_write_invoke_traced(dev, c);
+	h->length = (uint16_t)(sizeof(*h) + c->n * sizeof(struct ib_uverbs_attr));
+	h->object_id = UVERBS_OBJECT_DEVICE;
+	h->method_id = UVERBS_METHOD_INVOKE_WRITE;
+	h->num_attrs = c->n;
+	h->reserved1 = 0;
+	h->driver_id = dev->driver_id;
+	h->reserved2 = 0;
+	return uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+}
+
 /* The command over DEVICE/INVOKE_WRITE, core and response as they are
  * (command with IB_USER_VERBS_CMD_FLAG_EXTENDED for an extended one). */
 int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *core,
 		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
+
+/* The same without driver data, inline: with a verb's constant lengths it
+ * is a few stores and the system call. */
+static inline __attribute__((always_inline)) int
+uvio_write_invoke_bare(struct uvio_device *dev, uint32_t command, const void *core,
+		       size_t core_len, void *resp, size_t resp_len)
+{
+	struct uvio_iw_cmd c;
+	int ret;
+
+	uvio_iw_core(&c, command, core, core_len, resp, resp_len);
+	ret = uvio_iw_send(dev, &c);
+	if (!ret)
+		uvio_memcheck_written(resp, resp_len);
+	return ret;
+}
 
 /*
  * The library's own commands: their lengths are the ABI's constants and
@@ -61,10 +143,87 @@ static inline bool uvio_legacy_direct(enum uvio_path p, const struct drv_bufs *d
 	return p == UVIO_PATH_INVOKE_WRITE && !(drv && drv->attrs && drv->attrs->num_attrs);
 }
 
-static inline int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command,
-				  const void *core, size_t core_len, void *resp, size_t resp_len,
-				  const struct drv_bufs *drv)
+/*
+ * The fixed-layout fast path: lengths that keep the ABI's rules and no
+ * driver data, known where the verb inlines the call (the test folds away;
+ * anything else takes uvio_write_send()). A command without a response has
+ * no driver output either: there one load tells whether the caller passed
+ * driver input.
+ */
+#define UVIO_FIXED_MAX_CORE 128u
+#define uvio_legacy_fixed(drv, ex, core_len, resp_len)                                          \
+	(__builtin_constant_p((core_len) | (resp_len)) && (core_len) <= UVIO_FIXED_MAX_CORE &&  \
+	 !(((core_len) | (resp_len)) % ((ex) ? 8 : 4)) && ((ex) || !(resp_len) || (core_len) >= 8) && \
+	 ((__builtin_constant_p(!(drv)) && !(drv)) ||                                          \
+	  (!(resp_len) && (drv) && !(drv)->in_len && !((drv)->attrs && (drv)->attrs->num_attrs))))
+
+/*
+ * write() of one of the library's own commands: the header and the core on
+ * this frame, the kernel answering straight into the caller's response.
+ * Inline, so that with the verbs' constant lengths the copies are a few
+ * moves and none of the checks uvio_write_send() makes of a caller's
+ * lengths remain.
+ */
+static inline __attribute__((always_inline)) int
+uvio_write_fixed(struct uvio_device *dev, uint32_t command, bool ex, const void *core,
+		 size_t core_len, void *resp, size_t resp_len)
 {
+	union {
+		uint64_t align;
+		struct {
+			struct ib_uverbs_cmd_hdr hdr;
+			struct ib_uverbs_ex_cmd_hdr ex;
+			uint8_t core[UVIO_FIXED_MAX_CORE];
+		} e;
+		struct {
+			struct ib_uverbs_cmd_hdr hdr;
+			uint8_t core[UVIO_FIXED_MAX_CORE];
+		} p;
+	} b;
+	__u64 at = (uintptr_t)resp;
+	int ret;
+
+	if (ex) {
+		/* An extended response grows with the kernel, and an older
+		 * kernel writes only the part it knows: the rest reads as
+		 * zero. */
+		if (resp_len)
+			memset(resp, 0, resp_len);
+		b.e.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
+		b.e.hdr.in_words = (__u16)(core_len / 8);
+		b.e.hdr.out_words = (__u16)(resp_len / 8);
+		b.e.ex.response = resp_len ? at : 0;
+		b.e.ex.provider_in_words = 0;
+		b.e.ex.provider_out_words = 0;
+		b.e.ex.cmd_hdr_reserved = 0;
+		memcpy(b.e.core, core, core_len);
+		return uvio_dev_write(dev, &b, sizeof(b.e.hdr) + sizeof(b.e.ex) + core_len);
+	}
+	b.p.hdr.command = command;
+	b.p.hdr.in_words = (__u16)((sizeof(b.p.hdr) + core_len) / 4);
+	b.p.hdr.out_words = (__u16)(resp_len / 4);
+	memcpy(b.p.core, core, core_len);
+	/* Every plain command that answers names its response first. A plain
+	 * response is the same struct on every kernel and comes back whole;
+	 * memcheck does not know that write() answers, so it is told. */
+	if (resp_len)
+		memcpy(b.p.core, &at, sizeof(at));
+	ret = uvio_dev_write(dev, &b, sizeof(b.p.hdr) + core_len);
+	if (!ret)
+		uvio_memcheck_written(resp, resp_len);
+	return ret;
+}
+
+static inline __attribute__((always_inline)) int
+uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command, const void *core,
+		size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
+{
+	if (uvio_legacy_fixed(drv, false, core_len, resp_len)) {
+		if (p == UVIO_PATH_INVOKE_WRITE)
+			return uvio_write_invoke_bare(dev, command, core, core_len, resp, resp_len);
+		if (p == UVIO_PATH_WRITE)
+			return uvio_write_fixed(dev, command, false, core, core_len, resp, resp_len);
+	}
 	if (uvio_legacy_direct(p, drv))
 		return uvio_write_invoke(dev, command, core, core_len, resp, resp_len, drv);
 	const struct uvio_write_cmd c = {
@@ -75,10 +234,17 @@ static inline int uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uin
 	return uvio_write_send(dev, p, &c);
 }
 
-static inline int uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p,
-				     uint32_t command, const void *core, size_t core_len,
-				     void *resp, size_t resp_len, const struct drv_bufs *drv)
+static inline __attribute__((always_inline)) int
+uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command, const void *core,
+		   size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
+	if (uvio_legacy_fixed(drv, true, core_len, resp_len)) {
+		if (p == UVIO_PATH_INVOKE_WRITE)
+			return uvio_write_invoke_bare(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command,
+						      core, core_len, resp, resp_len);
+		if (p == UVIO_PATH_WRITE)
+			return uvio_write_fixed(dev, command, true, core, core_len, resp, resp_len);
+	}
 	if (uvio_legacy_direct(p, drv))
 		return uvio_write_invoke(dev, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, core,
 					 core_len, resp, resp_len, drv);
