@@ -68,6 +68,16 @@ __attribute__((noinline)) void run_query(struct uvio_device *dev, long n)
 			abort();
 }
 
+__attribute__((noinline)) void run_query_mr(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_query_mr(struct uvio_device *dev, long n)
+{
+	UVIO_OPTS(uvio_mr_info, info);
+
+	for (long i = 0; i < n; i++)
+		if (uvio_query_mr(dev, 1, &info, NULL))
+			abort();
+}
+
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n)
 {
@@ -122,6 +132,8 @@ int main(int argc, char **argv)
 		if (uvio_device_set_path(dev, mode[5] ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE))
 			return 1;
 		run_query(dev, n);
+	} else if (!strcmp(mode, "query-mr")) {
+		run_query_mr(dev, n);
 	} else if (qp) {
 		run_qp(dev, n);
 	} else {

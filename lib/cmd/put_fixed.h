@@ -3,8 +3,8 @@
  * Internal: puts for the commands the library lays out itself. Their ids
  * are constants, distinct by construction, their lengths constants of the
  * ABI, and UVIO_DEV_CMD sizes the buffer for them: none of the checks that
- * protect a caller-built command (room, duplicates, lengths, NULL) could
- * fail, so the command path does not pay for them. What follows a fixed put
+ * protect a caller-built command (duplicates, lengths, NULL) could fail, so
+ * the command path does not pay for them; room alone is still checked. What follows a fixed put
  * (the caller's driver attributes, joined by the checked puts) is still
  * checked: outputs widen the hull that the overlap check of a later output
  * reads, and the caller's ids are driver-namespace ones, which no fixed put
@@ -20,8 +20,13 @@
 static inline struct ib_uverbs_attr *fput(struct uvio_cmd *cmd, uint16_t id,
 					  enum uvio_attr_kind kind, uint16_t len, uint64_t data)
 {
-	struct ib_uverbs_attr *a = &cmd->attrs[cmd->num_attrs];
+	struct ib_uverbs_attr *a;
 
+	/* The one check kept: a verb that miscounts its attributes fails
+	 * with the builder's error, not by writing past its buffer. */
+	if (__builtin_expect(cmd->num_attrs >= cmd->capacity, 0))
+		return uvio__cmd_slot_slow(cmd, id);
+	a = &cmd->attrs[cmd->num_attrs];
 	cmd->kind[cmd->num_attrs++] = (uint8_t)kind;
 	a->attr_id = id;
 	a->len = len;
@@ -44,6 +49,21 @@ static inline struct ib_uverbs_attr *fput_idr_new(struct uvio_cmd *cmd, uint16_t
 static inline struct ib_uverbs_attr *fput_u64(struct uvio_cmd *cmd, uint16_t id, uint64_t v)
 {
 	return fput(cmd, id, UVIO_KIND_PTR_IN, sizeof(v), v);
+}
+
+static inline struct ib_uverbs_attr *fput_u32(struct uvio_cmd *cmd, uint16_t id, uint32_t v)
+{
+	return fput(cmd, id, UVIO_KIND_PTR_IN, sizeof(v), v);
+}
+
+static inline struct ib_uverbs_attr *fput_fd(struct uvio_cmd *cmd, uint16_t id, int fd)
+{
+	return fput(cmd, id, UVIO_KIND_FD, 0, (uint64_t)(int64_t)fd);
+}
+
+static inline struct ib_uverbs_attr *fput_fd_new(struct uvio_cmd *cmd, uint16_t id)
+{
+	return fput(cmd, id, UVIO_KIND_FD_NEW, 0, (uint64_t)-1);
 }
 
 /* An input attribute's data: the bytes themselves up to 8, else their

@@ -19,10 +19,10 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 
 	if (!atomic_load_explicit(&dev->ctx_without_async_fd, memory_order_relaxed)) {
 		UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
-		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+		uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
 		/* Optional: older kernels do not know it (5.10 does). */
-		uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
+		uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
 						    &core, sizeof(core)));
 		uvio_put_drv(&cmd, b);
 		ret = uvio_dev_exec(dev, &cmd);
@@ -43,7 +43,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
 		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
 			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
-		uvio_put_fd_new(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		fput_fd_new(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
 		int fd = -1;
 
 		ret = uvio_dev_exec(dev, &cmd);
@@ -110,9 +110,9 @@ static int query_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
 					    &ncv, sizeof(ncv)));
-	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
+	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
 					    &core, sizeof(core)));
 	ret = uvio_dev_exec(dev, &cmd);
 	if (ret)

@@ -14,7 +14,7 @@ static int create_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void
 	struct ib_uverbs_attr *handle;
 
 	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
 	return obj_exec_new(dev, &cmd, &a->b, handle, a->handle);
 }
 
@@ -34,7 +34,7 @@ UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv
 static int destroy_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 
@@ -56,11 +56,11 @@ static int read_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 	struct read_args *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
-	uvio_put_idr(&cmd, UVERBS_ATTR_READ_COUNTERS_HANDLE, a->handle);
+	fput_idr(&cmd, UVERBS_ATTR_READ_COUNTERS_HANDLE, a->handle);
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_READ_COUNTERS_BUFF, a->values,
 			 a->n * sizeof(*a->values));
 	if (a->flags)
-		uvio_put_flags(&cmd, UVERBS_ATTR_READ_COUNTERS_FLAGS, a->flags);
+		fput_u64(&cmd, UVERBS_ATTR_READ_COUNTERS_FLAGS, a->flags);
 	return uvio_dev_exec(dev, &cmd);
 }
 

@@ -31,15 +31,15 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, UVIO_OPT(attr, cqe));
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, UVIO_OPT(attr, user_handle));
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, UVIO_OPT(attr, cqe));
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, UVIO_OPT(attr, user_handle));
 	if (channel_fd(attr) >= 0)
-		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel_fd(attr));
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, UVIO_OPT(attr, comp_vector));
+		fput_fd(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel_fd(attr));
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, UVIO_OPT(attr, comp_vector));
 	if (flags)
-		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cqe, sizeof(cqe));
+		fput_u64(&cmd, UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+	fput_out(&cmd, UVERBS_ATTR_CREATE_CQ_RESP_CQE, &cqe, sizeof(cqe));
 	uvio_put_drv(&cmd, &a->b);
 	ret = uvio_dev_exec(dev, &cmd);
 	uvio_drv_copy_back(&cmd, &a->b);

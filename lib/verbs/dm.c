@@ -16,9 +16,9 @@ static int alloc_dm_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct ib_uverbs_attr *handle;
 
 	UVIO_DEV_CMD(dev, cmd, 5, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_ALLOC_DM_HANDLE);
-	uvio_put_u64(&cmd, UVERBS_ATTR_ALLOC_DM_LENGTH, a->length);
-	uvio_put_u32(&cmd, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, a->log_align);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_ALLOC_DM_HANDLE);
+	fput_u64(&cmd, UVERBS_ATTR_ALLOC_DM_LENGTH, a->length);
+	fput_u32(&cmd, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, a->log_align);
 	return obj_exec_new(dev, &cmd, &a->b, handle, a->handle);
 }
 
@@ -46,7 +46,7 @@ UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *a
 static int free_dm_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
-	uvio_put_idr(&cmd, UVERBS_ATTR_FREE_DM_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_FREE_DM_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 

@@ -71,7 +71,7 @@ UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
 static int destroy_flow_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 
@@ -100,9 +100,9 @@ struct esp_args {
 static void put_esp(struct uvio_cmd *cmd, const struct uvio_flow_action_esp_attr *in)
 {
 	if (in->esp)
-		uvio_put_ptr_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, in->esp, sizeof(*in->esp));
+		fput_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, in->esp, sizeof(*in->esp));
 	if (in->esn)
-		uvio_put_u32(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, *in->esn);
+		fput_u32(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, *in->esn);
 	if (in->keymat)
 		uvio_put_enum(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT,
 			      IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM, in->keymat,
@@ -115,7 +115,7 @@ static void put_esp(struct uvio_cmd *cmd, const struct uvio_flow_action_esp_attr
 		uvio_put_enum(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY,
 			      IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE, NULL, 0);
 	if (in->encap)
-		uvio_put_ptr_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, in->encap,
+		fput_in(cmd, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, in->encap,
 				sizeof(*in->encap));
 }
 
@@ -126,7 +126,7 @@ static int create_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 
 	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
 	put_esp(&cmd, &a->in);
 	return obj_exec_new(dev, &cmd, &a->b, handle, &a->handle);
 }
@@ -138,7 +138,7 @@ static int modify_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
 	/* An existing object the method writes: an IDR attribute. */
-	uvio_put_idr(&cmd, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, a->handle);
+	fput_idr(&cmd, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, a->handle);
 	put_esp(&cmd, &a->in);
 	uvio_put_drv(&cmd, &a->b);
 	return uvio_dev_exec(dev, &cmd);
@@ -194,7 +194,7 @@ static int destroy_action_ioctl(struct uvio_device *dev, enum uvio_path p, void 
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW_ACTION,
 		     UVERBS_METHOD_FLOW_ACTION_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 

@@ -72,11 +72,11 @@ static int query_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 5, p, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
-	uvio_put_idr(&cmd, UVERBS_ATTR_QUERY_MR_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, sizeof(lkey));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, sizeof(rkey));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, sizeof(length));
-	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &iova,
+	fput_idr(&cmd, UVERBS_ATTR_QUERY_MR_HANDLE, a->handle);
+	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, sizeof(length));
+	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &iova,
 					    sizeof(iova)));
 	ret = uvio_dev_exec(dev, &cmd);
 	if (ret)
@@ -110,9 +110,9 @@ static int advise_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	struct advise_args *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
-	uvio_put_idr(&cmd, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, a->pd_handle);
-	uvio_put_u64(&cmd, UVERBS_ATTR_ADVISE_MR_ADVICE, a->advice);	/* const: u64 */
-	uvio_put_flags(&cmd, UVERBS_ATTR_ADVISE_MR_FLAGS, a->flags);
+	fput_idr(&cmd, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, a->pd_handle);
+	fput_u64(&cmd, UVERBS_ATTR_ADVISE_MR_ADVICE, a->advice);	/* const: u64 */
+	fput_u64(&cmd, UVERBS_ATTR_ADVISE_MR_FLAGS, a->flags);
 	uvio_put_ptr_in(&cmd, UVERBS_ATTR_ADVISE_MR_SGE_LIST, a->sge,
 			a->num_sge * sizeof(*a->sge));
 	return uvio_dev_exec(dev, &cmd);
@@ -154,16 +154,16 @@ static int reg_dmabuf_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 11, p, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
-	uvio_put_idr(&cmd, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, in->pd_handle);
-	uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, in->offset);
-	uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, in->length);
-	uvio_put_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_IOVA, in->iova);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	fput_idr(&cmd, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, in->pd_handle);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, in->offset);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, in->length);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_IOVA, in->iova);
 	/* A plain u32 to the kernel, not an fd attribute. */
-	uvio_put_u32(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, (uint32_t)in->fd);
-	uvio_put_flags(&cmd, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, in->access);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	fput_u32(&cmd, UVERBS_ATTR_REG_DMABUF_MR_FD, (uint32_t)in->fd);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, in->access);
+	fput_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	fput_out(&cmd, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, sizeof(rkey));
 	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
 	if (!ret)
 		mr_out(a->mr, h, lkey, rkey);
@@ -179,14 +179,14 @@ static int reg_dm_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 10, p, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_REG_DM_MR_HANDLE);
-	uvio_put_u64(&cmd, UVERBS_ATTR_REG_DM_MR_OFFSET, in->offset);
-	uvio_put_u64(&cmd, UVERBS_ATTR_REG_DM_MR_LENGTH, in->length);
-	uvio_put_idr(&cmd, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, in->pd_handle);
-	uvio_put_flags(&cmd, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, in->access);
-	uvio_put_idr(&cmd, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, in->dm_handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey, sizeof(lkey));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_REG_DM_MR_HANDLE);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DM_MR_OFFSET, in->offset);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DM_MR_LENGTH, in->length);
+	fput_idr(&cmd, UVERBS_ATTR_REG_DM_MR_PD_HANDLE, in->pd_handle);
+	fput_u64(&cmd, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, in->access);
+	fput_idr(&cmd, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, in->dm_handle);
+	fput_out(&cmd, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	fput_out(&cmd, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey, sizeof(rkey));
 	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
 	if (!ret)
 		mr_out(a->mr, h, lkey, rkey);

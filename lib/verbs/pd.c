@@ -35,7 +35,7 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 

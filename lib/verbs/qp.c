@@ -75,11 +75,11 @@ static int create_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	/* A CONST_IN attribute: the kernel reads a u64. */
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, a->type);
 	if (a->create_flags)
-		uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_QP_FLAGS, a->create_flags);
+		fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_FLAGS, a->create_flags);
 	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
-		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a->source_qpn);
+		fput_u32(&cmd, UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a->source_qpn);
 	if (a->event_fd)
-		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_QP_EVENT_FD, *a->event_fd);
+		fput_fd(&cmd, UVERBS_ATTR_CREATE_QP_EVENT_FD, *a->event_fd);
 	fput_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP, &granted, sizeof(granted));
 	fput_out(&cmd, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qpn, sizeof(qpn));
 	uvio_put_drv(&cmd, &a->b);

@@ -53,8 +53,8 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	memset(&ex, 0, sizeof(ex));
 	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 	/* A "const" attribute: the kernel takes it as a u64 whatever its type. */
-	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
+	fput_u64(&cmd, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
+	fput_out(&cmd, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
 	ret = uvio_dev_exec(dev, &cmd);
 	if (ret)
 		return ret;
@@ -160,11 +160,11 @@ static int gid_entry_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	struct gid_args *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
-	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, a->port);
-	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, a->index);
+	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, a->port);
+	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, a->index);
 	/* No flag is defined, yet the kernel insists on the attribute. */
-	uvio_put_flags(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries,
+	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	fput_out(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries,
 			 sizeof(*a->entries));
 	return uvio_dev_exec(dev, &cmd);
 }
@@ -195,10 +195,10 @@ static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	struct gid_args *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-	uvio_put_u64(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*a->entries));
+	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*a->entries));
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, a->entries,
 			 a->max * sizeof(*a->entries));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n,
+	fput_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n,
 			 sizeof(a->n));
 	return uvio_dev_exec(dev, &cmd);
 }
@@ -244,8 +244,8 @@ static int info_handles_ioctl(struct uvio_device *dev, enum uvio_path p, void *a
 	struct handles_args *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
-	uvio_put_u64(&cmd, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
+	fput_u64(&cmd, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
+	fput_out(&cmd, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_HANDLES_LIST, a->handles,
 			 a->max * sizeof(uint32_t));
 	return uvio_dev_exec(dev, &cmd);

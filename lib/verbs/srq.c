@@ -19,26 +19,26 @@ static int create_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 15, p, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
-	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, in->pd_handle);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+	fput_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, in->pd_handle);
 	/* A "const" attribute: a u64 whatever the enum. */
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_TYPE, in->type);
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, in->user_handle);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR, in->max_wr);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, in->max_sge);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_LIMIT, in->srq_limit);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_TYPE, in->type);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, in->user_handle);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR, in->max_wr);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, in->max_sge);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_LIMIT, in->srq_limit);
 	if (in->type == IB_UVERBS_SRQT_XRC)
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, in->xrcd_handle);
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, in->xrcd_handle);
 	if (in->type == IB_UVERBS_SRQT_XRC || in->type == IB_UVERBS_SRQT_TM)
-		uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, in->cq_handle);
+		fput_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE, in->cq_handle);
 	if (in->type == IB_UVERBS_SRQT_TM)
-		uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, in->max_num_tags);
+		fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS, in->max_num_tags);
 	if (in->event_fd)
-		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_SRQ_EVENT_FD, *in->event_fd);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
+		fput_fd(&cmd, UVERBS_ATTR_CREATE_SRQ_EVENT_FD, *in->event_fd);
+	fput_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
+	fput_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
 	/* Filled for XRC only; zero otherwise, as write() answers. */
-	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
 					    &srq_num, sizeof(srq_num)));
 	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
 	if (ret)

@@ -34,19 +34,19 @@ static int create_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	int ret;
 
 	UVIO_DEV_CMD(dev, cmd, 14, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
-	handle = uvio_put_idr_new(&cmd, UVERBS_ATTR_CREATE_WQ_HANDLE);
-	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, in->pd_handle);
-	uvio_put_idr(&cmd, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, in->cq_handle);
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_WQ_TYPE, in->type);	/* const: u64 */
-	uvio_put_u64(&cmd, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, in->user_handle);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_WR, in->max_wr);
-	uvio_put_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_SGE, in->max_sge);
-	uvio_put_flags(&cmd, UVERBS_ATTR_CREATE_WQ_FLAGS, in->flags);
+	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_WQ_HANDLE);
+	fput_idr(&cmd, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, in->pd_handle);
+	fput_idr(&cmd, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, in->cq_handle);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_WQ_TYPE, in->type);	/* const: u64 */
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, in->user_handle);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_WR, in->max_wr);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_WQ_MAX_SGE, in->max_sge);
+	fput_u64(&cmd, UVERBS_ATTR_CREATE_WQ_FLAGS, in->flags);
 	if (in->event_fd)
-		uvio_put_fd(&cmd, UVERBS_ATTR_CREATE_WQ_EVENT_FD, *in->event_fd);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
-	uvio_attr_optional(uvio_put_ptr_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &wq_num,
+		fput_fd(&cmd, UVERBS_ATTR_CREATE_WQ_EVENT_FD, *in->event_fd);
+	fput_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, &max_wr, sizeof(max_wr));
+	fput_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &max_sge, sizeof(max_sge));
+	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &wq_num,
 					    sizeof(wq_num)));
 	ret = obj_exec_new(dev, &cmd, &a->b, handle, &h);
 	if (!ret)
@@ -137,8 +137,8 @@ static int destroy_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct destroy_counted *a = args;
 
 	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE, a->handle);
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->resp[0], sizeof(a->resp[0]));
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE, a->handle);
+	fput_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->resp[0], sizeof(a->resp[0]));
 	return uvio_dev_exec(dev, &cmd);
 }
 
@@ -229,7 +229,7 @@ static int destroy_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 {
 	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_RWQ_IND_TBL,
 		     UVERBS_METHOD_RWQ_IND_TBL_DESTROY);
-	uvio_put_idr(&cmd, UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
+	fput_idr(&cmd, UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
 	return uvio_dev_exec(dev, &cmd);
 }
 
