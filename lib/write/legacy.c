@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one place write() commands are laid out: every verb's, sent either as
- * write() or through the ioctl method DEVICE/INVOKE_WRITE, which carries the
- * same core struct and response as attributes. Both buffers live on this
- * stack frame.
+ * With legacy.h (the inline layouts of the verbs' fixed commands), the one
+ * place write() commands are laid out: every verb's, sent either as write()
+ * or through the ioctl method DEVICE/INVOKE_WRITE, which carries the same
+ * core struct and response as attributes. Both buffers live on this stack
+ * frame.
  *
  * write() layouts (struct ib_uverbs_cmd_hdr first):
  *  - plain: hdr, core struct (its first field the response address), driver
