@@ -17,7 +17,7 @@ struct uvio_device {
 	bool owned;
 	uint32_t driver_id;
 	char name[64];
-	char ibdev[64];			/* the IB device's name ("" unknown) */
+	char ibdev[64];			/* the IB device's name ("": not asked yet) */
 	bool trace;			/* UVERBS_IOCTL_TRACE at open */
 	/* Threads may share the handle: what verbs change after open is
 	 * atomic (relaxed: each field stands alone). */

@@ -103,10 +103,10 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
  * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
  * would write commands into it. With the node netlink gave for the device
  * (rdev), fstat() alone decides and the name is netlink's; else sysfs
- * says both. */
+ * decides, and the name stays unknown until something needs it. */
 static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char ibdev[64])
 {
-	char uverbs[32], p[320];
+	char uverbs[32];
 	struct stat st;
 	int ret;
 
@@ -118,14 +118,9 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 		if (!ret)
 			snprintf(ibdev, 64, "%s", name);
 	} else {
+		/* Which IB device it is matters only to what sysfs alone tells
+		 * (GIDs on write()), which asks then. */
 		ret = uvio_uverbs_fd_check(fd, uverbs, sizeof(uverbs));
-		/* Which IB device it is, for what only sysfs tells (GIDs on write()). */
-		if (!ret) {
-			snprintf(p, sizeof(p), "%s/class/infiniband_verbs/%s/ibdev", uvio_sysfs_root,
-				 uverbs);
-			if (uvio_sysfs_read(p, ibdev, 64))
-				ibdev[0] = 0;
-		}
 	}
 	if (ret == -ENODEV) {
 		if (rdev)

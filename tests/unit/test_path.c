@@ -393,6 +393,40 @@ static void gids_from_sysfs(void **state)
 	uvio_device_close(dev);
 }
 
+static int files_opened;
+
+static const char *count_open(const char *path)
+{
+	files_opened++;
+	return path;
+}
+
+/* Adopting an fd reads no file: the IB device's name, which only the GID
+ * fallback needs, is asked of sysfs when that runs. */
+static void adopt_reads_no_file(void **state)
+{
+	struct uvio_device *dev;
+	struct uvio_gid_entry e;
+	enum uvio_path p;
+	(void)state;
+
+	fake_reset();
+	fake.on_open = count_open;
+	files_opened = 0;
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), 14, &dev), 0);
+	assert_int_equal(files_opened, 0);
+	fake_sysfs_put("class/infiniband/fake0/ports/1/gids/0",
+		       "fe80:0000:0000:0000:5054:00ff:fe12:3456\n");
+	uvio_device_set_path(dev, UVIO_PATH_WRITE);
+	files_opened = 0;
+	assert_int_equal(uvio_query_gid_entry(dev, 1, 0, &e, &p), 0);
+	assert_int_equal(p, UVIO_PATH_SYSFS);
+	assert_int_equal(((uint8_t *)e.gid)[0], 0xfe);
+	assert_true(files_opened > 0);
+	uvio_device_close(dev);
+	fake.on_open = NULL;
+}
+
 static void pinned_paths(void **state)
 {
 	struct uvio_device *dev = fresh();
@@ -589,6 +623,7 @@ int main(void)
 		cmocka_unit_test(remembered_paths),
 		cmocka_unit_test(write_devices_remember),
 		cmocka_unit_test(gids_from_sysfs),
+		cmocka_unit_test(adopt_reads_no_file),
 		cmocka_unit_test(pinned_paths),
 		cmocka_unit_test(bad_driver_data),
 		cmocka_unit_test(threads_agree),
