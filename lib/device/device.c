@@ -206,8 +206,6 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	*out = NULL;
 	if (fd < 0)
 		return -EINVAL;
-	if (fcntl(fd, F_GETFD) < 0)
-		return -EBADF;
 	snprintf(name, sizeof(name), "fd%d", fd);
 	ret = check_fd(fd, name, 0, NULL, ibdev);
 	if (ret)

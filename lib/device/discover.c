@@ -430,9 +430,20 @@ static int uverbs_by_scan(dev_t rdev, char *uverbs, size_t size)
 	return ret;
 }
 
-/* sysfs names every character device by number: dev/char/MAJ:MIN links to
- * its device directory, .../infiniband_verbs/uverbsN for a uverbs node.
- * One readlink instead of reading every uverbs entry's dev file. */
+bool uvio_uverbs_reserved_number(dev_t rdev, char *uverbs, size_t size)
+{
+	unsigned int n = minor(rdev) - UVIO_UVERBS_BASE_MINOR;
+
+	if (major(rdev) != UVIO_UVERBS_MAJOR || n >= UVIO_UVERBS_RESERVED)
+		return false;
+	snprintf(uverbs, size, "uverbs%u", n);
+	return true;
+}
+
+/* The first 32 uverbs nodes have numbers of their own; beyond them sysfs
+ * names every character device by number: dev/char/MAJ:MIN links to its
+ * device directory, .../infiniband_verbs/uverbsN for a uverbs node. One
+ * readlink instead of reading every uverbs entry's dev file. */
 int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 {
 	char link[320], dir[256], target[512];
@@ -444,6 +455,8 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 		return -errno;
 	if (!S_ISCHR(st.st_mode))
 		return -ENODEV;
+	if (uvio_uverbs_reserved_number(st.st_rdev, uverbs, size))
+		return 0;
 	snprintf(link, sizeof(link), "%s/dev/char/%u:%u", uvio_sysfs_root, major(st.st_rdev),
 		 minor(st.st_rdev));
 	n = readlink(link, target, sizeof(target) - 1);

@@ -3,6 +3,7 @@
 #ifndef UVIO_LIB_DISCOVER_H
 #define UVIO_LIB_DISCOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <uvio/device.h>
@@ -18,11 +19,21 @@ int uvio_sysfs_read(const char *path, char *buf, size_t size);
 int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev);
 
 /*
+ * The numbers the kernel keeps for uverbs0-31: major 231 (InfiniBand's),
+ * minors 192-223, uverbsN at 192 + N. Further nodes get a dynamic major.
+ */
+#define UVIO_UVERBS_MAJOR 231u
+#define UVIO_UVERBS_BASE_MINOR 192u
+#define UVIO_UVERBS_RESERVED 32u
+/* Whether rdev is one of them; if so its name (uverbsN) in uverbs. */
+bool uvio_uverbs_reserved_number(dev_t rdev, char *uverbs, size_t size);
+
+/*
  * Whether fd is open on a uverbs character device: fstat() says a
- * character device, and sysfs's dev/char/MAJ:MIN links to a device of the
- * infiniband_verbs class (where sysfs has no dev/char: its major:minor is
- * the dev of one entry of /sys/class/infiniband_verbs). 0 and the entry's
- * name (uverbsN) in uverbs;
+ * character device, with one of the numbers above, or one that sysfs's
+ * dev/char/MAJ:MIN links to a device of the infiniband_verbs class (where
+ * sysfs has no dev/char: its major:minor is the dev of one entry of
+ * /sys/class/infiniband_verbs). 0 and the node's name (uverbsN) in uverbs;
  * -EBADF for a closed fd; -ENODEV for anything else (a file, a pipe,
  * another device, or no uverbs class to compare with).
  */

@@ -4,11 +4,14 @@
  * the seccomp ENOTTY filter): GET_CONTEXT's core-support bits,
  * QUERY_CONTEXT, QUERY_DEVICE and its extended form, QUERY_PORT with every
  * field, the GID table against sysfs, and INFO_HANDLES against the CQs made
- * here. One syscall per verb, counted from outside.
+ * here. One syscall per verb, counted from outside. And the node numbers
+ * the library trusts without sysfs, against sysfs.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -194,6 +197,30 @@ static void queries(const struct uvio_device_info *info, enum mode m)
 	uvio_device_close(dev);
 }
 
+/* The library takes uverbs0-31 by their numbers, 231:192+N, without
+ * asking sysfs: they must be the kernel's, as sysfs states them. */
+static void node_numbers(const struct uvio_device_info *d)
+{
+	char p[160], got[32] = "", want[32];
+	unsigned int n = (unsigned int)atoi(d->uverbs + strlen("uverbs"));
+	struct stat st;
+	FILE *f;
+
+	KT_CHECK(!stat(d->path, &st) && S_ISCHR(st.st_mode), "%s: %s", d->path, strerror(errno));
+	snprintf(p, sizeof(p), "/sys/class/infiniband_verbs/%s/dev", d->uverbs);
+	f = fopen(p, "r");
+	KT_CHECK(f && fgets(got, sizeof(got), f), "%s unreadable", p);
+	if (f)
+		fclose(f);
+	got[strcspn(got, "\n")] = 0;
+	snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	KT_CHECK(!strcmp(got, want), "%s is %s, sysfs says %s", d->path, want, got);
+	if (n < 32)
+		KT_CHECK(major(st.st_rdev) == 231 && minor(st.st_rdev) == 192 + n,
+			 "%s is %s, not 231:%u", d->uverbs, want, 192 + n);
+	printf("%s: %s, %s\n", d->name, d->uverbs, want);
+}
+
 int main(void)
 {
 	struct uvio_device_info devs[8];
@@ -201,6 +228,7 @@ int main(void)
 
 	KT_CHECK(n > 0, "no device listed: %d", n);
 	for (int i = 0; i < n && i < 8; i++) {
+		node_numbers(&devs[i]);
 		for (int m = M_IOCTL; m <= M_FILTER; m++) {
 			pid_t pid = fork();
 			int status;

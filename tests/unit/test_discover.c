@@ -406,6 +406,25 @@ static void only_uverbs_fds(void **state)
 /* The fd check reads sysfs's link for the fd's device number: a uverbs
  * node is a device of class infiniband_verbs, whatever else it links to is
  * refused; without dev/char it compares the class entries' dev files. */
+/* uverbs0-31 are known by their numbers alone: 231:192+N. */
+static void reserved_uverbs_numbers(void **state)
+{
+	char name[32] = "";
+	(void)state;
+
+	assert_true(uvio_uverbs_reserved_number(makedev(231, 192), name, sizeof(name)));
+	assert_string_equal(name, "uverbs0");
+	assert_true(uvio_uverbs_reserved_number(makedev(231, 223), name, sizeof(name)));
+	assert_string_equal(name, "uverbs31");
+	/* umad and issm share the major; later nodes get a dynamic one */
+	assert_false(uvio_uverbs_reserved_number(makedev(231, 191), name, sizeof(name)));
+	assert_false(uvio_uverbs_reserved_number(makedev(231, 0), name, sizeof(name)));
+	assert_false(uvio_uverbs_reserved_number(makedev(231, 224), name, sizeof(name)));
+	assert_false(uvio_uverbs_reserved_number(makedev(230, 192), name, sizeof(name)));
+	assert_false(uvio_uverbs_reserved_number(makedev(1, 3), name, sizeof(name)));
+	assert_string_equal(name, "uverbs31");	/* untouched when not one */
+}
+
 static void fd_check_by_number(void **state)
 {
 	char name[32], link[128];
@@ -448,6 +467,7 @@ int main(void)
 		cmocka_unit_test(open_without_device_says_why),
 		cmocka_unit_test(no_get_chardev_path_from_sysfs),
 		cmocka_unit_test(only_uverbs_fds),
+		cmocka_unit_test(reserved_uverbs_numbers),
 		cmocka_unit_test(fd_check_by_number),
 	};
 
