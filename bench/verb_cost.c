@@ -78,6 +78,14 @@ __attribute__((noinline)) void run_query_mr(struct uvio_device *dev, long n)
 			abort();
 }
 
+__attribute__((noinline)) void run_notify(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_notify(struct uvio_device *dev, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (uvio_req_notify_cq(dev, 1, 0, NULL))
+			abort();
+}
+
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n)
 {
@@ -132,6 +140,8 @@ int main(int argc, char **argv)
 		if (uvio_device_set_path(dev, mode[5] ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE))
 			return 1;
 		run_query(dev, n);
+	} else if (!strcmp(mode, "notify")) {
+		run_notify(dev, n);
 	} else if (!strcmp(mode, "query-mr")) {
 		run_query_mr(dev, n);
 	} else if (qp) {

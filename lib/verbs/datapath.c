@@ -13,17 +13,17 @@
 
 /* What a driver answers for a command it leaves disabled: say so by name,
  * since EOPNOTSUPP alone reads like a library fault. */
-static int disabled(struct uvio_device *dev, const char *verb, const char *command,
-		    int ret, enum uvio_path p, enum uvio_path *path)
+static int disabled(struct uvio_device *dev, const char *verb, uint32_t command, int ret,
+		    enum uvio_path p, enum uvio_path *path)
 {
 	if (path)
 		*path = p;
-	if (ret == -EOPNOTSUPP) {
+	if (__builtin_expect(ret == -EOPNOTSUPP, 0)) {
 		uvio_set_last_error("%s: %s over %s: EOPNOTSUPP: the driver does not enable the "
 				    "write() command %s (rxe and siw run the data path in "
 				    "userspace rings; rxe enables only POST_SEND and "
 				    "REQ_NOTIFY_CQ, siw only POST_SEND)",
-				    dev->name, verb, uvio_path_name(p), command);
+				    dev->name, verb, uvio_path_name(p), uvio_write_cmd_name(command));
 		uvio_log(LOG_INFO, "%s", uvio_last_error());
 	}
 	return ret;
@@ -146,7 +146,7 @@ static int post(struct uvio_device *dev, unsigned int verb, const char *name,
 	/* The kernel names the WR it stopped at even when it fails. */
 	if (bad_wr)
 		*bad_wr = a.resp.bad_wr;
-	return disabled(dev, name, uvio_write_cmd_name(command), ret, p, path);
+	return disabled(dev, name, command, ret, p, path);
 }
 
 /* wqe_size is the whole WR struct: rxe refuses a smaller one even for a
@@ -206,7 +206,7 @@ UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
 				notify_write, &a, &p);
 
 	return disabled(dev, "CQ.REQ_NOTIFY",
-			uvio_write_cmd_name(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ), ret, p, path);
+			IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, ret, p, path);
 }
 
 struct poll_args {
@@ -256,6 +256,6 @@ UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
 			memcpy(wc, r->wc, r->count * sizeof(*wc));
 		*count = r->count;
 	}
-	return disabled(dev, "CQ.POLL", uvio_write_cmd_name(IB_USER_VERBS_CMD_POLL_CQ), ret, p,
+	return disabled(dev, "CQ.POLL", IB_USER_VERBS_CMD_POLL_CQ, ret, p,
 			path);
 }

@@ -141,7 +141,9 @@ UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
 	if (!resp || len < uvio_offsetofend(struct ib_uverbs_ex_query_device_resp,
 					    response_length))
 		return uvio_verb_end(dev, "DEVICE.EX_QUERY", UVIO_PATH_AUTO, -EINVAL, path);
-	memset(resp, 0, len);
+	/* Both paths zero what they offer the kernel and it leaves. */
+	if (len > a.len)
+		memset((char *)resp + a.len, 0, len - a.len);
 	return uvio_run_verb(dev, UVIO_VERB_QUERY_DEVICE_EX, "DEVICE.EX_QUERY", NULL,
 			     query_device_ex_write, &a, path);
 }

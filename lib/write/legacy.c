@@ -24,9 +24,9 @@
 #include "cmd/put_fixed.h"
 
 /* The largest core struct and core response of any write() command
- * (EX_CREATE_QP's request, 64 bytes; QUERY_QP's response, 128; EX
- * QUERY_DEVICE's, 232 today) with room for kernels to grow; extended
- * commands' cores may be longer (UVIO_MAX_EX_CORE). */
+ * (EX_CREATE_QP's request, 64 bytes; EX_QUERY_DEVICE's response, 304 on
+ * 5.10 and 6.1) with room for kernels to grow; extended commands' cores may
+ * be longer (UVIO_MAX_EX_CORE). */
 #define MAX_CORE 128u
 #define MAX_RESP UVIO_LEGACY_MAX_RESP
 
@@ -210,9 +210,8 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 		memcpy(q + core8, drv->in, drv->in_len);
 		memset(q + core8 + drv->in_len, 0, in_drv - drv->in_len);
 	}
-	/* An extended response grows with the kernel, and kernels before 4.20
-	 * leave the rest of a longer buffer as it was: what an older kernel
-	 * does not know reads as zero. */
+	/* An extended response grows with the kernel, and an older kernel
+	 * writes only the part it knows: the rest reads as zero. */
 	if (c->resp_len)
 		memset(direct ? c->resp : out, 0, direct ? c->resp_len : resp8 + out_drv);
 	return send_write(dev, in, in_len, direct ? NULL : (const uint8_t *)out, c->resp,

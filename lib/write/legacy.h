@@ -12,6 +12,14 @@
 #include "cmd/sys.h"
 #include "device/dev.h"
 
+/* Extended cores may be long: the WQ handles of an RWQ indirection table,
+ * the specs of a flow rule (comp_mask and a handle, then up to 4 KiB). */
+#define UVIO_MAX_EX_CORE (8u + 4096u)
+/* The largest core response a write() command may ask for: the largest
+ * any kernel has (EX_QUERY_DEVICE's, 304 bytes on 5.10 and 6.1) with room
+ * to grow. */
+#define UVIO_LEGACY_MAX_RESP 512u
+
 /* A verb's driver data, checked, with the default response space. */
 struct drv_bufs {
 	const void *in;
@@ -144,15 +152,15 @@ static inline bool uvio_legacy_direct(enum uvio_path p, const struct drv_bufs *d
 }
 
 /*
- * The fixed-layout fast path: lengths that keep the ABI's rules and no
- * driver data, known where the verb inlines the call (the test folds away;
- * anything else takes uvio_write_send()). A command without a response has
- * no driver output either: there one load tells whether the caller passed
- * driver input.
+ * The fixed-layout fast path: lengths that keep the ABI's rules (the
+ * verbs' are constants, and the test folds away) and no driver data, which
+ * the verb's call says where it is inlined; anything else takes
+ * uvio_write_send(). A command without a response has no driver output
+ * either: there one load tells whether the caller passed driver input.
  */
 #define UVIO_FIXED_MAX_CORE 128u
 #define uvio_legacy_fixed(drv, ex, core_len, resp_len)                                          \
-	(__builtin_constant_p((core_len) | (resp_len)) && (core_len) <= UVIO_FIXED_MAX_CORE &&  \
+	((core_len) <= UVIO_FIXED_MAX_CORE && (resp_len) <= UVIO_LEGACY_MAX_RESP &&            \
 	 !(((core_len) | (resp_len)) % ((ex) ? 8 : 4)) && ((ex) || !(resp_len) || (core_len) >= 8) && \
 	 ((__builtin_constant_p(!(drv)) && !(drv)) ||                                          \
 	  (!(resp_len) && (drv) && !(drv)->in_len && !((drv)->attrs && (drv)->attrs->num_attrs))))
@@ -255,13 +263,6 @@ uvio_legacy_cmd_ex(struct uvio_device *dev, enum uvio_path p, uint32_t command, 
 
 	return uvio_write_send(dev, p, &c);
 }
-
-/* Extended cores may be long: the WQ handles of an RWQ indirection table,
- * the specs of a flow rule (comp_mask and a handle, then up to 4 KiB). */
-#define UVIO_MAX_EX_CORE (8u + 4096u)
-/* The largest core response a write() command may ask for: over twice the
- * largest any kernel has (EX_QUERY_DEVICE's, 232 bytes). */
-#define UVIO_LEGACY_MAX_RESP 512u
 
 /*
  * A plain command its verb laid out itself, because its core is long and
