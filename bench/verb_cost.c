@@ -86,6 +86,16 @@ __attribute__((noinline)) void run_notify(struct uvio_device *dev, long n)
 			abort();
 }
 
+__attribute__((noinline)) void run_modify_srq(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_modify_srq(struct uvio_device *dev, long n)
+{
+	UVIO_OPTS(uvio_srq_modify, m, .attr_mask = UVIO_SRQ_LIMIT, .srq_limit = 1);
+
+	for (long i = 0; i < n; i++)
+		if (uvio_modify_srq(dev, 1, &m, NULL, NULL))
+			abort();
+}
+
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n)
 {
@@ -140,6 +150,10 @@ int main(int argc, char **argv)
 		if (uvio_device_set_path(dev, mode[5] ? UVIO_PATH_IOCTL : UVIO_PATH_WRITE))
 			return 1;
 		run_query(dev, n);
+	} else if (!strcmp(mode, "modify-srq")) {
+		if (uvio_device_set_path(dev, UVIO_PATH_WRITE))
+			return 1;
+		run_modify_srq(dev, n);
 	} else if (!strcmp(mode, "notify")) {
 		run_notify(dev, n);
 	} else if (!strcmp(mode, "query-mr")) {
