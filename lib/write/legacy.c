@@ -78,6 +78,13 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 	return ret;
 }
 
+/* Whether anyone reads the driver's answer: the caller's buffer, not the
+ * default space a verb offers the driver when the caller gave none. */
+static inline bool drv_read(const struct drv_bufs *drv)
+{
+	return drv && drv->out != drv->dflt;
+}
+
 /* Send a laid-out write() command; on success hand out the answer: the
  * core response, then the driver's output from drv_at on, where they went
  * to a buffer of ours (out not NULL). */
@@ -152,7 +159,7 @@ static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvi
 	 * shorter than asked, and what it leaves reads as zero. */
 	if (c->resp_len) {
 		if (out_drv)
-			memset(out, 0, out_len);
+			memset(out, 0, drv_read(drv) ? out_len : c->resp_len);
 		at = out_drv ? (uintptr_t)out : (uintptr_t)c->resp;
 		memcpy(q, &at, sizeof(at));
 	}
@@ -161,7 +168,7 @@ static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvi
 		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	}
 	return send_write(dev, in, in_len, out_drv ? (const uint8_t *)out : NULL, c->resp,
-			  c->resp_len, c->resp_len, drv, out_drv);
+			  c->resp_len, c->resp_len, drv, drv_read(drv) ? out_drv : 0);
 }
 
 /* An extended command: header with IB_USER_VERBS_CMD_FLAG_EXTENDED, struct
@@ -213,9 +220,10 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 	/* An extended response grows with the kernel, and an older kernel
 	 * writes only the part it knows: the rest reads as zero. */
 	if (c->resp_len)
-		memset(direct ? c->resp : out, 0, direct ? c->resp_len : resp8 + out_drv);
+		memset(direct ? c->resp : out, 0,
+		       direct ? c->resp_len : resp8 + (drv_read(drv) ? out_drv : 0));
 	return send_write(dev, in, in_len, direct ? NULL : (const uint8_t *)out, c->resp,
-			  c->resp_len, resp8, drv, out_drv);
+			  c->resp_len, resp8, drv, drv_read(drv) ? out_drv : 0);
 }
 
 int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c)
