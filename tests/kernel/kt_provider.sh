@@ -420,12 +420,16 @@ for p in ib_send_lat ib_write_bw ib_read_lat; do
 done
 case $dev in
 rxe*)
-	trace_case ibv_rc_pingpong
+	for p in ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ibv_srq_pingpong; do
+		trace_case $p
+	done
 	with_retry trace_case ib_write_bw
+	with_retry trace_case ib_read_lat
 	[ "$role" != loop ] && { ucx_case tag_lat; ucx_case tag_bw; mpi_case; }
 	;;
 esac
 with_retry trace_case ib_send_lat cm
+trace_case rping
 kill_case rping
 [ "${dev#rxe}" != "$dev" ] && kill_case ib_write_bw
 say "$pass passed, $fail failed"
