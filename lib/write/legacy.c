@@ -149,9 +149,7 @@ static __attribute__((noinline)) int plain_cmd(struct uvio_device *dev, enum uvi
 	/* The ABI counts 4-byte words in 16 bits. */
 	if (in_len / 4 > UINT16_MAX || out_len / 4 > UINT16_MAX)
 		return -EINVAL;
-	hdr->command = c->command;
-	hdr->in_words = (__u16)(in_len / 4);
-	hdr->out_words = (__u16)(out_len / 4);
+	uvio_plain_hdr(hdr, c->command, in_len, out_len);
 	put_core(q, c, core_len);
 	/* Every command that answers names its response buffer first: the
 	 * caller's, unless the driver answers after it. A plain response is
@@ -202,16 +200,11 @@ static int ex_cmd(struct uvio_device *dev, enum uvio_path p, const struct uvio_w
 				    core_len, c->resp, c->resp_len, drv);
 	}
 	in_len = sizeof(*hdr) + sizeof(*ex) + core8 + in_drv;
-	hdr->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | c->command;
-	hdr->in_words = (__u16)(core8 / 8);
-	hdr->out_words = (__u16)(resp8 / 8);
 	/* The response straight into the caller's, unless the driver answers
 	 * after it or the kernel's 8-byte words would overrun it. */
 	direct = !out_drv && !(c->resp_len % 8);
-	ex->response = !c->resp_len ? 0 : direct ? (uintptr_t)c->resp : (uintptr_t)out;
-	ex->provider_in_words = (__u16)(in_drv / 8);
-	ex->provider_out_words = (__u16)(out_drv / 8);
-	ex->cmd_hdr_reserved = 0;
+	uvio_ex_hdr(hdr, c->command, core8, resp8,
+		    !c->resp_len ? 0 : direct ? (uintptr_t)c->resp : (uintptr_t)out, in_drv, out_drv);
 	put_core(q, c, core8);
 	if (in_drv) {
 		memcpy(q + core8, drv->in, drv->in_len);
@@ -270,8 +263,6 @@ int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t comm
 	memcpy(hdr + 1, &at, sizeof(at));
 	if (p == UVIO_PATH_INVOKE_WRITE)
 		return uvio_write_invoke(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len, NULL);
-	hdr->command = command;
-	hdr->in_words = (__u16)(len / 4);
-	hdr->out_words = (__u16)(resp_len / 4);
+	uvio_plain_hdr(hdr, command, len, resp_len);
 	return uvio_dev_write(dev, buf, len);
 }

@@ -151,6 +151,32 @@ static inline bool uvio_legacy_direct(enum uvio_path p, const struct drv_bufs *d
 	return p == UVIO_PATH_INVOKE_WRITE && !(drv && drv->attrs && drv->attrs->num_attrs);
 }
 
+/* The write() headers. A plain command counts 4-byte words: of the whole
+ * buffer in, of the response (and the driver's answer after it) out. An
+ * extended one counts 8-byte words of the core and of the core response,
+ * the driver's in and out apart, and names its response in its own header. */
+static inline void uvio_plain_hdr(struct ib_uverbs_cmd_hdr *h, uint32_t command, size_t in_len,
+				  size_t out_len)
+{
+	h->command = command;
+	h->in_words = (__u16)(in_len / 4);
+	h->out_words = (__u16)(out_len / 4);
+}
+
+static inline void uvio_ex_hdr(struct ib_uverbs_cmd_hdr *h, uint32_t command, size_t core_len,
+			       size_t resp_len, __u64 response, size_t drv_in, size_t drv_out)
+{
+	struct ib_uverbs_ex_cmd_hdr *ex = (struct ib_uverbs_ex_cmd_hdr *)(h + 1);
+
+	h->command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
+	h->in_words = (__u16)(core_len / 8);
+	h->out_words = (__u16)(resp_len / 8);
+	ex->response = response;
+	ex->provider_in_words = (__u16)(drv_in / 8);
+	ex->provider_out_words = (__u16)(drv_out / 8);
+	ex->cmd_hdr_reserved = 0;
+}
+
 /*
  * The fixed-layout fast path: lengths that keep the ABI's rules (the
  * verbs' are constants, and the test folds away) and no driver data, which
@@ -197,19 +223,11 @@ uvio_write_fixed(struct uvio_device *dev, uint32_t command, bool ex, const void 
 		 * zero. */
 		if (resp_len)
 			memset(resp, 0, resp_len);
-		b.e.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | command;
-		b.e.hdr.in_words = (__u16)(core_len / 8);
-		b.e.hdr.out_words = (__u16)(resp_len / 8);
-		b.e.ex.response = resp_len ? at : 0;
-		b.e.ex.provider_in_words = 0;
-		b.e.ex.provider_out_words = 0;
-		b.e.ex.cmd_hdr_reserved = 0;
+		uvio_ex_hdr(&b.e.hdr, command, core_len, resp_len, resp_len ? at : 0, 0, 0);
 		memcpy(b.e.core, core, core_len);
 		return uvio_dev_write(dev, &b, sizeof(b.e.hdr) + sizeof(b.e.ex) + core_len);
 	}
-	b.p.hdr.command = command;
-	b.p.hdr.in_words = (__u16)((sizeof(b.p.hdr) + core_len) / 4);
-	b.p.hdr.out_words = (__u16)(resp_len / 4);
+	uvio_plain_hdr(&b.p.hdr, command, sizeof(b.p.hdr) + core_len, resp_len);
 	memcpy(b.p.core, core, core_len);
 	/* Every plain command that answers names its response first. A plain
 	 * response is the same struct on every kernel and comes back whole;
