@@ -215,7 +215,10 @@ static int on_completion(struct conn *c, const struct uvio_dp_wc *wc)
 
 		fprintf(stderr, "%s: completion error: %s (status %u, vendor error %u, wr_id %"
 			PRIu64 ")\n", prog, s ? s : "?", wc->status, wc->vendor_err, wc->wr_id);
-		return -EIO;
+		/* A peer that dies mid-transfer can fail the request in
+		 * flight before the QP flushes (siw: LOC_QP_OP_ERR): await()
+		 * asks too, briefly. */
+		return -ESHUTDOWN;
 	}
 	switch (wc->wr_id) {
 	case WR_SEND:
@@ -250,20 +253,25 @@ static int on_completion(struct conn *c, const struct uvio_dp_wc *wc)
 }
 
 /*
- * A flushed work request: the QP went to error, most often because the
- * peer disconnected and the manager's DISCONNECTED is on its way. Wait for
- * it (within -T) to say so; else name the flush.
+ * A failed work request: the QP went to error, most often because the peer
+ * disconnected and the manager's DISCONNECTED is on its way. Wait for it
+ * to say so: within -T for a flush, within a second for another error
+ * (already printed; a local fault may have no disconnect to come); else
+ * name the flush.
  */
-static int flushed(struct conn *c, const struct uvio_dp_wc *wc)
+static int failed(struct conn *c, const struct uvio_dp_wc *wc)
 {
+	bool flush = wc->status == UVIO_WC_WR_FLUSH_ERR;
+	int wait_ms = flush ? c->o->timeout_ms : 1000;	/* -T is 1 s at least */
 	struct rdma_ucm_event_resp ev;
 
-	if (!next_event(c, &ev, c->o->timeout_ms) && ev.event == UVIO_CM_EVENT_DISCONNECTED) {
+	if (!next_event(c, &ev, wait_ms) && ev.event == UVIO_CM_EVENT_DISCONNECTED) {
 		fprintf(stderr, "%s DISCONNECT EVENT...\n", c->o->server ? "server" : "client");
 		return -ECONNRESET;
 	}
-	fprintf(stderr, "%s: completion error: WR_FLUSH_ERR (wr_id %" PRIu64 "): the QP is in "
-		"error\n", prog, wc->wr_id);
+	if (flush)
+		fprintf(stderr, "%s: completion error: WR_FLUSH_ERR (wr_id %" PRIu64 "): the QP "
+			"is in error\n", prog, wc->wr_id);
 	return -EIO;
 }
 
@@ -286,7 +294,7 @@ static int await(struct conn *c, const unsigned long *counter, unsigned long tar
 		for (i = 0; i < n; i++) {
 			err = on_completion(c, &wc[i]);
 			if (err == -ESHUTDOWN)
-				return flushed(c, &wc[i]);
+				return failed(c, &wc[i]);
 			if (err)
 				return err;
 		}
