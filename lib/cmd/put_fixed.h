@@ -4,11 +4,11 @@
  * are constants, distinct by construction, their lengths constants of the
  * ABI, and UVIO_DEV_CMD sizes the buffer for them: none of the checks that
  * protect a caller-built command (duplicates, lengths, NULL) could fail, so
- * the command path does not pay for them; room alone is still checked. What follows a fixed put
- * (the caller's driver attributes, joined by the checked puts) is still
- * checked: outputs widen the hull that the overlap check of a later output
- * reads, and the caller's ids are driver-namespace ones, which no fixed put
- * uses.
+ * the command path does not pay for them; room alone is still checked.
+ * What follows a fixed put (the caller's driver attributes, joined by the
+ * checked puts) is still checked: outputs widen the hull that the overlap
+ * check of a later output reads, and the caller's ids are driver-namespace
+ * ones, which no fixed put uses.
  */
 #ifndef UVIO_LIB_CMD_PUT_FIXED_H
 #define UVIO_LIB_CMD_PUT_FIXED_H

@@ -205,8 +205,7 @@ UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
 	ret = uvio_run_verb(dev, UVIO_VERB_REQ_NOTIFY_CQ, "CQ.REQ_NOTIFY", NULL,
 				notify_write, &a, &p);
 
-	return disabled(dev, "CQ.REQ_NOTIFY",
-			IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, ret, p, path);
+	return disabled(dev, "CQ.REQ_NOTIFY", IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, ret, p, path);
 }
 
 struct poll_args {
@@ -256,6 +255,5 @@ UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
 			memcpy(wc, r->wc, r->count * sizeof(*wc));
 		*count = r->count;
 	}
-	return disabled(dev, "CQ.POLL", IB_USER_VERBS_CMD_POLL_CQ, ret, p,
-			path);
+	return disabled(dev, "CQ.POLL", IB_USER_VERBS_CMD_POLL_CQ, ret, p, path);
 }

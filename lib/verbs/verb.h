@@ -114,7 +114,7 @@ void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b);
 /* The write() encoders cannot carry joined driver attributes. */
 static inline int drv_write_ok(const struct drv_bufs *b)
 {
-	return b && b->attrs && b->attrs->num_attrs ? -EOPNOTSUPP : 0;
+	return uvio_drv_has_attrs(b) ? -EOPNOTSUPP : 0;
 }
 
 #endif

@@ -228,8 +228,7 @@ int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio
 	if ((!c->core && c->core_len) || (!c->tail && c->tail_len) ||
 	    core_len > (c->ex ? UVIO_MAX_EX_CORE : MAX_CORE) || c->resp_len > MAX_RESP)
 		return -EINVAL;
-	/* Driver attributes travel only on the ioctl methods. */
-	if (c->drv && c->drv->attrs && c->drv->attrs->num_attrs)
+	if (uvio_drv_has_attrs(c->drv))
 		return -EOPNOTSUPP;
 	/* A plain core names its response first, and the ABI counts words. */
 	if (!c->ex && ((c->resp_len && core_len < 8) || (core_len | c->resp_len) & 3))

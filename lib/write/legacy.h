@@ -57,6 +57,13 @@ struct uvio_write_cmd {
 };
 int uvio_write_send(struct uvio_device *dev, enum uvio_path p, const struct uvio_write_cmd *c);
 
+/* Driver attributes to join: they ride on ioctl methods only, never on a
+ * write() command. */
+static inline bool uvio_drv_has_attrs(const struct drv_bufs *drv)
+{
+	return drv && drv->attrs && drv->attrs->num_attrs;
+}
+
 /*
  * INVOKE_WRITE, laid out without the builder: its ids are fixed and
  * distinct, its lengths bounded by the callers (UVIO_MAX_EX_CORE,
@@ -144,11 +151,10 @@ uvio_write_invoke_bare(struct uvio_device *dev, uint32_t command, const void *co
  * The library's own commands: their lengths are the ABI's constants and
  * their cores leave the response address zero, so over INVOKE_WRITE they go
  * straight out, without the checks uvio_write_send() makes of a caller's.
- * Driver attributes ride on ioctl methods only, never on a write() command.
  */
 static inline bool uvio_legacy_direct(enum uvio_path p, const struct drv_bufs *drv)
 {
-	return p == UVIO_PATH_INVOKE_WRITE && !(drv && drv->attrs && drv->attrs->num_attrs);
+	return p == UVIO_PATH_INVOKE_WRITE && !uvio_drv_has_attrs(drv);
 }
 
 /* The write() headers. A plain command counts 4-byte words: of the whole
@@ -189,7 +195,7 @@ static inline void uvio_ex_hdr(struct ib_uverbs_cmd_hdr *h, uint32_t command, si
 	((core_len) <= UVIO_FIXED_MAX_CORE && (resp_len) <= UVIO_LEGACY_MAX_RESP &&            \
 	 !(((core_len) | (resp_len)) % ((ex) ? 8 : 4)) && ((ex) || !(resp_len) || (core_len) >= 8) && \
 	 ((__builtin_constant_p(!(drv)) && !(drv)) ||                                          \
-	  (!(resp_len) && (drv) && !(drv)->in_len && !((drv)->attrs && (drv)->attrs->num_attrs))))
+	  (!(resp_len) && (drv) && !(drv)->in_len && !uvio_drv_has_attrs(drv))))
 
 /*
  * write() of one of the library's own commands: the header and the core on
