@@ -7,6 +7,7 @@
  *   valgrind --tool=callgrind --toggle-collect=run_qp bench/verb_cost N qp
  *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query
  *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query-ioctl
+ *   valgrind --tool=callgrind --toggle-collect=run_context bench/verb_cost N context
  * (DEVICE.QUERY, the cheapest kind of verb, on the write() path, and on the
  * ioctl path, where it goes over INVOKE_WRITE)
  * (bench/build-cost.sh reports both). The stand-in's own instructions are
@@ -25,8 +26,9 @@
 #include "fake_sysfs.h"
 
 static uint32_t next_handle;
+static int async_next;	/* the fd ASYNC_EVENT_ALLOC answers next */
 
-/* The stand-in kernel: hand out a handle, fill RESP_CQE. */
+/* The stand-in kernel: hand out a handle, fill RESP_CQE, give an async fd. */
 int ioctl(int fd, unsigned long req, ...);
 int ioctl(int fd, unsigned long req, ...)
 {
@@ -44,6 +46,8 @@ int ioctl(int fd, unsigned long req, ...)
 		for (unsigned int i = 1; i < hdr->num_attrs; i++)
 			if (hdr->attrs[i].attr_id == UVERBS_ATTR_CREATE_CQ_RESP_CQE)
 				*(uint32_t *)(uintptr_t)hdr->attrs[i].data = 31;
+	} else if (hdr->object_id == UVERBS_OBJECT_ASYNC_EVENT) {
+		hdr->attrs[0].data = (uint64_t)async_next;
 	}
 	return 0;
 }
@@ -94,6 +98,22 @@ __attribute__((noinline)) void run_modify_srq(struct uvio_device *dev, long n)
 	for (long i = 0; i < n; i++)
 		if (uvio_modify_srq(dev, 1, &m, NULL, NULL))
 			abort();
+}
+
+/* GET_CONTEXT as the guest benchmark times it: adopt, context, close. */
+__attribute__((noinline)) void run_context(int fd, long n);
+__attribute__((noinline)) void run_context(int fd, long n)
+{
+	for (long i = 0; i < n; i++) {
+		struct uvio_device *d;
+		UVIO_OPTS(uvio_context, ctx);
+
+		async_next = dup(fd);	/* the stand-in kernel's new async fd */
+		if (async_next < 0 || uvio_device_adopt(fd, 14, &d) || uvio_get_context(d, NULL, &ctx, NULL))
+			abort();
+		close(ctx.async_fd);
+		uvio_device_close(d);
+	}
 }
 
 __attribute__((noinline)) void run_pairs(struct uvio_device *dev, long n);
@@ -158,6 +178,8 @@ int main(int argc, char **argv)
 		run_notify(dev, n);
 	} else if (!strcmp(mode, "query-mr")) {
 		run_query_mr(dev, n);
+	} else if (!strcmp(mode, "context")) {
+		run_context(uvio_device_fd(dev), n);
 	} else if (qp) {
 		run_qp(dev, n);
 	} else {

@@ -16,6 +16,7 @@
 #include "device/discover.h"
 #include "report/report.h"
 #include "device/trace.h"
+#include "report/sbuf.h"
 
 /* The kernel checks driver_id before it looks up the object, so an empty
  * command for an object no kernel has answers EINVAL for a wrong id and
@@ -40,17 +41,35 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 
 /* The 2017 layout only ever existed in 4.14 to 4.16. Read without
  * sscanf: every open runs this, and a cold start pays for each libc
- * routine it runs the first time. */
+ * routine it runs the first time. The kernel does not change under a
+ * process, so the answer is kept (threads that race compute the same). */
 static bool kernel_may_have_2017_layout(void)
 {
+	static _Atomic int known;	/* 0 not yet, 1 no, 2 yes */
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
 	struct utsname u;
 	unsigned long minor;
 	char *end;
 
-	if (uname(&u) || strncmp(u.release, "4.", 2))
-		return false;
-	minor = strtoul(u.release + 2, &end, 10);
-	return end != u.release + 2 && minor >= 14 && minor <= 16;
+	if (k)
+		return k == 2;
+	k = 1;
+	if (!uname(&u) && !strncmp(u.release, "4.", 2)) {
+		minor = strtoul(u.release + 2, &end, 10);
+		if (end != u.release + 2 && minor >= 14 && minor <= 16)
+			k = 2;
+	}
+	atomic_store_explicit(&known, k, memory_order_relaxed);
+	return k == 2;
+}
+
+/* Names are copied on every open and adopt: no printf machinery there. */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	struct sbuf sb;
+
+	sb_init(&sb, dst, size);
+	sb_puts(&sb, src);
 }
 
 static int path_from_env(enum uvio_path *path)
@@ -93,8 +112,8 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	dev->owned = owned;
 	uvio_path_init(&dev->paths, pinned, kernel_may_have_2017_layout());
 	dev->trace = uvio_trace_requested();
-	snprintf(dev->name, sizeof(dev->name), "%s", name);
-	snprintf(dev->ibdev, sizeof(dev->ibdev), "%s", ibdev);
+	copy_name(dev->name, sizeof(dev->name), name);
+	copy_name(dev->ibdev, sizeof(dev->ibdev), ibdev);
 	*out = dev;
 	return 0;
 }
@@ -116,7 +135,7 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 			return -errno;
 		ret = S_ISCHR(st.st_mode) && st.st_rdev == rdev ? 0 : -ENODEV;
 		if (!ret)
-			snprintf(ibdev, 64, "%s", name);
+			copy_name(ibdev, 64, name);
 	} else {
 		/* Which IB device it is matters only to what sysfs alone tells
 		 * (GIDs on write()), which asks then. */
@@ -199,6 +218,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **out)
 {
 	char name[32], ibdev[64];
+	struct sbuf sb;
 	int ret;
 
 	if (!out)
@@ -206,7 +226,9 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	*out = NULL;
 	if (fd < 0)
 		return -EINVAL;
-	snprintf(name, sizeof(name), "fd%d", fd);
+	sb_init(&sb, name, sizeof(name));
+	sb_puts(&sb, "fd");
+	sb_putu(&sb, (unsigned int)fd);
 	ret = check_fd(fd, name, 0, NULL, ibdev);
 	if (ret)
 		return ret;

@@ -23,6 +23,7 @@
 #include <uvio/device.h>
 #include "device/discover.h"
 #include "report/report.h"
+#include "report/sbuf.h"
 
 const char *uvio_sysfs_root = "/sys";
 
@@ -433,10 +434,13 @@ static int uverbs_by_scan(dev_t rdev, char *uverbs, size_t size)
 bool uvio_uverbs_reserved_number(dev_t rdev, char *uverbs, size_t size)
 {
 	unsigned int n = minor(rdev) - UVIO_UVERBS_BASE_MINOR;
+	struct sbuf sb;
 
 	if (major(rdev) != UVIO_UVERBS_MAJOR || n >= UVIO_UVERBS_RESERVED)
 		return false;
-	snprintf(uverbs, size, "uverbs%u", n);
+	sb_init(&sb, uverbs, size);
+	sb_puts(&sb, "uverbs");
+	sb_putu(&sb, n);
 	return true;
 }
 
@@ -449,6 +453,7 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 	char link[320], dir[256], target[512];
 	const char *base, *cls;
 	struct stat st;
+	struct sbuf sb;
 	ssize_t n;
 
 	if (fstat(fd, &st))
@@ -457,8 +462,14 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 		return -ENODEV;
 	if (uvio_uverbs_reserved_number(st.st_rdev, uverbs, size))
 		return 0;
-	snprintf(link, sizeof(link), "%s/dev/char/%u:%u", uvio_sysfs_root, major(st.st_rdev),
-		 minor(st.st_rdev));
+	sb_init(&sb, link, sizeof(link));
+	sb_puts(&sb, uvio_sysfs_root);
+	sb_puts(&sb, "/dev/char/");
+	sb_putu(&sb, major(st.st_rdev));
+	sb_putn(&sb, ":", 1);
+	sb_putu(&sb, minor(st.st_rdev));
+	if (sb.cut)
+		return -ENAMETOOLONG;
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0) {
 		snprintf(dir, sizeof(dir), "%s/dev/char", uvio_sysfs_root);
@@ -476,6 +487,7 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 	if ((size_t)(base - cls) != strlen("infiniband_verbs") ||
 	    strncmp(cls, "infiniband_verbs", (size_t)(base - cls)))
 		return -ENODEV;
-	snprintf(uverbs, size, "%s", base + 1);
+	sb_init(&sb, uverbs, size);
+	sb_puts(&sb, base + 1);
 	return 0;
 }

@@ -56,6 +56,18 @@ void sb_putn(struct sbuf *s, const char *p, size_t n)
 	s->buf[s->len] = 0;
 }
 
+void sb_putu(struct sbuf *s, unsigned long long v)
+{
+	char digits[20];
+	size_t n = sizeof(digits);
+
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sb_putn(s, digits + n, sizeof(digits) - n);
+}
+
 void sb_puts(struct sbuf *s, const char *p)
 {
 	sb_putn(s, p, strlen(p));

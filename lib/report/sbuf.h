@@ -20,6 +20,9 @@ void sb_init(struct sbuf *s, char *buf, size_t size);
 void sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_putn(struct sbuf *s, const char *p, size_t n);
 void sb_puts(struct sbuf *s, const char *p);
+/* A number in decimal, without printf's machinery: device names are built
+ * on every open, where a vsnprintf costs more than the rest of it. */
+void sb_putu(struct sbuf *s, unsigned long long v);
 /* A JSON string, quoted, with everything that needs it escaped. */
 void sb_json_str(struct sbuf *s, const char *p);
 void sb_json_strn(struct sbuf *s, const char *p, size_t n);
