@@ -15,10 +15,11 @@
  *
  * Driver data (struct uvio_drv): in/out pass through to the driver
  * (UHW_IN/UHW_OUT on ioctl, the bytes after the core command and response on
- * write()). Without out, a response space of UVIO_DEFAULT_DRV_OUT bytes on
- * the stack is offered, which is enough for the drivers we know (rxe and siw
- * need 8 to 16 bytes), and discarded; without in, REG_MR on siw sends the
- * 8-byte request siw requires (struct siw_ureq_reg_mr, zeroed). attrs joins
+ * write()). Without out, a response space of UVIO_DEFAULT_DRV_OUT bytes of
+ * the library's is offered, which is enough for the drivers we know (rxe's
+ * and siw's largest answer, a QP's, is 32 bytes), and nothing reads it;
+ * without in, REG_MR on siw sends the 8-byte request siw requires (struct
+ * siw_ureq_reg_mr, zeroed). attrs joins
  * driver-namespace attributes that the caller built in a command of its own
  * to the verb's ioctl command; outputs among them (handles, fds, VALID_OUTPUT) are copied
  * back into that command. write() cannot carry them: -EOPNOTSUPP.

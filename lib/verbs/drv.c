@@ -4,6 +4,9 @@
 #include <uvio/cmd.h>
 #include "verb.h"
 
+_Static_assert(sizeof(struct uvio_drv) == uvio_offsetofend(struct uvio_drv, attrs),
+	       "struct uvio_drv has no bytes past its last field");
+
 int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
 		struct drv_bufs *b)
 {
@@ -14,22 +17,31 @@ int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv
 	if (!drv) {
 		b->in = NULL;
 		b->in_len = 0;
-		b->out = b->dflt;
-		b->out_len = sizeof(b->dflt);
+		b->out = uvio_drv_sink;
+		b->out_len = sizeof(uvio_drv_sink);
 		b->attrs = NULL;
 		return 0;
 	}
-	ret = uvio_opts_check(drv, uvio_offsetofend(struct uvio_drv, attrs), 0);
-	if (ret) {
-		uvio_log(LOG_ERR, "%s: %s: struct uvio_drv: %s", dev->name, verb,
-			 ret == -E2BIG ? "fields unknown to this library are set" : "bad sz");
-		return ret;
+	if (__builtin_expect(drv->sz == sizeof(*drv), 1)) {
+		/* This library's own struct: every field there, none past it. */
+		b->in = drv->in;
+		b->in_len = drv->in_len;
+		b->out = drv->out;
+		b->out_len = drv->out_len;
+		b->attrs = drv->attrs;
+	} else {
+		ret = uvio_opts_check(drv, uvio_offsetofend(struct uvio_drv, attrs), 0);
+		if (ret) {
+			uvio_log(LOG_ERR, "%s: %s: struct uvio_drv: %s", dev->name, verb,
+				 ret == -E2BIG ? "fields unknown to this library are set" : "bad sz");
+			return ret;
+		}
+		b->in = UVIO_OPT(drv, in);
+		b->in_len = UVIO_OPT(drv, in_len);
+		b->out = UVIO_OPT(drv, out);
+		b->out_len = UVIO_OPT(drv, out_len);
+		b->attrs = UVIO_OPT(drv, attrs);
 	}
-	b->in = UVIO_OPT(drv, in);
-	b->in_len = UVIO_OPT(drv, in_len);
-	b->out = UVIO_OPT(drv, out);
-	b->out_len = UVIO_OPT(drv, out_len);
-	b->attrs = UVIO_OPT(drv, attrs);
 	if (b->in_len > UVIO_MAX_DRV_DATA || b->out_len > UVIO_MAX_DRV_DATA) {
 		uvio_log(LOG_ERR, "%s: %s: driver data over %u bytes", dev->name, verb,
 			 UVIO_MAX_DRV_DATA);
@@ -59,8 +71,8 @@ int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv
 		}
 	}
 	if (!b->out) {
-		b->out = b->dflt;
-		b->out_len = sizeof(b->dflt);
+		b->out = uvio_drv_sink;
+		b->out_len = sizeof(uvio_drv_sink);
 	}
 	return 0;
 }

@@ -98,8 +98,7 @@ enum uvio_verb {
 };
 _Static_assert(UVIO_VERB__COUNT <= UVIO_VERB_SLOTS, "more verbs than path bits");
 
-_Static_assert(sizeof(((struct drv_bufs *)0)->dflt) == UVIO_DEFAULT_DRV_OUT,
-	       "default driver response space");
+_Static_assert(UVIO_DRV_SINK_LEN == UVIO_DEFAULT_DRV_OUT, "default driver response space");
 
 /* Check the caller's driver data and give it the default response space. */
 int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,

@@ -30,6 +30,8 @@
 #define MAX_CORE 128u
 #define MAX_RESP UVIO_LEGACY_MAX_RESP
 
+uint64_t uvio_drv_sink[UVIO_DRV_SINK_LEN / sizeof(uint64_t)];
+
 static size_t round_up(size_t n, size_t to)
 {
 	return (n + to - 1) & ~(to - 1);
@@ -82,7 +84,7 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
  * default space a verb offers the driver when the caller gave none. */
 static inline bool drv_read(const struct drv_bufs *drv)
 {
-	return drv && drv->out != drv->dflt;
+	return drv && !uvio_drv_default_out(drv);
 }
 
 /* Send a laid-out write() command; on success hand out the answer: the
@@ -104,6 +106,39 @@ static int send_write(struct uvio_device *dev, void *in, size_t in_len, const ui
 	if (out_drv)
 		memcpy(drv->out, out + drv_at, drv->out_len);
 	return 0;
+}
+
+/* One of the library's own plain commands with driver data that is not
+ * read back (uvio_legacy_fixed_drv() holds): the driver's input after the
+ * core, the response and the default driver space after it in a buffer of
+ * ours, the response alone handed out. None of uvio_write_send()'s checks:
+ * the verb's lengths passed the test. */
+int uvio_write_plain_drv(struct uvio_device *dev, uint32_t command, const void *core,
+			 size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
+{
+	uint64_t in[(sizeof(struct ib_uverbs_cmd_hdr) + UVIO_FIXED_MAX_CORE +
+		     UVIO_FIXED_MAX_DRV_IN) / 8];
+	uint64_t out[(UVIO_LEGACY_MAX_RESP + UVIO_DRV_SINK_LEN) / 8];
+	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)in;
+	uint8_t *q = (uint8_t *)(hdr + 1);
+	size_t in_drv = round_up(drv->in_len, 4);
+	size_t in_len = sizeof(*hdr) + core_len + in_drv;
+	__u64 at = (uintptr_t)out;
+	int ret;
+
+	uvio_plain_hdr(hdr, command, in_len, resp_len ? resp_len + UVIO_DRV_SINK_LEN : 0);
+	memcpy(q, core, core_len);
+	if (resp_len)
+		memcpy(q, &at, sizeof(at));
+	if (drv->in_len)
+		memcpy(q + core_len, drv->in, drv->in_len);
+	memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
+	ret = uvio_dev_write(dev, in, in_len);
+	if (!ret && resp_len) {
+		uvio_memcheck_written(out, resp_len);
+		memcpy(resp, out, resp_len);
+	}
+	return ret;
 }
 
 /* The core as the kernel reads it: core, tail, zeroes up to len. */

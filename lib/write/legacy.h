@@ -20,15 +20,30 @@
  * to grow. */
 #define UVIO_LEGACY_MAX_RESP 512u
 
-/* A verb's driver data, checked, with the default response space. */
+/* A verb's driver data, checked; out is the default response space where
+ * the caller gave none. */
 struct drv_bufs {
 	const void *in;
 	size_t in_len;
 	void *out;
 	size_t out_len;
 	struct uvio_cmd *attrs;		/* driver attributes to join, or NULL */
-	uint64_t dflt[64 / sizeof(uint64_t)];	/* UVIO_DEFAULT_DRV_OUT */
 };
+
+/*
+ * The default driver response space (UVIO_DEFAULT_DRV_OUT bytes): where a
+ * driver answers a caller who gave no room for its answer. Nothing ever
+ * reads it, so one space serves every command of every thread at once
+ * (the kernels' writes into it race harmlessly), and no verb's frame
+ * carries, or zeroes, 64 bytes for it.
+ */
+#define UVIO_DRV_SINK_LEN 64u
+extern uint64_t uvio_drv_sink[UVIO_DRV_SINK_LEN / sizeof(uint64_t)];
+
+static inline bool uvio_drv_default_out(const struct drv_bufs *b)
+{
+	return b->out == (void *)uvio_drv_sink;
+}
 
 /*
  * Every write() command of the library goes through this module, sent as
@@ -246,6 +261,22 @@ uvio_write_fixed(struct uvio_device *dev, uint32_t command, bool ex, const void 
 	return ret;
 }
 
+/*
+ * The same for a plain command that carries driver data nobody reads back:
+ * input of at most UVIO_FIXED_MAX_DRV_IN bytes (rxe's SRQ resize address,
+ * siw's MR key) and, where the command answers, the default driver space
+ * (what a creating verb offers when its caller gave no struct uvio_drv).
+ * Out of line, its lengths still the verb's to keep (the test below).
+ */
+#define UVIO_FIXED_MAX_DRV_IN 64u
+#define uvio_legacy_fixed_drv(drv, core_len, resp_len)                                          \
+	((core_len) <= UVIO_FIXED_MAX_CORE && (resp_len) <= UVIO_LEGACY_MAX_RESP &&            \
+	 !(((core_len) | (resp_len)) % 4) && (!(resp_len) || (core_len) >= 8) && (drv) &&       \
+	 (drv)->in_len <= UVIO_FIXED_MAX_DRV_IN && !uvio_drv_has_attrs(drv) &&                 \
+	 (!(resp_len) || uvio_drv_default_out(drv)))
+int uvio_write_plain_drv(struct uvio_device *dev, uint32_t command, const void *core,
+			 size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv);
+
 static inline __attribute__((always_inline)) int
 uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command, const void *core,
 		size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
@@ -255,6 +286,8 @@ uvio_legacy_cmd(struct uvio_device *dev, enum uvio_path p, uint32_t command, con
 			return uvio_write_invoke_bare(dev, command, core, core_len, resp, resp_len);
 		if (p == UVIO_PATH_WRITE)
 			return uvio_write_fixed(dev, command, false, core, core_len, resp, resp_len);
+	} else if (p == UVIO_PATH_WRITE && uvio_legacy_fixed_drv(drv, core_len, resp_len)) {
+		return uvio_write_plain_drv(dev, command, core, core_len, resp, resp_len, drv);
 	}
 	if (uvio_legacy_direct(p, drv))
 		return uvio_write_invoke(dev, command, core, core_len, resp, resp_len, drv);

@@ -580,6 +580,42 @@ static void siw_reg_mr_request(void **state)
 }
 
 /*
+ * A creating verb on write() with driver input and no room of the caller's
+ * for the driver's answer: the input after the core, padded to a word with
+ * zeroes; the response and the default driver space counted in out_words;
+ * the handle handed out, not the driver's bytes after it; nothing handed
+ * out when the command fails.
+ */
+static void write_driver_input_default_space(void **state)
+{
+	struct uvio_device *dev = fresh(UVIO_PATH_WRITE);
+	const struct ib_uverbs_cmd_hdr *h = (const void *)k.wbuf;
+	const size_t core = sizeof(struct ib_uverbs_alloc_pd);
+	struct ib_uverbs_alloc_pd_resp r = { .pd_handle = 42 };
+	static const uint8_t din[5] = { 1, 2, 3, 4, 5 };
+	UVIO_OPTS(uvio_drv, drv, .in = din, .in_len = sizeof(din));
+	uint32_t pd = 0;
+	(void)state;
+
+	memcpy(k.resp, &r, sizeof(r));
+	memset(k.resp + sizeof(r), 0xdd, UVIO_DEFAULT_DRV_OUT);	/* all the space offered */
+	k.resp_len = sizeof(r) + UVIO_DEFAULT_DRV_OUT;
+	assert_int_equal(uvio_alloc_pd(dev, &drv, &pd, NULL), 0);
+	assert_int_equal(pd, 42);
+	assert_int_equal(h->command, IB_USER_VERBS_CMD_ALLOC_PD);
+	assert_int_equal(k.wlen, sizeof(*h) + core + 8);
+	assert_int_equal(h->in_words, (sizeof(*h) + core + 8) / 4);
+	assert_int_equal(h->out_words, (sizeof(r) + UVIO_DEFAULT_DRV_OUT) / 4);
+	assert_memory_equal(k.wbuf + sizeof(*h) + core, din, sizeof(din));
+	assert_memory_equal(k.wbuf + sizeof(*h) + core + sizeof(din), "\0\0\0", 3);
+	pd = 7;
+	k.answer = EINVAL;
+	assert_int_equal(uvio_alloc_pd(dev, &drv, &pd, NULL), -EINVAL);
+	assert_int_equal(pd, 7);
+	uvio_device_close(dev);
+}
+
+/*
  * EX_QUERY_DEVICE into a caller's struct larger than the library offers the
  * kernel (a newer header's): accepted, the kernel is offered what the
  * library can carry, the rest reads zero.
@@ -840,6 +876,7 @@ int main(void)
 		cmocka_unit_test(counters_and_esp),
 		cmocka_unit_test(mr_encodings),
 		cmocka_unit_test(siw_reg_mr_request),
+		cmocka_unit_test(write_driver_input_default_space),
 		cmocka_unit_test(query_device_ex_roomy),
 		cmocka_unit_test(outputs_too_small_for_the_handle),
 		cmocka_unit_test(srq_encodings),
