@@ -8,6 +8,7 @@
  *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query
  *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query-ioctl
  *   valgrind --tool=callgrind --toggle-collect=run_context bench/verb_cost N context
+ *   valgrind --tool=callgrind --toggle-collect=run_destroy bench/verb_cost N destroy
  *   valgrind --tool=callgrind --toggle-collect=run_modify_srq bench/verb_cost N modify-srq[-drv]
  * (DEVICE.QUERY, the cheapest kind of verb, on the write() path, and on the
  * ioctl path, where it goes over INVOKE_WRITE)
@@ -105,6 +106,16 @@ __attribute__((noinline)) void run_modify_srq(struct uvio_device *dev, long n, b
 			abort();
 }
 
+/* The smallest method: one IDR attribute (MW.DESTROY on the ioctl path;
+ * the stand-in kernel destroys anything). */
+__attribute__((noinline)) void run_destroy(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_destroy(struct uvio_device *dev, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (uvio_dealloc_mw(dev, 1, NULL))
+			abort();
+}
+
 /* GET_CONTEXT as the guest benchmark times it: adopt, context, close. */
 __attribute__((noinline)) void run_context(int fd, long n);
 __attribute__((noinline)) void run_context(int fd, long n)
@@ -183,6 +194,8 @@ int main(int argc, char **argv)
 		run_notify(dev, n);
 	} else if (!strcmp(mode, "query-mr")) {
 		run_query_mr(dev, n);
+	} else if (!strcmp(mode, "destroy")) {
+		run_destroy(dev, n);
 	} else if (!strcmp(mode, "context")) {
 		run_context(uvio_device_fd(dev), n);
 	} else if (qp) {

@@ -62,9 +62,8 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 
 static int destroy_ah_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_AH_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
+			       UVERBS_ATTR_DESTROY_AH_HANDLE, *(uint32_t *)args);
 }
 
 static int destroy_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)

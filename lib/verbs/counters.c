@@ -33,9 +33,8 @@ UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv
 
 static int destroy_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY,
+			       UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
 }
 
 UVIO_API int uvio_destroy_counters(struct uvio_device *dev, uint32_t counters_handle,

@@ -51,10 +51,16 @@ static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path 
 					uint16_t method, uint16_t handle_attr,
 					uint16_t resp_attr, size_t resp_len)
 {
-	UVIO_DEV_CMD(dev, cmd, 2, p, object, method);
-	fput_idr(&cmd, handle_attr, d->handle);
-	fput_out(&cmd, resp_attr, d->resp, (uint16_t)resp_len);
-	return uvio_dev_exec(dev, &cmd);
+	struct uvio_fx_cmd c;
+	int ret;
+
+	c.n = 0;
+	uvio_fx_idr(&c, handle_attr, d->handle);
+	uvio_fx_put(&c, resp_attr, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)d->resp);
+	ret = uvio_fx_send(dev, p, &c, object, method);
+	if (!ret)
+		uvio_memcheck_written(d->resp, resp_len);
+	return ret;
 }
 
 static inline int destroy_counted_write(struct uvio_device *dev, enum uvio_path p,

@@ -45,9 +45,8 @@ UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *a
 
 static int free_dm_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
-	fput_idr(&cmd, UVERBS_ATTR_FREE_DM_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
+			       UVERBS_ATTR_FREE_DM_HANDLE, *(uint32_t *)args);
 }
 
 UVIO_API int uvio_free_dm(struct uvio_device *dev, uint32_t dm_handle, enum uvio_path *path)

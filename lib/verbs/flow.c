@@ -70,9 +70,8 @@ UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
 
 static int destroy_flow_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY,
+			       UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
 }
 
 static int destroy_flow_write(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -192,10 +191,8 @@ UVIO_API int uvio_modify_flow_action_esp(struct uvio_device *dev, uint32_t handl
 
 static int destroy_action_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_FLOW_ACTION,
-		     UVERBS_METHOD_FLOW_ACTION_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY,
+			       UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
 }
 
 UVIO_API int uvio_destroy_flow_action(struct uvio_device *dev, uint32_t handle,

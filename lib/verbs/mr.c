@@ -59,9 +59,8 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 
 static int dereg_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_MR_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			       UVERBS_ATTR_DESTROY_MR_HANDLE, *(uint32_t *)args);
 }
 
 static int dereg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -49,9 +49,8 @@ UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *a
 
 static int dealloc_mw_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_MW_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
+			       UVERBS_ATTR_DESTROY_MW_HANDLE, *(uint32_t *)args);
 }
 
 static int dealloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -34,9 +34,8 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 
 static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
 }
 
 static int dealloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)

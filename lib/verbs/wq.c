@@ -227,10 +227,8 @@ UVIO_API int uvio_create_rwq_ind_table(struct uvio_device *dev, uint32_t log_siz
 
 static int destroy_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_RWQ_IND_TBL,
-		     UVERBS_METHOD_RWQ_IND_TBL_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_RWQ_IND_TBL, UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
+			       UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
 }
 
 static int destroy_table_write(struct uvio_device *dev, enum uvio_path p, void *args)

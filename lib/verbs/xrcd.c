@@ -37,9 +37,8 @@ UVIO_API int uvio_open_xrcd(struct uvio_device *dev, int fd, int oflags,
 
 static int close_xrcd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_XRCD_HANDLE, *(uint32_t *)args);
-	return uvio_dev_exec(dev, &cmd);
+	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_DESTROY,
+			       UVERBS_ATTR_DESTROY_XRCD_HANDLE, *(uint32_t *)args);
 }
 
 static int close_xrcd_write(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -37,30 +37,16 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) & ~(to - 1);
 }
 
-/* The traced INVOKE_WRITE: the same records as a struct uvio_cmd, which
- * the tracer decodes. */
-int uvio_write_invoke_traced(struct uvio_device *dev, struct uvio_iw_cmd *c)
-{
-	struct uvio_cmd cmd;
-
-	uvio_cmd_init(&cmd, c->buf, sizeof(c->buf), UVERBS_OBJECT_DEVICE,
-		      UVERBS_METHOD_INVOKE_WRITE);
-	uvio_cmd_set_driver_id(&cmd, dev->driver_id);
-	cmd.num_attrs = c->n;
-	memcpy(cmd.kind, c->kind, c->n);
-	return uvio_dev_exec_traced(dev, &cmd);
-}
-
 int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *core,
 		      size_t core_len, void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
-	struct uvio_iw_cmd c;
+	struct uvio_fx_cmd c;
 	bool drv_out = drv && drv->out_len && resp_len;
 	int ret;
 
 	uvio_iw_core(&c, command, core, core_len, resp, resp_len);
 	if (drv && drv->in_len)
-		uvio_iw_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
+		uvio_fx_put(&c, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, drv->in_len,
 			    fput_data(drv->in, drv->in_len));
 	/* The driver answers only where the command has a response. */
 	if (drv_out) {
@@ -68,7 +54,7 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 
 		if (r < o + drv->out_len && o < r + resp_len)
 			return -EINVAL;	/* two outputs in one buffer */
-		uvio_iw_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
+		uvio_fx_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
 			    (uintptr_t)drv->out);
 	}
 	ret = uvio_iw_send(dev, &c);

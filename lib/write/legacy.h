@@ -11,6 +11,7 @@
 #include "cmd/put_fixed.h"
 #include "cmd/sys.h"
 #include "device/dev.h"
+#include "device/dev_fixed.h"
 
 /* Extended cores may be long: the WQ handles of an RWQ indirection table,
  * the specs of a flow rule (comp_mask and a handle, then up to 4 KiB). */
@@ -80,65 +81,30 @@ static inline bool uvio_drv_has_attrs(const struct drv_bufs *drv)
 }
 
 /*
- * INVOKE_WRITE, laid out without the builder: its ids are fixed and
- * distinct, its lengths bounded by the callers (UVIO_MAX_EX_CORE,
- * UVIO_LEGACY_MAX_RESP, UVIO_MAX_DRV_DATA), so none of the builder's checks
- * could fail and the command path does not pay for them. Traced, the same
- * records run as a struct uvio_cmd, which the tracer decodes.
+ * INVOKE_WRITE is one of the library's fixed commands (device/dev_fixed.h):
+ * its ids are fixed and distinct, its lengths bounded by the callers
+ * (UVIO_MAX_EX_CORE, UVIO_LEGACY_MAX_RESP, UVIO_MAX_DRV_DATA), and it has at
+ * most five records: WRITE_CMD, CORE_IN, CORE_OUT, UHW_IN, UHW_OUT.
  */
-#define UVIO_IW_MAX_ATTRS 5
-
-struct uvio_iw_cmd {
-	uint64_t buf[UVIO_CMD_BUF_SIZE(UVIO_IW_MAX_ATTRS) / 8];	/* header, records */
-	uint8_t kind[UVIO_IW_MAX_ATTRS];	/* enum uvio_attr_kind, for tracing */
-	uint16_t n;
-};
-
-static inline void uvio_iw_put(struct uvio_iw_cmd *c, uint16_t id, enum uvio_attr_kind kind,
-			       size_t len, uint64_t data)
-{
-	struct ib_uverbs_attr *a =
-		(struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + c->n;
-
-	c->kind[c->n++] = (uint8_t)kind;
-	a->attr_id = id;
-	a->len = (uint16_t)len;
-	a->flags = UVERBS_ATTR_F_MANDATORY;
-	a->attr_data.reserved = 0;
-	a->data = data;
-}
-
-int uvio_write_invoke_traced(struct uvio_device *dev, struct uvio_iw_cmd *c)
-	__attribute__((cold));
+_Static_assert(UVIO_FX_MAX_ATTRS >= 5, "room for INVOKE_WRITE's records");
 
 /* WRITE_CMD, then the core and its response where the command has them. */
-static inline void uvio_iw_core(struct uvio_iw_cmd *c, uint32_t command, const void *core,
+static inline void uvio_iw_core(struct uvio_fx_cmd *c, uint32_t command, const void *core,
 				size_t core_len, void *resp, size_t resp_len)
 {
 	c->n = 0;
-	uvio_iw_put(c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
+	uvio_fx_put(c, UVERBS_ATTR_WRITE_CMD, UVIO_KIND_PTR_IN, 8, command);
 	if (core_len)
-		uvio_iw_put(c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len,
+		uvio_fx_put(c, UVERBS_ATTR_CORE_IN, UVIO_KIND_PTR_IN, core_len,
 			    fput_data(core, core_len));
 	if (resp_len)
-		uvio_iw_put(c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
+		uvio_fx_put(c, UVERBS_ATTR_CORE_OUT, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)resp);
 }
 
-/* The header, then the one system call; 0 or a negative errno. */
-static inline int uvio_iw_send(struct uvio_device *dev, struct uvio_iw_cmd *c)
+static inline int uvio_iw_send(struct uvio_device *dev, struct uvio_fx_cmd *c)
 {
-	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c->buf;
-
-	if (__builtin_expect(dev->trace, 0))
-		return uvio_write_invoke_traced(dev, c);
-	h->length = (uint16_t)(sizeof(*h) + c->n * sizeof(struct ib_uverbs_attr));
-	h->object_id = UVERBS_OBJECT_DEVICE;
-	h->method_id = UVERBS_METHOD_INVOKE_WRITE;
-	h->num_attrs = c->n;
-	h->reserved1 = 0;
-	h->driver_id = dev->driver_id;
-	h->reserved2 = 0;
-	return uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+	return uvio_fx_send(dev, UVIO_PATH_INVOKE_WRITE, c, UVERBS_OBJECT_DEVICE,
+			    UVERBS_METHOD_INVOKE_WRITE);
 }
 
 /* The command over DEVICE/INVOKE_WRITE, core and response as they are
@@ -152,7 +118,7 @@ static inline __attribute__((always_inline)) int
 uvio_write_invoke_bare(struct uvio_device *dev, uint32_t command, const void *core,
 		       size_t core_len, void *resp, size_t resp_len)
 {
-	struct uvio_iw_cmd c;
+	struct uvio_fx_cmd c;
 	int ret;
 
 	uvio_iw_core(&c, command, core, core_len, resp, resp_len);

@@ -54,11 +54,16 @@ static int invoke_write(struct ib_uverbs_ioctl_hdr *hdr)
 	return 0;
 }
 
+static uint8_t last_ioctl[64];	/* the first bytes of the last command */
+
 static int kernel_ioctl(unsigned long request, void *arg)
 {
 	struct ib_uverbs_ioctl_hdr *hdr = arg;
 
 	(void)request;
+	/* length leads both layouts */
+	memcpy(last_ioctl, arg,
+	       hdr->length < sizeof(last_ioctl) ? hdr->length : sizeof(last_ioctl));
 	if (answer) {
 		if (stagger_us) {
 			/* the first waits until all 8 racers are inside (at most
@@ -446,6 +451,23 @@ static void pinned_paths(void **state)
 	assert_int_equal(uvio_dealloc_pd(dev, 1, &p), 0);
 	assert_int_equal(p, UVIO_PATH_IOCTL_2017);
 	assert_int_equal(fake.last_request, 0xc0101b01UL);
+	{
+		/* 16-byte header (length 32, PD, DESTROY, 1 attribute, reserved
+		 * zero), then the handle's record right after it */
+		const struct uvio_ioctl_hdr_2017 *h = (const void *)last_ioctl;
+		struct ib_uverbs_attr a;
+
+		assert_int_equal(h->length, 32);
+		assert_int_equal(h->object_id, UVERBS_OBJECT_PD);
+		assert_int_equal(h->method_id, UVERBS_METHOD_PD_DESTROY);
+		assert_int_equal(h->num_attrs, 1);
+		assert_int_equal(h->reserved, 0);
+		memcpy(&a, last_ioctl + sizeof(*h), sizeof(a));
+		assert_int_equal(a.attr_id, UVERBS_ATTR_DESTROY_PD_HANDLE);
+		assert_int_equal(a.len, 0);
+		assert_int_equal(a.flags, UVERBS_ATTR_F_MANDATORY);
+		assert_int_equal(a.data, 1);
+	}
 	uvio_device_close(dev);
 
 	/* pinned by the environment */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: an ioctl method of the library's own, laid out without the
+ * builder. Its ids are constants and distinct, its lengths the ABI's or
+ * bounded by its verb, and it never carries a caller's driver attributes,
+ * so none of struct uvio_cmd's checks could fail and the command path does
+ * not pay for them: the records are written in place, the header last, and
+ * the ioctl goes. Traced, or on the 2017 layout (4.14-4.16), the same
+ * records run as a struct uvio_cmd (cold, out of line), which the tracer
+ * decodes and which knows the old header.
+ */
+#ifndef UVIO_LIB_DEV_FIXED_H
+#define UVIO_LIB_DEV_FIXED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cmd/sys.h"
+#include "device/dev.h"
+
+#define UVIO_FX_MAX_ATTRS 5
+
+struct uvio_fx_cmd {
+	uint64_t buf[UVIO_CMD_BUF_SIZE(UVIO_FX_MAX_ATTRS) / 8];	/* header, records */
+	uint8_t kind[UVIO_FX_MAX_ATTRS];	/* enum uvio_attr_kind, for the slow path */
+	uint16_t n;
+};
+
+static inline struct ib_uverbs_attr *uvio_fx_attr(struct uvio_fx_cmd *c, unsigned int i)
+{
+	return (struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + i;
+}
+
+/* The verbs count their attributes against UVIO_FX_MAX_ATTRS at compile
+ * time where they can; the room is still checked by the caller's count. */
+static inline struct ib_uverbs_attr *uvio_fx_put(struct uvio_fx_cmd *c, uint16_t id,
+						 enum uvio_attr_kind kind, size_t len,
+						 uint64_t data)
+{
+	struct ib_uverbs_attr *a = uvio_fx_attr(c, c->n);
+
+	c->kind[c->n++] = (uint8_t)kind;
+	a->attr_id = id;
+	a->len = (uint16_t)len;
+	a->flags = UVERBS_ATTR_F_MANDATORY;
+	a->attr_data.reserved = 0;
+	a->data = data;
+	return a;
+}
+
+static inline void uvio_fx_idr(struct uvio_fx_cmd *c, uint16_t id, uint32_t handle)
+{
+	uvio_fx_put(c, id, UVIO_KIND_IDR, 0, handle);
+}
+
+int uvio_fx_send_slow(struct uvio_device *dev, enum uvio_path p, struct uvio_fx_cmd *c,
+		      uint16_t object, uint16_t method) __attribute__((cold));
+
+/* The header, then the one system call; 0 or a negative errno. Outputs
+ * the kernel writes into the records (new handles and fds, VALID_OUTPUT)
+ * are read from them afterwards, on either path. */
+static inline int uvio_fx_send(struct uvio_device *dev, enum uvio_path p, struct uvio_fx_cmd *c,
+			       uint16_t object, uint16_t method)
+{
+	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c->buf;
+
+	if (__builtin_expect(dev->trace || p == UVIO_PATH_IOCTL_2017, 0))
+		return uvio_fx_send_slow(dev, p, c, object, method);
+	h->length = (uint16_t)(sizeof(*h) + c->n * sizeof(struct ib_uverbs_attr));
+	h->object_id = object;
+	h->method_id = method;
+	h->num_attrs = c->n;
+	h->reserved1 = 0;
+	h->driver_id = dev->driver_id;
+	h->reserved2 = 0;
+	return uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+}
+
+/* A method whose one attribute names the object it destroys. */
+static inline int uvio_fx_destroy(struct uvio_device *dev, enum uvio_path p, uint16_t object,
+				  uint16_t method, uint16_t attr, uint32_t handle)
+{
+	struct uvio_fx_cmd c;
+
+	c.n = 0;
+	uvio_fx_idr(&c, attr, handle);
+	return uvio_fx_send(dev, p, &c, object, method);
+}
+
+#endif
