@@ -105,20 +105,20 @@ static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
 /* Memcheck answers its client requests with -1, other tools (callgrind,
  * which measures the command path) with 0: annotate under memcheck only.
  * 0 unknown, 1 no, 2 yes; found once, then one load per command. */
-static _Atomic int memcheck_state;
+_Atomic int uvio_memcheck_state;
 
 static __attribute__((noinline, cold)) int find_memcheck(void)
 {
 	char probe = 0;
 	int s = RUNNING_ON_VALGRIND && (long)VALGRIND_MAKE_MEM_DEFINED(&probe, 1) == -1 ? 2 : 1;
 
-	atomic_store_explicit(&memcheck_state, s, memory_order_relaxed);
+	atomic_store_explicit(&uvio_memcheck_state, s, memory_order_relaxed);
 	return s;
 }
 
 static inline bool under_memcheck(void)
 {
-	int s = atomic_load_explicit(&memcheck_state, memory_order_relaxed);
+	int s = atomic_load_explicit(&uvio_memcheck_state, memory_order_relaxed);
 
 	return __builtin_expect((s ? s : find_memcheck()) == 2, 0);
 }
@@ -163,15 +163,33 @@ static inline void valgrind_after(bool mc, const struct uvio_cmd *cmd, int len)
 		mark_written(cmd, len);
 }
 
-void uvio_memcheck_written(void *p, size_t len)
+void uvio_memcheck_written_slow(void *p, size_t len)
 {
 	if (len && under_memcheck())
 		VALGRIND_MAKE_MEM_DEFINED(p, len);
 }
+
+void uvio_memcheck_records_slow(const struct ib_uverbs_attr *a, const uint8_t *kind,
+				unsigned int n)
+{
+	if (!under_memcheck())
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		if (kind[i] == UVIO_KIND_PTR_OUT && a[i].len)
+			VALGRIND_MAKE_MEM_DEFINED((void *)(uintptr_t)a[i].data, a[i].len);
+}
 #else
-void uvio_memcheck_written(void *p, size_t len)
+void uvio_memcheck_written_slow(void *p, size_t len)
 {
 	(void)p; (void)len;
+}
+
+_Atomic int uvio_memcheck_state = 1;
+
+void uvio_memcheck_records_slow(const struct ib_uverbs_attr *a, const uint8_t *kind,
+				unsigned int n)
+{
+	(void)a; (void)kind; (void)n;
 }
 
 static inline bool valgrind_before(const struct uvio_cmd *cmd, int len)

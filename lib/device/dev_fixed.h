@@ -12,8 +12,10 @@
 #ifndef UVIO_LIB_DEV_FIXED_H
 #define UVIO_LIB_DEV_FIXED_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cmd/memcheck.h"
 #include "cmd/sys.h"
 #include "device/dev.h"
 
@@ -52,16 +54,48 @@ static inline void uvio_fx_idr(struct uvio_fx_cmd *c, uint16_t id, uint32_t hand
 	uvio_fx_put(c, id, UVIO_KIND_IDR, 0, handle);
 }
 
+/* A number the kernel takes as a u64 whatever its declared type. */
+static inline void uvio_fx_u64(struct uvio_fx_cmd *c, uint16_t id, uint64_t v)
+{
+	uvio_fx_put(c, id, UVIO_KIND_PTR_IN, sizeof(v), v);
+}
+
+/* An output buffer; the verb bounds len (16 bits in the ABI). */
+static inline struct ib_uverbs_attr *uvio_fx_out(struct uvio_fx_cmd *c, uint16_t id, void *p,
+						 size_t len)
+{
+	return uvio_fx_put(c, id, UVIO_KIND_PTR_OUT, len, (uintptr_t)p);
+}
+
+/* A new fd, read from its record after success. */
+static inline void uvio_fx_fd_new(struct uvio_fx_cmd *c, uint16_t id)
+{
+	uvio_fx_put(c, id, UVIO_KIND_FD_NEW, 0, (uint64_t)-1);
+}
+
+/* The fd the kernel wrote into record i, if it is one. */
+static inline int uvio_fx_read_fd(struct uvio_fx_cmd *c, unsigned int i, int *fd)
+{
+	int64_t v = (int64_t)uvio_fx_attr(c, i)->data;
+
+	if (v < 0 || v > INT32_MAX)
+		return -ERANGE;
+	*fd = (int)v;
+	return 0;
+}
+
 int uvio_fx_send_slow(struct uvio_device *dev, enum uvio_path p, struct uvio_fx_cmd *c,
 		      uint16_t object, uint16_t method) __attribute__((cold));
 
 /* The header, then the one system call; 0 or a negative errno. Outputs
  * the kernel writes into the records (new handles and fds, VALID_OUTPUT)
- * are read from them afterwards, on either path. */
+ * are read from them afterwards, on either path; memcheck is told what
+ * the output buffers now hold. */
 static inline int uvio_fx_send(struct uvio_device *dev, enum uvio_path p, struct uvio_fx_cmd *c,
 			       uint16_t object, uint16_t method)
 {
 	struct ib_uverbs_ioctl_hdr *h = (struct ib_uverbs_ioctl_hdr *)c->buf;
+	int ret;
 
 	if (__builtin_expect(dev->trace || p == UVIO_PATH_IOCTL_2017, 0))
 		return uvio_fx_send_slow(dev, p, c, object, method);
@@ -72,7 +106,10 @@ static inline int uvio_fx_send(struct uvio_device *dev, enum uvio_path p, struct
 	h->reserved1 = 0;
 	h->driver_id = dev->driver_id;
 	h->reserved2 = 0;
-	return uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+	ret = uvio_sys_ioctl(dev->fd, UVIO_IOCTL_REQ_CURRENT, h);
+	if (!ret)
+		uvio_memcheck_records(uvio_fx_attr(c, 0), c->kind, c->n);
+	return ret;
 }
 
 /* A method whose one attribute names the object it destroys. */

@@ -41,14 +41,15 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	UVIO_OUT_SET(ctx, core_support,
 		     atomic_load_explicit(&dev->core_support, memory_order_relaxed));
 	{	/* ioctl GET_CONTEXT makes no async fd: a second command does */
-		UVIO_DEV_CMD(dev, cmd, 1, p, UVERBS_OBJECT_ASYNC_EVENT,
-			     UVERBS_METHOD_ASYNC_EVENT_ALLOC);
-		fput_fd_new(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		struct uvio_fx_cmd c;
 		int fd = -1;
 
-		ret = uvio_dev_exec(dev, &cmd);
+		c.n = 0;
+		uvio_fx_fd_new(&c, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
+		ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_ASYNC_EVENT,
+				   UVERBS_METHOD_ASYNC_EVENT_ALLOC);
 		if (!ret)
-			ret = uvio_cmd_read_fd(&cmd, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, &fd);
+			ret = uvio_fx_read_fd(&c, 0, &fd);
 		if (!ret && !UVIO_OPT_HAS(ctx, async_fd)) {
 			close(fd);	/* the caller has no field for it */
 			fd = -1;
@@ -109,12 +110,14 @@ static int query_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 	uint64_t core = 0;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
-	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
-					    &ncv, sizeof(ncv)));
-	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT,
-					    &core, sizeof(core)));
-	ret = uvio_dev_exec(dev, &cmd);
+	struct uvio_fx_cmd c;
+
+	c.n = 0;
+	uvio_attr_optional(uvio_fx_out(&c, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, &ncv,
+				       sizeof(ncv)));
+	uvio_attr_optional(uvio_fx_out(&c, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &core,
+				       sizeof(core)));
+	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(info, num_comp_vectors, ncv);

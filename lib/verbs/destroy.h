@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The destroys that answer with event counts: CQ, QP and SRQ. On the ioctl
- * path a handle and a response attribute; as a write() command one core
- * layout for all three (response address, handle, reserved). Each object
- * binds these to its ids in two one-line encoders, which keeps the ids
- * constants where the builder's checks fold them away.
+ * The destroys that answer with event counts: CQ, QP, SRQ and WQ. On the
+ * ioctl path a handle and a response attribute, a fixed command
+ * (device/dev_fixed.h); as a write() command one core layout for CQ, QP and
+ * SRQ (response address, handle, reserved; WQ's is extended and its own).
+ * Each object binds these to its ids in one-line encoders, which keeps the
+ * ids and lengths constants.
  */
 #ifndef UVIO_VERBS_DESTROY_H
 #define UVIO_VERBS_DESTROY_H
@@ -52,15 +53,11 @@ static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path 
 					uint16_t resp_attr, size_t resp_len)
 {
 	struct uvio_fx_cmd c;
-	int ret;
 
 	c.n = 0;
 	uvio_fx_idr(&c, handle_attr, d->handle);
-	uvio_fx_put(&c, resp_attr, UVIO_KIND_PTR_OUT, resp_len, (uintptr_t)d->resp);
-	ret = uvio_fx_send(dev, p, &c, object, method);
-	if (!ret)
-		uvio_memcheck_written(d->resp, resp_len);
-	return ret;
+	uvio_fx_out(&c, resp_attr, d->resp, resp_len);
+	return uvio_fx_send(dev, p, &c, object, method);
 }
 
 static inline int destroy_counted_write(struct uvio_device *dev, enum uvio_path p,

@@ -71,14 +71,15 @@ static int query_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 	uint64_t length = 0, iova = 0;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 5, p, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
-	fput_idr(&cmd, UVERBS_ATTR_QUERY_MR_HANDLE, a->handle);
-	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, sizeof(lkey));
-	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, sizeof(rkey));
-	fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, sizeof(length));
-	uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &iova,
-					    sizeof(iova)));
-	ret = uvio_dev_exec(dev, &cmd);
+	struct uvio_fx_cmd c;
+
+	c.n = 0;
+	uvio_fx_idr(&c, UVERBS_ATTR_QUERY_MR_HANDLE, a->handle);
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, sizeof(lkey));
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, sizeof(rkey));
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, sizeof(length));
+	uvio_attr_optional(uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &iova, sizeof(iova)));
+	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(a->info, lkey, lkey);

@@ -50,12 +50,14 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct port_resp_ex ex;
 	int ret;
 
+	struct uvio_fx_cmd c;
+
 	memset(&ex, 0, sizeof(ex));
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+	c.n = 0;
 	/* A "const" attribute: the kernel takes it as a u64 whatever its type. */
-	fput_u64(&cmd, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
-	fput_out(&cmd, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
-	ret = uvio_dev_exec(dev, &cmd);
+	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
+	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(a->attr, core, ex.legacy_resp);
@@ -160,15 +162,15 @@ _Static_assert(sizeof(struct uvio_gid_entry) == 32, "struct ib_uverbs_gid_entry 
 static int gid_entry_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct gid_args *a = args;
+	struct uvio_fx_cmd c;
 
-	UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
-	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, a->port);
-	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, a->index);
+	c.n = 0;
+	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, a->port);
+	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, a->index);
 	/* No flag is defined, yet the kernel insists on the attribute. */
-	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
-	fput_out(&cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries,
-			 sizeof(*a->entries));
-	return uvio_dev_exec(dev, &cmd);
+	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries, sizeof(*a->entries));
+	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
 }
 
 /* Without a path for the method (write(), or a kernel without it): sysfs. */
@@ -195,14 +197,15 @@ UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32
 static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct gid_args *a = args;
+	struct uvio_fx_cmd c;
 
-	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-	fput_u64(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*a->entries));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, a->entries,
-			 a->max * sizeof(*a->entries));
-	fput_out(&cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n,
-			 sizeof(a->n));
-	return uvio_dev_exec(dev, &cmd);
+	/* The caller's array: uvio_query_gid_table() bounded it to 16 bits. */
+	c.n = 0;
+	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, sizeof(*a->entries));
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, a->entries,
+		    a->max * sizeof(*a->entries));
+	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n, sizeof(a->n));
+	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
 }
 
 static const struct uvio_verb_desc gid_table_desc = {
@@ -244,13 +247,14 @@ struct handles_args {
 static int info_handles_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct handles_args *a = args;
+	struct uvio_fx_cmd c;
 
-	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
-	fput_u64(&cmd, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
-	fput_out(&cmd, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
-	uvio_put_ptr_out(&cmd, UVERBS_ATTR_INFO_HANDLES_LIST, a->handles,
-			 a->max * sizeof(uint32_t));
-	return uvio_dev_exec(dev, &cmd);
+	/* The caller's list: uvio_info_handles() bounded it to 16 bits. */
+	c.n = 0;
+	uvio_fx_u64(&c, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
+	uvio_fx_out(&c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
+	uvio_fx_out(&c, UVERBS_ATTR_INFO_HANDLES_LIST, a->handles, a->max * sizeof(uint32_t));
+	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
 }
 
 UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,

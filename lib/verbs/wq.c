@@ -134,12 +134,9 @@ UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 
 static int destroy_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	struct destroy_counted *a = args;
-
-	UVIO_DEV_CMD(dev, cmd, 2, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
-	fput_idr(&cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE, a->handle);
-	fput_out(&cmd, UVERBS_ATTR_DESTROY_WQ_RESP, &a->resp[0], sizeof(a->resp[0]));
-	return uvio_dev_exec(dev, &cmd);
+	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY,
+				     UVERBS_ATTR_DESTROY_WQ_HANDLE, UVERBS_ATTR_DESTROY_WQ_RESP,
+				     sizeof(((struct destroy_counted *)0)->resp[0]));
 }
 
 static int destroy_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)

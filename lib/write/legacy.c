@@ -42,7 +42,6 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 {
 	struct uvio_fx_cmd c;
 	bool drv_out = drv && drv->out_len && resp_len;
-	int ret;
 
 	uvio_iw_core(&c, command, core, core_len, resp, resp_len);
 	if (drv && drv->in_len)
@@ -54,16 +53,9 @@ int uvio_write_invoke(struct uvio_device *dev, uint32_t command, const void *cor
 
 		if (r < o + drv->out_len && o < r + resp_len)
 			return -EINVAL;	/* two outputs in one buffer */
-		uvio_fx_put(&c, UVERBS_ATTR_UHW_OUT, UVIO_KIND_PTR_OUT, drv->out_len,
-			    (uintptr_t)drv->out);
+		uvio_fx_out(&c, UVERBS_ATTR_UHW_OUT, drv->out, drv->out_len);
 	}
-	ret = uvio_iw_send(dev, &c);
-	if (!ret) {
-		uvio_memcheck_written(resp, resp_len);
-		if (drv_out)
-			uvio_memcheck_written(drv->out, drv->out_len);
-	}
-	return ret;
+	return uvio_iw_send(dev, &c);
 }
 
 /* Whether anyone reads the driver's answer: the caller's buffer, not the

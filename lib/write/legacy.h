@@ -119,13 +119,9 @@ uvio_write_invoke_bare(struct uvio_device *dev, uint32_t command, const void *co
 		       size_t core_len, void *resp, size_t resp_len)
 {
 	struct uvio_fx_cmd c;
-	int ret;
 
 	uvio_iw_core(&c, command, core, core_len, resp, resp_len);
-	ret = uvio_iw_send(dev, &c);
-	if (!ret)
-		uvio_memcheck_written(resp, resp_len);
-	return ret;
+	return uvio_iw_send(dev, &c);
 }
 
 /*
