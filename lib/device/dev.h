@@ -10,6 +10,7 @@
 #include <uvio/cmd.h>
 #include <uvio/device.h>
 #include <uvio/verbs.h>
+#include "cmd/sys.h"
 #include "device/path_state.h"
 
 struct uvio_device {
@@ -51,8 +52,20 @@ static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
 	return uvio_cmd_exec(dev->fd, cmd);
 }
 
-/* A write() command as laid out by lib/write/legacy.c: all len bytes must go. */
-int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len);
+/* A write() command as laid out by lib/write/: all len bytes must go.
+ * Inline: a plain verb is mostly this, and each call level costs. */
+ssize_t uvio_dev_write_traced(struct uvio_device *dev, void *buf, size_t len)
+	__attribute__((cold));
+static inline int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
+{
+	ssize_t n = __builtin_expect(dev->trace, 0) ? uvio_dev_write_traced(dev, buf, len)
+						    : uvio_sys_write(dev->fd, buf, len);
+
+	if (n < 0)
+		return (int)n;
+	/* The kernel answers with the bytes it consumed: all of them. */
+	return (size_t)n == len ? 0 : -EIO;
+}
 
 /* The driver id the kernel accepts on this fd, found with empty commands
  * that change nothing. */

@@ -51,25 +51,13 @@ int uvio_fx_send_slow(struct uvio_device *dev, enum uvio_path p, struct uvio_fx_
 	return ret;
 }
 
-/* Out of line, so that the untraced write saves no registers for it (a
- * data-path doorbell is mostly this function). */
-static __attribute__((noinline, cold)) ssize_t traced_write(struct uvio_device *dev, void *buf,
-							    size_t len)
+/* Out of line, so that the untraced write (inline in dev.h) saves no
+ * registers for it. */
+ssize_t uvio_dev_write_traced(struct uvio_device *dev, void *buf, size_t len)
 {
 	uint64_t t0 = uvio_now_ns();
 	ssize_t n = uvio_sys_write(dev->fd, buf, len);
 
 	uvio_trace_write(dev, buf, len, (int)n, uvio_now_ns() - t0);
 	return n;
-}
-
-int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
-{
-	ssize_t n = __builtin_expect(dev->trace, 0) ? traced_write(dev, buf, len)
-						    : uvio_sys_write(dev->fd, buf, len);
-
-	if (n < 0)
-		return (int)n;
-	/* The kernel answers with the bytes it consumed: all of them. */
-	return (size_t)n == len ? 0 : -EIO;
 }

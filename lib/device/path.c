@@ -214,9 +214,7 @@ static bool path_retry(struct uvio_device *dev, unsigned int verb, unsigned int 
 	return uvio_path_pick(s, verb, has) != tried;
 }
 
-static __attribute__((noinline, cold)) int verb_failed(struct uvio_device *dev,
-							 const char *verb,
-							 enum uvio_path path, int ret)
+int uvio_verb_failed(struct uvio_device *dev, const char *verb, enum uvio_path path, int ret)
 {
 	uvio_set_last_error("%s: %s over %s: %s: %s", dev->name, verb, uvio_path_name(path),
 			    uvio_errno_name(ret), uvio_errno_meaning(ret, path));
@@ -229,7 +227,7 @@ int uvio_verb_end(struct uvio_device *dev, const char *verb, enum uvio_path path
 {
 	if (out)
 		*out = path;
-	return __builtin_expect(ret, 0) ? verb_failed(dev, verb, path, ret) : 0;
+	return __builtin_expect(ret, 0) ? uvio_verb_failed(dev, verb, path, ret) : 0;
 }
 
 static int dispatch(struct uvio_device *dev, enum uvio_path p, const struct uvio_verb_desc *d,
@@ -239,13 +237,8 @@ static int dispatch(struct uvio_device *dev, enum uvio_path p, const struct uvio
 								    d->on_write(dev, p, args);
 }
 
-/* Learning the path: a verb not run since the device was decided, or one
- * whose remembered path just answered ENOTTY or EPROTONOSUPPORT (tried, with
- * that answer in ret). */
-static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
-						   const struct uvio_verb_desc *d, void *args,
-						   enum uvio_path *path, enum uvio_path tried,
-						   int ret)
+int uvio_run_verb_slow(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		       enum uvio_path *path, enum uvio_path tried, int ret)
 {
 	unsigned int has = (d->on_ioctl ? UVIO_HAS_NATIVE : 0) | (d->on_write ? UVIO_HAS_WRITE : 0);
 	enum uvio_path p = tried;
@@ -291,24 +284,4 @@ static __attribute__((noinline)) int run_verb_slow(struct uvio_device *dev,
 			break;
 	}
 	return uvio_verb_end(dev, d->name, p, ret, path);
-}
-
-int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
-		       enum uvio_path *path)
-{
-	enum uvio_path p = (enum uvio_path)atomic_load_explicit(&dev->paths.verb_path[d->verb],
-								 memory_order_relaxed);
-	int ret = 0;
-
-	/* The common case: the path this verb took last time, which a decided
-	 * device keeps unless the kernel says otherwise. */
-	if (__builtin_expect(p != UVIO_PATH_AUTO, 1)) {
-		ret = dispatch(dev, p, d, args);
-		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT, 1)) {
-			if (path)
-				*path = p;
-			return __builtin_expect(ret, 0) ? verb_failed(dev, d->name, p, ret) : 0;
-		}
-	}
-	return run_verb_slow(dev, d, args, path, p, ret);
 }

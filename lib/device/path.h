@@ -3,6 +3,7 @@
 #ifndef UVIO_LIB_PATH_H
 #define UVIO_LIB_PATH_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <uvio/device.h>
 #include "device/dev.h"
@@ -57,8 +58,44 @@ struct uvio_verb_desc {
 	bool caller_built;
 };
 #define UVIO_VERB_NO_PATH 1
-int uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
-		       enum uvio_path *path);
+
+/* Learning the path (path.c): a verb not run since the device was decided,
+ * or one whose remembered path just answered ENOTTY or EPROTONOSUPPORT
+ * (tried, with that answer in ret). */
+int uvio_run_verb_slow(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		       enum uvio_path *path, enum uvio_path tried, int ret);
+int uvio_verb_failed(struct uvio_device *dev, const char *verb, enum uvio_path path, int ret)
+	__attribute__((cold));
+
+/*
+ * The common case, inline in each verb: the path this verb took last time,
+ * which a decided device keeps unless the kernel says otherwise. With the
+ * verb's constant descriptor its encoder is a direct call, and the verb a
+ * call shallower: under emulation every return is an indirect jump, and a
+ * verb of a few microseconds feels each.
+ */
+static inline __attribute__((always_inline)) int
+uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		   enum uvio_path *path)
+{
+	enum uvio_path p = (enum uvio_path)atomic_load_explicit(&dev->paths.verb_path[d->verb],
+								 memory_order_relaxed);
+	int ret = 0;
+
+	if (__builtin_expect(p != UVIO_PATH_AUTO, 1)) {
+		/* A remembered path is one the verb has an encoder for. */
+		if (p == UVIO_PATH_IOCTL || p == UVIO_PATH_IOCTL_2017)
+			ret = d->on_ioctl ? d->on_ioctl(dev, p, args) : -EOPNOTSUPP;
+		else
+			ret = d->on_write ? d->on_write(dev, p, args) : -EOPNOTSUPP;
+		if (__builtin_expect(ret != -ENOTTY && ret != -EPROTONOSUPPORT, 1)) {
+			if (path)
+				*path = p;
+			return __builtin_expect(ret, 0) ? uvio_verb_failed(dev, d->name, p, ret) : 0;
+		}
+	}
+	return uvio_run_verb_slow(dev, d, args, path, p, ret);
+}
 #define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \
 	__extension__({                                                                 \
 		static const struct uvio_verb_desc uvio_verb_desc_ = {                 \
