@@ -9,6 +9,7 @@
  *   valgrind --tool=callgrind --toggle-collect=run_query bench/verb_cost N query-ioctl
  *   valgrind --tool=callgrind --toggle-collect=run_context bench/verb_cost N context
  *   valgrind --tool=callgrind --toggle-collect=run_destroy bench/verb_cost N destroy
+ *   valgrind --tool=callgrind --toggle-collect=run_query_qp bench/verb_cost N query-qp
  *   valgrind --tool=callgrind --toggle-collect=run_modify_srq bench/verb_cost N modify-srq[-drv]
  * (DEVICE.QUERY, the cheapest kind of verb, on the write() path, and on the
  * ioctl path, where it goes over INVOKE_WRITE)
@@ -106,6 +107,19 @@ __attribute__((noinline)) void run_modify_srq(struct uvio_device *dev, long n, b
 			abort();
 }
 
+/* QP.QUERY on the write() path: the kernel's response into the library's
+ * struct (the stand-in kernel answers nothing: the response is what the
+ * library's frame held). */
+__attribute__((noinline)) void run_query_qp(struct uvio_device *dev, long n);
+__attribute__((noinline)) void run_query_qp(struct uvio_device *dev, long n)
+{
+	UVIO_OPTS(uvio_qp_attr, a);
+
+	for (long i = 0; i < n; i++)
+		if (uvio_query_qp(dev, 1, 0, &a, NULL))
+			abort();
+}
+
 /* The smallest method: one IDR attribute (MW.DESTROY on the ioctl path;
  * the stand-in kernel destroys anything). */
 __attribute__((noinline)) void run_destroy(struct uvio_device *dev, long n);
@@ -194,6 +208,10 @@ int main(int argc, char **argv)
 		run_notify(dev, n);
 	} else if (!strcmp(mode, "query-mr")) {
 		run_query_mr(dev, n);
+	} else if (!strcmp(mode, "query-qp")) {
+		if (uvio_device_set_path(dev, UVIO_PATH_WRITE))
+			return 1;
+		run_query_qp(dev, n);
 	} else if (!strcmp(mode, "destroy")) {
 		run_destroy(dev, n);
 	} else if (!strcmp(mode, "context")) {

@@ -374,41 +374,49 @@ static int query_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct query_args *a = args;
 	struct ib_uverbs_query_qp c = { .qp_handle = a->handle, .attr_mask = a->mask };
 	struct ib_uverbs_query_qp_resp r;
-	struct uvio_qp_attr x = { .sz = sizeof(x) };
+	struct uvio_qp_attr whole, *x;
+	size_t sz = a->out->sz;
 	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_QP, &c, sizeof(c), &r,
 				  sizeof(r), NULL);
 
 	if (ret)
 		return ret;
-	x.attr_mask = a->mask;
-	x.qp_state = r.qp_state;
-	x.cur_qp_state = r.cur_qp_state;
-	x.path_mtu = r.path_mtu;
-	x.path_mig_state = r.path_mig_state;
-	x.qkey = r.qkey;
-	x.rq_psn = r.rq_psn;
-	x.sq_psn = r.sq_psn;
-	x.dest_qp_num = r.dest_qp_num;
-	x.qp_access_flags = r.qp_access_flags;
-	x.pkey_index = r.pkey_index;
-	x.alt_pkey_index = r.alt_pkey_index;
-	x.sq_draining = r.sq_draining;
-	x.max_rd_atomic = r.max_rd_atomic;
-	x.max_dest_rd_atomic = r.max_dest_rd_atomic;
-	x.min_rnr_timer = r.min_rnr_timer;
-	x.port_num = r.port_num;
-	x.timeout = r.timeout;
-	x.retry_cnt = r.retry_cnt;
-	x.rnr_retry = r.rnr_retry;
-	x.alt_port_num = r.alt_port_num;
-	x.alt_timeout = r.alt_timeout;
-	x.sq_sig_all = r.sq_sig_all;
-	av_from_kernel(&x.ah, &r.dest);
-	av_from_kernel(&x.alt_ah, &r.alt_dest);
-	x.cap = (struct ib_uverbs_qp_cap){
-		r.max_send_wr, r.max_recv_wr, r.max_send_sge, r.max_recv_sge, r.max_inline_data,
+	/* A caller's struct of this header's size or larger is filled in
+	 * place, every field this library knows written (sz kept); a shorter
+	 * one gets what fits of a whole one. */
+	x = sz >= sizeof(*x) ? a->out : &whole;
+	*x = (struct uvio_qp_attr){
+		.sz = x == &whole ? sizeof(whole) : sz,
+		.attr_mask = a->mask,
+		.qp_state = r.qp_state,
+		.cur_qp_state = r.cur_qp_state,
+		.path_mtu = r.path_mtu,
+		.path_mig_state = r.path_mig_state,
+		.qkey = r.qkey,
+		.rq_psn = r.rq_psn,
+		.sq_psn = r.sq_psn,
+		.dest_qp_num = r.dest_qp_num,
+		.qp_access_flags = r.qp_access_flags,
+		.pkey_index = r.pkey_index,
+		.alt_pkey_index = r.alt_pkey_index,
+		.sq_draining = r.sq_draining,
+		.max_rd_atomic = r.max_rd_atomic,
+		.max_dest_rd_atomic = r.max_dest_rd_atomic,
+		.min_rnr_timer = r.min_rnr_timer,
+		.port_num = r.port_num,
+		.timeout = r.timeout,
+		.retry_cnt = r.retry_cnt,
+		.rnr_retry = r.rnr_retry,
+		.alt_port_num = r.alt_port_num,
+		.alt_timeout = r.alt_timeout,
+		.sq_sig_all = r.sq_sig_all,
+		.cap = { r.max_send_wr, r.max_recv_wr, r.max_send_sge, r.max_recv_sge,
+			 r.max_inline_data },
 	};
-	uvio_out_copy(a->out, &x, sizeof(x));
+	av_from_kernel(&x->ah, &r.dest);
+	av_from_kernel(&x->alt_ah, &r.alt_dest);
+	if (x == &whole)
+		uvio_out_copy(a->out, &whole, sizeof(whole));
 	return 0;
 }
 

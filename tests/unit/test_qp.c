@@ -529,6 +529,33 @@ static void query_decoding(void **state)
 	assert_int_equal(q.cap.max_inline_data, 14);
 	assert_int_equal(q.sz, sizeof(q));
 
+	/* A struct of junk: every field written, those the query does not
+	 * answer zero. A newer caller's larger one: its sz kept, nothing past
+	 * this library's struct written. */
+	{
+		struct {
+			struct uvio_qp_attr a;
+			uint32_t later;
+		} big;
+
+		memset(&q, 0x5a, sizeof(q));
+		q.sz = sizeof(q);
+		assert_int_equal(uvio_query_qp(dev, 13, 0, &q, NULL), 0);
+		assert_int_equal(q.qp_state, 3);
+		assert_int_equal(q.en_sqd_async_notify, 0);
+		assert_int_equal(q.rate_limit, 0);
+		assert_int_equal(q.reserved, 0);
+		assert_int_equal(q.alt_ah.dlid, 0);
+		assert_int_equal(q.sz, sizeof(q));
+		memset(&big, 0x5a, sizeof(big));
+		big.a.sz = sizeof(big);
+		assert_int_equal(uvio_query_qp(dev, 13, 0, &big.a, NULL), 0);
+		assert_int_equal(big.a.sz, sizeof(big));
+		assert_int_equal(big.a.sq_sig_all, 1);
+		assert_int_equal(big.a.rate_limit, 0);
+		assert_int_equal(big.later, 0x5a5a5a5a);
+	}
+
 	/* An old caller's struct: nothing written past its sz. */
 	memset(&old, 0x5a, sizeof(old));
 	old.sz = offsetof(struct uvio_qp_attr, qkey);
