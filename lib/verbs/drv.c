@@ -7,21 +7,12 @@
 _Static_assert(sizeof(struct uvio_drv) == uvio_offsetofend(struct uvio_drv, attrs),
 	       "struct uvio_drv has no bytes past its last field");
 
-int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
-		struct drv_bufs *b)
+int drv_prepare_given(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
+		      struct drv_bufs *b)
 {
 	int ret;
 	uint16_t i;
 
-	/* No driver data, the common case: the default response space. */
-	if (!drv) {
-		b->in = NULL;
-		b->in_len = 0;
-		b->out = uvio_drv_sink;
-		b->out_len = sizeof(uvio_drv_sink);
-		b->attrs = NULL;
-		return 0;
-	}
 	if (__builtin_expect(drv->sz == sizeof(*drv), 1)) {
 		/* This library's own struct: every field there, none past it. */
 		b->in = drv->in;

@@ -100,9 +100,22 @@ _Static_assert(UVIO_VERB__COUNT <= UVIO_VERB_SLOTS, "more verbs than path bits")
 
 _Static_assert(UVIO_DRV_SINK_LEN == UVIO_DEFAULT_DRV_OUT, "default driver response space");
 
-/* Check the caller's driver data and give it the default response space. */
-int drv_prepare(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
-		struct drv_bufs *b);
+/* Check the caller's driver data and give it the default response space;
+ * without any (the common case, inline) just the default space. */
+int drv_prepare_given(struct uvio_device *dev, const char *verb, const struct uvio_drv *drv,
+		      struct drv_bufs *b);
+static inline int drv_prepare(struct uvio_device *dev, const char *verb,
+			      const struct uvio_drv *drv, struct drv_bufs *b)
+{
+	if (drv)
+		return drv_prepare_given(dev, verb, drv, b);
+	b->in = NULL;
+	b->in_len = 0;
+	b->out = uvio_drv_sink;
+	b->out_len = sizeof(uvio_drv_sink);
+	b->attrs = NULL;
+	return 0;
+}
 
 /* The driver data of a verb's ioctl command: UHW_IN, UHW_OUT and the
  * joined driver attributes. */

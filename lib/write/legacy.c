@@ -110,7 +110,8 @@ int uvio_write_plain_drv(struct uvio_device *dev, uint32_t command, const void *
 		memcpy(q, &at, sizeof(at));
 	if (drv->in_len)
 		memcpy(q + core_len, drv->in, drv->in_len);
-	memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
+	if (in_drv != drv->in_len)
+		memset(q + core_len + drv->in_len, 0, in_drv - drv->in_len);
 	ret = uvio_dev_write(dev, in, in_len);
 	if (!ret && resp_len) {
 		uvio_memcheck_written(out, resp_len);
