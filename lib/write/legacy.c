@@ -275,7 +275,8 @@ int uvio_write_laid_out(struct uvio_device *dev, enum uvio_path p, uint32_t comm
 	memset(resp, 0, resp_len);
 	memcpy(hdr + 1, &at, sizeof(at));
 	if (p == UVIO_PATH_INVOKE_WRITE)
-		return uvio_write_invoke(dev, command, hdr + 1, len - sizeof(*hdr), resp, resp_len, NULL);
+		return uvio_write_invoke_bare(dev, command, hdr + 1, len - sizeof(*hdr), resp,
+					      resp_len);
 	uvio_plain_hdr(hdr, command, len, resp_len);
 	return uvio_dev_write(dev, buf, len);
 }
