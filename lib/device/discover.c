@@ -74,18 +74,17 @@ static void copy_str(char *dst, size_t size, const struct nlattr *a)
 	snprintf(dst, size, "%.*s", nla_len(a), (const char *)nla_data(a));
 }
 
-static int on_device(struct nl_msg *msg, void *arg)
+static void on_device(struct collect *c, struct nlmsghdr *h)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-	struct collect *c = arg;
 	struct uvio_device_info *d;
 
-	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
+	if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
 	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		return NL_SKIP;
+		return;
 	d = slot(c);
 	if (!d)
-		return NL_STOP;
+		return;
 	d->source = UVIO_SOURCE_NETLINK;
 	d->index = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
@@ -93,19 +92,17 @@ static int on_device(struct nl_msg *msg, void *arg)
 		d->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	if (tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])
 		d->node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
-	return NL_OK;
 }
 
-static int on_chardev(struct nl_msg *msg, void *arg)
+static void on_chardev(struct collect *c, struct nlmsghdr *h)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-	struct collect *c = arg;
 	struct uvio_device_info *d = c->cur;
 	struct nlattr *id;
 
-	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
+	if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_NAME])
-		return NL_SKIP;
+		return;
 	copy_str(d->uverbs, sizeof(d->uverbs), tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]);
 	snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
 	if (tb[RDMA_NLDEV_ATTR_CHARDEV_ABI])
@@ -126,25 +123,63 @@ static int on_chardev(struct nl_msg *msg, void *arg)
 		d->driver_id = (uint32_t)nla_get_u64(id);
 		d->driver_id_known = 1;
 	}
-	return NL_OK;
 }
 
-/* Send and read every answer: a dump until DONE, a request until its ACK
- * (libnl asks for one), so that no answer is left for the next request. */
-static int nl_request(struct nl_sock *sk, struct nl_msg *msg, nl_recvmsg_msg_cb_t cb,
-		      struct collect *c, bool dump)
+/*
+ * Send one request and read its whole answer: a dump until DONE, a request
+ * until its one reply or error. Each request is read to its end, so one
+ * socket serves the dump and every GET_CHARDEV after it. No ACK is asked
+ * (a dump ends with DONE, a request with its reply) and the receive buffer
+ * is large enough for any message the kernel sends, so each recvmsg()
+ * reads a batch of answers at once: discovery is the bulk of a program's
+ * start, and libnl's callback chain, peeks and ACKs doubled its system
+ * calls. 0; -EIO for a failed exchange; the kernel's negative errno when it
+ * refused the request.
+ */
+static int nl_ask(struct nl_sock *sk, struct nl_msg *msg, struct collect *c,
+		  void (*on_answer)(struct collect *c, struct nlmsghdr *h))
 {
-	int ret;
+	uint32_t seq;
+	int ret = nl_send_auto(sk, msg);
 
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, cb, c);
-	ret = nl_send_auto(sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
 	nlmsg_free(msg);
 	if (ret < 0)
 		return -EIO;
-	ret = dump ? nl_recvmsgs_default(sk) : nl_wait_for_ack(sk);
-	if (ret < 0)
-		uvio_log(LOG_DEBUG, "RDMA netlink: %s", nl_geterror(ret));
-	return ret < 0 ? -EIO : 0;
+	for (;;) {
+		struct sockaddr_nl from;
+		unsigned char *buf = NULL;
+		int n = nl_recv(sk, &from, &buf, NULL);
+		int done = 0;
+
+		if (n <= 0) {
+			free(buf);
+			uvio_log(LOG_DEBUG, "RDMA netlink: %s", n ? nl_geterror(n) : "closed");
+			return -EIO;
+		}
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; !done && nlmsg_ok(h, n);
+		     h = nlmsg_next(h, &n)) {
+			if (from.nl_pid || h->nlmsg_seq != seq)
+				continue;	/* not the kernel's answer to this */
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+			} else if (h->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = nlmsg_data(h);
+
+				done = 1;
+				if (nlmsg_datalen(h) < (int)sizeof(*e))
+					ret = -EIO;
+				else
+					ret = e->error > 0 ? -e->error : e->error;
+			} else {
+				on_answer(c, h);
+				done = !(h->nlmsg_flags & NLM_F_MULTI);
+			}
+		}
+		free(buf);
+		if (done)
+			return ret < 0 ? ret : 0;
+	}
 }
 
 static struct nl_sock *rdma_socket(void)
@@ -155,29 +190,27 @@ static struct nl_sock *rdma_socket(void)
 		nl_socket_free(sk);
 		return NULL;
 	}
+	if (sk) {
+		nl_socket_disable_auto_ack(sk);
+		nl_socket_disable_msg_peek(sk);
+		/* The kernel fills a dump's messages up to 32 KiB less its
+		 * overhead: one buffer of that size holds any of them. */
+		nl_socket_set_msg_buf_size(sk, 32768);
+	}
 	return sk;
 }
 
-/* One socket per question: replies of one request on a reused socket were
- * seen to swallow the next request's answer (6.1, libnl 3.7). */
-static int ask_chardev(struct collect *c, struct uvio_device_info *d)
+static int ask_chardev(struct nl_sock *sk, struct collect *c, struct uvio_device_info *d)
 {
-	struct nl_sock *sk = rdma_socket();
-	struct nl_msg *msg;
-	int ret = -ENOMEM;
+	struct nl_msg *msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV), 0);
 
-	if (!sk)
-		return -EPROTONOSUPPORT;
-	msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV), NLM_F_REQUEST);
 	if (!msg || nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, d->index) ||
 	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
 		nlmsg_free(msg);
-	} else {
-		c->cur = d;
-		ret = nl_request(sk, msg, on_chardev, c, false);
+		return -ENOMEM;
 	}
-	nl_socket_free(sk);
-	return ret;
+	c->cur = d;
+	return nl_ask(sk, msg, c, on_chardev);
 }
 
 static void chardev_from_sysfs(struct uvio_device_info *d);
@@ -190,10 +223,9 @@ static int list_netlink(struct collect *c)
 
 	if (!sk)
 		return -EPROTONOSUPPORT;
-	msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET), NLM_F_REQUEST | NLM_F_DUMP);
+	msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET), NLM_F_DUMP);
 	if (msg)
-		ret = nl_request(sk, msg, on_device, c, true);
-	nl_socket_free(sk);
+		ret = nl_ask(sk, msg, c, on_device);
 	if (!ret)
 		ret = c->err;
 	/* A device without a uverbs node answers an error: not fatal. A
@@ -202,10 +234,12 @@ static int list_netlink(struct collect *c)
 	for (size_t i = 0; !ret && i < c->count; i++) {
 		if (c->only && strcmp(c->devs[i].name, c->only))
 			continue;
-		ask_chardev(c, &c->devs[i]);
-		if (!c->devs[i].path[0])
+		if (ask_chardev(sk, c, &c->devs[i]) == -EIO)
+			ret = -EIO;	/* the socket is out of step: sysfs lists all */
+		else if (!c->devs[i].path[0])
 			chardev_from_sysfs(&c->devs[i]);
 	}
+	nl_socket_free(sk);
 	return ret;
 }
 

@@ -40,11 +40,16 @@ static int nl_count;
 static int nl_has_chardev;	/* the kernel knows RDMA_NLDEV_CMD_GET_CHARDEV */
 static int nl_up;		/* NETLINK_RDMA can be connected */
 
-static nl_recvmsg_msg_cb_t nl_cb;
-static void *nl_cb_arg;
-static int nl_pending_type;
-static uint32_t nl_pending_index;
 static int nl_chardev_asked;	/* GET_CHARDEV requests answered so far */
+
+/* What the kernel has queued on the socket, and how many messages it puts
+ * in one datagram (a dump spans several recvmsg()s). */
+static unsigned char nl_queue[1 << 16];
+static size_t nl_queued;
+static int nl_per_datagram = 3;
+static int nl_stale_first;	/* an answer to an older request first */
+static int nl_connects;		/* sockets connected */
+static int nl_dump_error;	/* the kernel refuses the dump with this */
 
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 
@@ -53,71 +58,60 @@ int __wrap_nl_connect(struct nl_sock *sk, int protocol)
 {
 	(void)sk;
 	assert_int_equal(protocol, NETLINK_RDMA);
+	nl_connects++;
 	return nl_up ? 0 : -NLE_PROTO_MISMATCH;
 }
 
-int __wrap_nl_socket_modify_cb(struct nl_sock *sk, enum nl_cb_type type, enum nl_cb_kind kind,
-			       nl_recvmsg_msg_cb_t cb, void *arg);
-int __wrap_nl_socket_modify_cb(struct nl_sock *sk, enum nl_cb_type type, enum nl_cb_kind kind,
-			       nl_recvmsg_msg_cb_t cb, void *arg)
+static void queue(struct nl_msg *m, uint32_t seq, uint16_t flags)
 {
-	(void)sk; (void)kind;
-	assert_int_equal(type, NL_CB_VALID);
-	nl_cb = cb;
-	nl_cb_arg = arg;
-	return 0;
-}
+	struct nlmsghdr *h = nlmsg_hdr(m);
 
-int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg);
-int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
-{
-	struct nlmsghdr *h = nlmsg_hdr(msg);
-	struct nlattr *idx;
-
-	(void)sk;
-	nl_pending_type = h->nlmsg_type;
-	idx = nlmsg_find_attr(h, 0, RDMA_NLDEV_ATTR_DEV_INDEX);
-	nl_pending_index = idx ? nla_get_u32(idx) : UINT32_MAX;
-	return (int)h->nlmsg_len;
-}
-
-static void deliver(struct nl_msg *m)
-{
-	nl_cb(m, nl_cb_arg);
+	h->nlmsg_seq = seq;
+	h->nlmsg_flags = flags;
+	assert_true(nl_queued + NLMSG_ALIGN(h->nlmsg_len) <= sizeof(nl_queue));
+	memcpy(nl_queue + nl_queued, h, h->nlmsg_len);
+	nl_queued += NLMSG_ALIGN(h->nlmsg_len);
 	nlmsg_free(m);
 }
 
-int __wrap_nl_recvmsgs_default(struct nl_sock *sk);
-int __wrap_nl_recvmsgs_default(struct nl_sock *sk)
+static void queue_error(uint32_t seq, int error)
 {
-	(void)sk;
-	assert_int_equal(nl_pending_type, NLDEV(RDMA_NLDEV_CMD_GET));
+	struct nl_msg *m = nlmsg_alloc_simple(NLMSG_ERROR, 0);
+	struct nlmsgerr e = { .error = error };
+
+	nlmsg_append(m, &e, sizeof(e), 0);
+	queue(m, seq, 0);
+}
+
+static void answer_dump(uint32_t seq)
+{
 	for (int i = 0; i < nl_count; i++) {
 		struct nl_msg *m = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET), 0);
 
 		nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, nl_devs[i].index);
 		nla_put_string(m, RDMA_NLDEV_ATTR_DEV_NAME, nl_devs[i].name);
 		nla_put_u32(m, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-		deliver(m);
+		queue(m, seq, NLM_F_MULTI);
 	}
-	return 0;
+	queue(nlmsg_alloc_simple(NLMSG_DONE, 0), seq, NLM_F_MULTI);
 }
 
-int __wrap_nl_wait_for_ack(struct nl_sock *sk);
-int __wrap_nl_wait_for_ack(struct nl_sock *sk)
+static void answer_chardev(uint32_t seq, uint32_t index)
 {
-	(void)sk;
-	assert_int_equal(nl_pending_type, NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV));
-	if (!nl_has_chardev)
-		return -NLE_OPNOTSUPP;	/* an unknown command: EOPNOTSUPP */
+	if (!nl_has_chardev) {
+		queue_error(seq, -EOPNOTSUPP);	/* an unknown command */
+		return;
+	}
 	for (int i = 0; i < nl_count; i++) {
 		char name[16];
 		struct nl_msg *m;
 
-		if (nl_devs[i].index != nl_pending_index)
+		if (nl_devs[i].index != index)
 			continue;
-		if (nl_devs[i].uverbs < 0)
-			return -NLE_OPNOTSUPP;
+		if (nl_devs[i].uverbs < 0) {
+			queue_error(seq, -EOPNOTSUPP);
+			return;
+		}
 		m = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV), 0);
 		snprintf(name, sizeof(name), "uverbs%d", nl_devs[i].uverbs);
 		nla_put_string(m, RDMA_NLDEV_ATTR_CHARDEV_NAME, name);
@@ -135,10 +129,62 @@ int __wrap_nl_wait_for_ack(struct nl_sock *sk)
 		nl_chardev_asked++;
 		nla_put_u64(m, RDMA_NLDEV_ATTR_CHARDEV_ABI, 1);
 		nla_put_u32(m, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, 14);
-		deliver(m);
-		return 0;
+		queue(m, seq, 0);
+		return;
 	}
-	return -NLE_NODEV;
+	queue_error(seq, -ENODEV);
+}
+
+/* The request as the kernel reads it: numbered as libnl numbers it, and
+ * answered into the queue. The library asks no ACK. */
+int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg);
+int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
+{
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct nlattr *idx;
+
+	nl_complete_msg(sk, msg);
+	assert_false(h->nlmsg_flags & NLM_F_ACK);
+	if (nl_stale_first) {
+		/* a late answer to a request before this one: not ours */
+		queue(nlmsg_alloc_simple(NLMSG_DONE, 0), h->nlmsg_seq - 1, NLM_F_MULTI);
+		queue_error(h->nlmsg_seq - 1, -EBUSY);
+	}
+	if (h->nlmsg_type == NLDEV(RDMA_NLDEV_CMD_GET)) {
+		assert_true(h->nlmsg_flags & NLM_F_DUMP);
+		if (nl_dump_error)
+			queue_error(h->nlmsg_seq, nl_dump_error);
+		else
+			answer_dump(h->nlmsg_seq);
+	} else {
+		assert_int_equal(h->nlmsg_type, NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV));
+		idx = nlmsg_find_attr(h, 0, RDMA_NLDEV_ATTR_DEV_INDEX);
+		answer_chardev(h->nlmsg_seq, idx ? nla_get_u32(idx) : UINT32_MAX);
+	}
+	return (int)h->nlmsg_len;
+}
+
+/* One datagram: up to nl_per_datagram queued messages. */
+int __wrap_nl_recv(struct nl_sock *sk, struct sockaddr_nl *from, unsigned char **buf,
+		   struct ucred **creds);
+int __wrap_nl_recv(struct nl_sock *sk, struct sockaddr_nl *from, unsigned char **buf,
+		   struct ucred **creds)
+{
+	size_t len = 0;
+	(void)sk;
+
+	assert_null(creds);
+	assert_true(nl_queued > 0);	/* the library never waits for nothing */
+	for (int i = 0; i < nl_per_datagram && len < nl_queued; i++)
+		len += NLMSG_ALIGN(((struct nlmsghdr *)(nl_queue + len))->nlmsg_len);
+	*buf = malloc(len);
+	assert_non_null(*buf);
+	memcpy(*buf, nl_queue, len);
+	memmove(nl_queue, nl_queue + len, nl_queued - len);
+	nl_queued -= len;
+	memset(from, 0, sizeof(*from));
+	from->nl_family = AF_NETLINK;
+	return (int)len;
 }
 
 static void nl_reset(int up, int chardev)
@@ -146,6 +192,10 @@ static void nl_reset(int up, int chardev)
 	nl_count = 0;
 	nl_up = up;
 	nl_has_chardev = chardev;
+	nl_queued = 0;
+	nl_per_datagram = 3;
+	nl_stale_first = 0;
+	nl_dump_error = 0;
 	unsetenv("UVERBS_IOCTL_DISCOVERY");
 	fake_sysfs_clear();
 }
@@ -458,11 +508,61 @@ static void fd_check_by_number(void **state)
 	close(z);
 }
 
+
+/* One socket serves the dump and the GET_CHARDEV after it; each answer is
+ * read to its end whatever the datagrams hold, and an answer that is not
+ * to the request just sent is passed over. A dump the kernel refuses
+ * leaves sysfs to list. */
+static void netlink_answers_in_step(void **state)
+{
+	struct uvio_device_info info;
+	dev_t rdev;
+	char name[16];
+	(void)state;
+
+	for (int per = 1; per <= 8; per += 7) {
+		nl_reset(1, 1);
+		for (int i = 0; i < 10; i++) {
+			snprintf(name, sizeof(name), "rxe%d", i);
+			nl_add((uint32_t)i + 100, name, i);
+		}
+		nl_per_datagram = per;
+		nl_stale_first = 1;
+		nl_connects = 0;
+		assert_int_equal(uvio_find_device_node("rxe7", &info, &rdev), 0);
+		assert_int_equal(nl_connects, 1);
+		assert_string_equal(info.uverbs, "uverbs7");
+		assert_int_equal(info.driver_id, 14);
+		assert_int_equal(minor(rdev), 199);
+		assert_int_equal(nl_queued, 0);	/* nothing left unread */
+		assert_int_equal(uvio_list_devices(NULL, 0), 10);
+		assert_int_equal(nl_queued, 0);
+	}
+	/* a GET_CHARDEV refused (a device without uverbs) is not fatal */
+	nl_reset(1, 1);
+	nl_add(1, "rxe0", 0);
+	nl_add(2, "efa0", -1);
+	nl_connects = 0;
+	assert_int_equal(uvio_list_devices(NULL, 0), 2);
+	assert_int_equal(nl_connects, 1);
+	assert_int_equal(uvio_find_device("rxe0", &info), 0);
+	assert_string_equal(info.path, "/dev/infiniband/uverbs0");
+	/* the dump refused: sysfs's devices, none of netlink's */
+	nl_dump_error = -EPERM;
+	fake_sysfs_add(3, "siw0", makedev(231, 195));
+	assert_int_equal(uvio_list_devices(NULL, 0), 1);
+	assert_int_equal(uvio_find_device("siw0", &info), 0);
+	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
+	assert_string_equal(info.uverbs, "uverbs3");
+	assert_int_equal(nl_queued, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(beyond_32_devices),
 		cmocka_unit_test(find_by_name_asks_once),
+		cmocka_unit_test(netlink_answers_in_step),
 		cmocka_unit_test(open_null_lowest_uverbs),
 		cmocka_unit_test(open_without_device_says_why),
 		cmocka_unit_test(no_get_chardev_path_from_sysfs),
