@@ -72,10 +72,36 @@ static void copy_name(char *dst, size_t size, const char *src)
 	sb_puts(&sb, src);
 }
 
-static int path_from_env(enum uvio_path *path)
-{
-	const char *v = getenv("UVERBS_IOCTL_PATH");
+/*
+ * A handle's two settings from the environment, UVERBS_IOCTL_PATH and
+ * UVERBS_IOCTL_TRACE, read at every open and adopt (a program may set them
+ * between opens) in one pass over it: two getenv() calls were a third of
+ * an adopt's instructions. The first of a name wins, as with getenv().
+ */
+struct env_settings {
+	const char *path, *trace;
+};
 
+static void read_env(struct env_settings *s)
+{
+	static const char prefix[] = "UVERBS_IOCTL_";
+	const size_t plen = sizeof(prefix) - 1;
+
+	s->path = s->trace = NULL;
+	for (char **e = environ; e && *e; e++) {
+		const char *k = *e + plen;
+
+		if (**e != 'U' || strncmp(*e, prefix, plen))
+			continue;
+		if (!s->path && !strncmp(k, "PATH=", 5))
+			s->path = k + 5;
+		else if (!s->trace && !strncmp(k, "TRACE=", 6))
+			s->trace = k + 6;
+	}
+}
+
+static int path_from_env(const char *v, enum uvio_path *path)
+{
 	*path = UVIO_PATH_AUTO;
 	if (!v || !*v || !strcmp(v, "auto"))
 		return 0;
@@ -99,8 +125,12 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 		      struct uvio_device **out)
 {
 	struct uvio_device *dev = calloc(1, sizeof(*dev));
+	struct env_settings env;
 	enum uvio_path pinned;
-	int ret = path_from_env(&pinned);
+	int ret;
+
+	read_env(&env);
+	ret = path_from_env(env.path, &pinned);
 
 	if (!dev)
 		return -ENOMEM;
@@ -111,7 +141,7 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	dev->fd = fd;
 	dev->owned = owned;
 	uvio_path_init(&dev->paths, pinned, kernel_may_have_2017_layout());
-	dev->trace = uvio_trace_requested();
+	dev->trace = env.trace && *env.trace && strcmp(env.trace, "0");
 	copy_name(dev->name, sizeof(dev->name), name);
 	copy_name(dev->ibdev, sizeof(dev->ibdev), ibdev);
 	*out = dev;

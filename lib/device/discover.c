@@ -468,13 +468,24 @@ static int uverbs_by_scan(dev_t rdev, char *uverbs, size_t size)
 bool uvio_uverbs_reserved_number(dev_t rdev, char *uverbs, size_t size)
 {
 	unsigned int n = minor(rdev) - UVIO_UVERBS_BASE_MINOR;
-	struct sbuf sb;
+	char name[] = "uverbsNN";
 
 	if (major(rdev) != UVIO_UVERBS_MAJOR || n >= UVIO_UVERBS_RESERVED)
 		return false;
-	sb_init(&sb, uverbs, size);
-	sb_puts(&sb, "uverbs");
-	sb_putu(&sb, n);
+	/* Every open and adopt asks: two digits at most, written directly. */
+	if (n >= 10) {
+		name[6] = (char)('0' + n / 10);
+		name[7] = (char)('0' + n % 10);
+	} else {
+		name[6] = (char)('0' + n);
+		name[7] = 0;
+	}
+	if (size) {
+		size_t len = strlen(name) < size ? strlen(name) : size - 1;
+
+		memcpy(uverbs, name, len);
+		uverbs[len] = 0;
+	}
 	return true;
 }
 

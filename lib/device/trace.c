@@ -14,13 +14,6 @@
 #include "report/report.h"
 #include "device/trace.h"
 
-bool uvio_trace_requested(void)
-{
-	const char *v = getenv("UVERBS_IOCTL_TRACE");
-
-	return v && *v && strcmp(v, "0");
-}
-
 static void emit(const char *line)
 {
 	if (uvio_log_enabled())

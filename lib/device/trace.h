@@ -10,7 +10,6 @@
 
 struct uvio_device;
 
-bool uvio_trace_requested(void);
 void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd, int ret,
 		      uint64_t ns);
 void uvio_trace_write(const struct uvio_device *dev, const void *buf, size_t len, int ret,
