@@ -187,10 +187,38 @@ run_case() {
 	check_resources "$name"
 }
 
-# uverbs-trace on a client on the plug-in: each command the tracer saw,
-# named, set against what the library traced itself; what remains is what
-# libibverbs sent on its own, and only its known few may remain. The
-# connection manager's commands (librdmacm's) are counted apart.
+# account_trace CASE PROGRAM JSON LIBLOG: the commands uverbs-trace saw
+# (JSON), named, set against what the library traced itself (its lines in
+# LIBLOG); what remains is what libibverbs sent on its own, and only its
+# known few may remain. The connection manager's commands (librdmacm's) are
+# counted apart. Sets all, lib and cm_n.
+account_trace() {
+	# The tracer's records: uverbs commands by name (an INVOKE_WRITE by
+	# its own name, as the library's trace prints it), and rdma_cm's.
+	sed -n 's/^{.*"dev":"uverbs[0-9]*",[^{]*"name":"\([^"]*\)".*/\1/p' "$3" |
+		sed 's/^DEVICE\.INVOKE_WRITE(.*)$/DEVICE.INVOKE_WRITE/; s/^write(\(.*\))$/\1/' |
+		sort > $T/all.txt
+	cm_n=$(grep -c '"dev":"rdma_cm"' "$3")
+	sed -n 's/^uverbs-ioctl: [^ ]* [a-z0-9-]*: \([^ ]*\) (.*/\1/p' "$4" | sort > $T/lib.txt
+	all=$(wc -l < $T/all.txt) lib=$(wc -l < $T/lib.txt)
+	# What the tracer saw beyond the library's own: libibverbs'.
+	own=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
+		$T/lib.txt $T/all.txt | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')
+	# ... and nothing the library claims that the tracer did not see.
+	ghost=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
+		$T/all.txt $T/lib.txt | wc -l)
+	echo "  $2 client: $all uverbs commands; $lib through libuverbs-ioctl;" \
+	     "by libibverbs itself: ${own:-none}; $cm_n rdma_cm commands (librdmacm)"
+	unexpected=$(echo "$own" | tr ',' '\n' | sed 's/^ *//; s/ [0-9]*$//' | grep . |
+		grep -vxE "DEVICE.INVOKE_WRITE|DEVICE.QUERY_GID_ENTRY|DEVICE.QUERY_GID_TABLE|CREATE_COMP_CHANNEL")
+	if [ "$lib" -eq 0 ] || [ "$ghost" != 0 ]; then
+		bad "$1: the library traced $lib commands, $ghost of them unseen by the tracer"
+	elif [ -n "$unexpected" ]; then bad "$1: libibverbs sent more than its known few: $unexpected"
+	else ok "$1: every command accounted for"; fi
+}
+
+# uverbs-trace on a client on the plug-in, its commands accounted for
+# (account_trace).
 trace_case() {	# trace_case PROGRAM [cm]
 	p=$1 cm=${2:-}
 	name="uverbs-trace of $p${cm:+ -R} on the plug-in"
@@ -208,30 +236,10 @@ trace_case() {	# trace_case PROGRAM [cm]
 	if [ "$role" != server ]; then
 		$(envof uvio) timeout 120 uverbs-trace --json -o $T/t.json $p $cargs > $T/t.out 2> $T/t.err
 		rc=$?
-		# The tracer's records: uverbs commands by name (an INVOKE_WRITE by
-		# its own name, as the library's trace prints it), and rdma_cm's.
-		sed -n 's/^{.*"dev":"uverbs[0-9]*",[^{]*"name":"\([^"]*\)".*/\1/p' $T/t.json |
-			sed 's/^DEVICE\.INVOKE_WRITE(.*)$/DEVICE.INVOKE_WRITE/; s/^write(\(.*\))$/\1/' |
-			sort > $T/all.txt
-		cm_n=$(grep -c '"dev":"rdma_cm"' $T/t.json)
-		sed -n 's/^uverbs-ioctl: [^ ]* [a-z0-9-]*: \([^ ]*\) (.*/\1/p' $T/t.err | sort > $T/lib.txt
-		all=$(wc -l < $T/all.txt) lib=$(wc -l < $T/lib.txt)
-		# What the tracer saw beyond the library's own: libibverbs'.
-		own=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
-			$T/lib.txt $T/all.txt | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }')
-		# ... and nothing the library claims that the tracer did not see.
-		ghost=$(awk 'NR == FNR { n[$1]++; next } n[$1] > 0 { n[$1]--; next } { print }' \
-			$T/all.txt $T/lib.txt | wc -l)
-		echo "  $p client: $all uverbs commands; $lib through libuverbs-ioctl;" \
-		     "by libibverbs itself: ${own:-none}; $cm_n rdma_cm commands (librdmacm)"
-		unexpected=$(echo "$own" | tr ',' '\n' | sed 's/^ *//; s/ [0-9]*$//' | grep . |
-			grep -vxE "DEVICE.INVOKE_WRITE|DEVICE.QUERY_GID_ENTRY|DEVICE.QUERY_GID_TABLE|CREATE_COMP_CHANNEL")
 		if [ $rc != 0 ]; then bad "$name: exit $rc"; tail -n 20 $T/t.out
-		elif [ "$lib" -eq 0 ] || [ "$ghost" != 0 ]; then
-			bad "$name: the library traced $lib commands, $ghost of them unseen by the tracer"
-		elif [ -n "$unexpected" ]; then bad "$name: libibverbs sent more than its known few: $unexpected"
-		else ok "$name: every command accounted for"; fi
-		echo "TRACE program=$p${cm:+_R} total=$all library=$lib libibverbs=$((all - lib)) rdma_cm=$cm_n"
+		else account_trace "$name" $p $T/t.json $T/t.err; fi
+		[ $rc = 0 ] && echo "TRACE program=$p${cm:+_R} total=$all library=$lib" \
+			"libibverbs=$((all - lib)) rdma_cm=$cm_n"
 	fi
 	if [ "$role" != client ]; then
 		wait $spid || bad "$name: the server exited $?"
@@ -292,7 +300,7 @@ kill_case() {	# kill_case PROGRAM
 }
 
 # UCX over its rc_verbs transport, across two guests, on the plug-in.
-ucx_case() {	# ucx_case TEST
+ucx_case() {	# ucx_case TEST [traced]
 	name="ucx_perftest $1 over rc_verbs on the plug-in"
 	echo "=== $name"
 	# The link-local RoCE v2 GID (index 0): see KERNEL-FACTS on UCX's GID filter.
@@ -306,14 +314,26 @@ ucx_case() {	# ucx_case TEST
 	fi
 	barrier "$name" || { bad "$name: barrier"; return; }
 	if [ "$role" = client ]; then
-		$u UCX_LOG_LEVEL=info timeout 120 ucx_perftest -p 13337 -t $1 -n 1000 -s 4096 $peer \
-			> $T/client.out 2>&1
-		rc=$?
+		# "traced": the client under uverbs-trace, UCX's threads and all;
+		# every command it sends must be the library's or libibverbs'
+		# known few. The tracer stops UCX at each of its 2 100 commands
+		# and at every write() (any fd): 4.5 s -> 22 s for tag_lat on 6.1
+		# rxe, so one test is traced.
+		tr=; [ "${2:-}" = traced ] && tr="uverbs-trace --json -o $T/ucx.json"
+		t0=$(now_ms)
+		$u UCX_LOG_LEVEL=info timeout 120 $tr \
+			ucx_perftest -p 13337 -t $1 -n 1000 -s 4096 $peer > $T/client.out 2>&1
+		rc=$? ms=$(( $(now_ms) - t0 ))
 		grep -E "rc_verbs|Final|^ *[0-9]+ " $T/client.out | tail -n 4 | sed "s/^/  [client] /"
 		if [ $rc != 0 ]; then bad "$name: client exit $rc"; tail -n 20 $T/client.out
 		elif ! grep -q "rc_verbs/$dev:1" $T/client.out; then bad "$name: not over rc_verbs/$dev:1"
-		else ok "$name: client done over rc_verbs/$dev:1"; fi
+		else ok "$name: client done over rc_verbs/$dev:1 ($ms ms${tr:+, traced})"; fi
 		check_trace "$name" client $T/client.out
+		if [ $rc = 0 ] && [ -n "$tr" ]; then
+			account_trace "uverbs-trace of $name" ucx_perftest $T/ucx.json $T/client.out
+			echo "TRACE program=ucx_perftest_$1 total=$all library=$lib" \
+				"libibverbs=$((all - lib)) rdma_cm=$cm_n"
+		fi
 	else
 		wait $spid; rc=$?
 		[ $rc = 0 ] && ok "$name: server exit 0" || { bad "$name: server exit $rc"; tail -n 20 $T/server.out; }
@@ -425,7 +445,7 @@ rxe*)
 	done
 	with_retry trace_case ib_write_bw
 	with_retry trace_case ib_read_lat
-	[ "$role" != loop ] && { ucx_case tag_lat; ucx_case tag_bw; mpi_case; }
+	[ "$role" != loop ] && { ucx_case tag_lat traced; ucx_case tag_bw; mpi_case; }
 	;;
 esac
 with_retry trace_case ib_send_lat cm
