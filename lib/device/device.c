@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -37,30 +36,6 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 			return ret;	/* ENOTTY: no ioctl, so no id needed */
 	}
 	return -ENOENT;
-}
-
-/* The 2017 layout only ever existed in 4.14 to 4.16. Read without
- * sscanf: every open runs this, and a cold start pays for each libc
- * routine it runs the first time. The kernel does not change under a
- * process, so the answer is kept (threads that race compute the same). */
-static bool kernel_may_have_2017_layout(void)
-{
-	static _Atomic int known;	/* 0 not yet, 1 no, 2 yes */
-	int k = atomic_load_explicit(&known, memory_order_relaxed);
-	struct utsname u;
-	unsigned long minor;
-	char *end;
-
-	if (k)
-		return k == 2;
-	k = 1;
-	if (!uname(&u) && !strncmp(u.release, "4.", 2)) {
-		minor = strtoul(u.release + 2, &end, 10);
-		if (end != u.release + 2 && minor >= 14 && minor <= 16)
-			k = 2;
-	}
-	atomic_store_explicit(&known, k, memory_order_relaxed);
-	return k == 2;
 }
 
 /* Names are copied on every open and adopt: no printf machinery there. */
@@ -140,7 +115,7 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	}
 	dev->fd = fd;
 	dev->owned = owned;
-	uvio_path_init(&dev->paths, pinned, kernel_may_have_2017_layout());
+	uvio_path_init(&dev->paths, pinned);
 	dev->trace = env.trace && *env.trace && strcmp(env.trace, "0");
 	copy_name(dev->name, sizeof(dev->name), name);
 	copy_name(dev->ibdev, sizeof(dev->ibdev), ibdev);

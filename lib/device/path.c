@@ -15,7 +15,9 @@
  * agree on the path.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <syslog.h>
 #include <uvio/diag.h>
 #include <rdma/ib_user_verbs.h>
@@ -55,11 +57,34 @@ static void forget_verb_paths(struct uvio_path_state *s)
 		atomic_store_explicit(&s->verb_path[i], UVIO_PATH_AUTO, memory_order_relaxed);
 }
 
-void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned, bool may_2017)
+void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned)
 {
 	memset(s, 0, sizeof(*s));
 	atomic_init(&s->word, (uint32_t)pinned << PS_PIN_SHIFT);
-	s->may_2017 = may_2017;
+}
+
+/* The 2017 layout only ever existed in 4.14 to 4.16. Asked when a device
+ * meets ENOTTY, not at open: a kernel with today's ioctl never needs the
+ * answer. Read without sscanf. The kernel does not change under a
+ * process, so the answer is kept (threads that race compute the same). */
+static bool kernel_may_have_2017_layout(void)
+{
+	static _Atomic int known;	/* 0 not yet, 1 no, 2 yes */
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
+	struct utsname u;
+	unsigned long minor;
+	char *end;
+
+	if (k)
+		return k == 2;
+	k = 1;
+	if (!uname(&u) && !strncmp(u.release, "4.", 2)) {
+		minor = strtoul(u.release + 2, &end, 10);
+		if (end != u.release + 2 && minor >= 14 && minor <= 16)
+			k = 2;
+	}
+	atomic_store_explicit(&known, k, memory_order_relaxed);
+	return k == 2;
 }
 
 void uvio_path_pin(struct uvio_path_state *s, enum uvio_path path)
@@ -155,7 +180,7 @@ static bool path_enotty(struct uvio_device *dev, enum uvio_path tried)
 {
 	struct uvio_path_state *s = &dev->paths;
 	uint32_t w = ps_word(s);
-	uint32_t next = tried != UVIO_PATH_IOCTL_2017 && s->may_2017 ?
+	uint32_t next = tried != UVIO_PATH_IOCTL_2017 && kernel_may_have_2017_layout() ?
 		UVIO_PATH_IOCTL_2017 : UVIO_PATH_WRITE;
 	uint32_t mine = tried == UVIO_PATH_INVOKE_WRITE ? UVIO_PATH_IOCTL : (uint32_t)tried;
 

@@ -16,7 +16,7 @@ enum uvio_verb_has {
 /* The device's path state (struct uvio_path_state): set up at open, pinned
  * by uvio_device_set_path(), read for uvio_device_path() and the stats.
  * Everything else about it happens inside uvio_run_verb_desc(). */
-void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned, bool may_2017);
+void uvio_path_init(struct uvio_path_state *s, enum uvio_path pinned);
 void uvio_path_pin(struct uvio_path_state *s, enum uvio_path path);
 enum uvio_path uvio_path_current(const struct uvio_path_state *s);
 uint64_t uvio_path_fallbacks(const struct uvio_path_state *s);

@@ -24,7 +24,6 @@ struct uvio_path_state {
 	 * fact), and whether INVOKE_WRITE is missing.
 	 */
 	_Atomic uint32_t word;
-	bool may_2017;			/* the running kernel could have it */
 	/* Verbs whose native ioctl method answered EPROTONOSUPPORT. */
 	_Atomic uint64_t native_missing[UVIO_VERB_SLOTS / 64];
 	/* Per verb, the path it last ran on once the device was decided or
