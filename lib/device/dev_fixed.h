@@ -32,8 +32,9 @@ static inline struct ib_uverbs_attr *uvio_fx_attr(struct uvio_fx_cmd *c, unsigne
 	return (struct ib_uverbs_attr *)((char *)c->buf + sizeof(struct ib_uverbs_ioctl_hdr)) + i;
 }
 
-/* The verbs count their attributes against UVIO_FX_MAX_ATTRS at compile
- * time where they can; the room is still checked by the caller's count. */
+/* No room is checked here: every user puts a fixed number of records,
+ * straight-line, at most UVIO_FX_MAX_ATTRS (MR.QUERY and INVOKE_WRITE with
+ * driver data: 5; lib/write/legacy.h asserts its own count). */
 static inline struct ib_uverbs_attr *uvio_fx_put(struct uvio_fx_cmd *c, uint16_t id,
 						 enum uvio_attr_kind kind, size_t len,
 						 uint64_t data)
