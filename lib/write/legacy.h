@@ -168,9 +168,13 @@ static inline void uvio_ex_hdr(struct ib_uverbs_cmd_hdr *h, uint32_t command, si
  * either: there one load tells whether the caller passed driver input.
  */
 #define UVIO_FIXED_MAX_CORE 128u
-#define uvio_legacy_fixed(drv, ex, core_len, resp_len)                                          \
+/* The ABI's rules for the lengths: in bounds, in words (8 bytes for an
+ * extended command), and a plain core that answers names its response. */
+#define uvio_legacy_lengths_fixed(ex, core_len, resp_len)                                       \
 	((core_len) <= UVIO_FIXED_MAX_CORE && (resp_len) <= UVIO_LEGACY_MAX_RESP &&            \
-	 !(((core_len) | (resp_len)) % ((ex) ? 8 : 4)) && ((ex) || !(resp_len) || (core_len) >= 8) && \
+	 !(((core_len) | (resp_len)) % ((ex) ? 8 : 4)) && ((ex) || !(resp_len) || (core_len) >= 8))
+#define uvio_legacy_fixed(drv, ex, core_len, resp_len)                                          \
+	(uvio_legacy_lengths_fixed(ex, core_len, resp_len) &&                                  \
 	 ((__builtin_constant_p(!(drv)) && !(drv)) ||                                          \
 	  (!(resp_len) && (drv) && !(drv)->in_len && !uvio_drv_has_attrs(drv))))
 
@@ -232,8 +236,7 @@ uvio_write_fixed(struct uvio_device *dev, uint32_t command, bool ex, const void 
  */
 #define UVIO_FIXED_MAX_DRV_IN 64u
 #define uvio_legacy_fixed_drv(drv, core_len, resp_len)                                          \
-	((core_len) <= UVIO_FIXED_MAX_CORE && (resp_len) <= UVIO_LEGACY_MAX_RESP &&            \
-	 !(((core_len) | (resp_len)) % 4) && (!(resp_len) || (core_len) >= 8) && (drv) &&       \
+	(uvio_legacy_lengths_fixed(false, core_len, resp_len) && (drv) &&                      \
 	 (drv)->in_len <= UVIO_FIXED_MAX_DRV_IN && !uvio_drv_has_attrs(drv) &&                 \
 	 (!(resp_len) || uvio_drv_default_out(drv)))
 int uvio_write_plain_drv(struct uvio_device *dev, uint32_t command, const void *core,
