@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device discovery: RDMA netlink first (through libnl), sysfs second.
+ * Device discovery: RDMA netlink first (its answers parsed by libnl), sysfs
+ * second.
  * Netlink's GET_CHARDEV is the only place the kernel states a device's
  * uverbs driver id (from about 5.3, and not for every driver); where it is
  * missing the id is probed at open.
@@ -12,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <netlink/netlink.h>
+#include <linux/netlink.h>
 #include <netlink/msg.h>
 #include <netlink/attr.h>
 #include <rdma/rdma_netlink.h>
+#include <sys/socket.h>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -69,9 +71,13 @@ static struct uvio_device_info *slot(struct collect *c)
 	return &c->devs[c->count++];
 }
 
+/* A string attribute (libnl's policy checked its length), cut to fit. */
 static void copy_str(char *dst, size_t size, const struct nlattr *a)
 {
-	snprintf(dst, size, "%.*s", nla_len(a), (const char *)nla_data(a));
+	struct sbuf sb;
+
+	sb_init(&sb, dst, size);
+	sb_putn(&sb, nla_data(a), strnlen(nla_data(a), (size_t)nla_len(a)));
 }
 
 static void on_device(struct collect *c, struct nlmsghdr *h)
@@ -99,12 +105,15 @@ static void on_chardev(struct collect *c, struct nlmsghdr *h)
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	struct uvio_device_info *d = c->cur;
 	struct nlattr *id;
+	struct sbuf sb;
 
 	if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_NAME])
 		return;
 	copy_str(d->uverbs, sizeof(d->uverbs), tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]);
-	snprintf(d->path, sizeof(d->path), "/dev/infiniband/%s", d->uverbs);
+	sb_init(&sb, d->path, sizeof(d->path));
+	sb_puts(&sb, "/dev/infiniband/");
+	sb_puts(&sb, d->uverbs);
 	if (tb[RDMA_NLDEV_ATTR_CHARDEV_ABI])
 		d->abi_version = (uint32_t)nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
 	/* The kernel's 32-bit encoding of a dev_t (minor's low byte, 12 bits
@@ -126,48 +135,100 @@ static void on_chardev(struct collect *c, struct nlmsghdr *h)
 }
 
 /*
+ * The exchange itself is a plain NETLINK_RDMA socket, and libnl parses
+ * what comes back against the policy above. A request is a header and two
+ * small attributes, built on the stack; libnl's socket, message and
+ * callback objects around the same three system calls were most of the
+ * code a program's start ran (each function run for the first time costs
+ * most where code is translated, as under an emulator, and is paged in
+ * everywhere).
+ */
+struct nl_request {
+	struct nlmsghdr h;
+	unsigned char attrs[32];	/* a u32 and a short string */
+};
+
+static void req_init(struct nl_request *r, uint16_t cmd, uint16_t flags, uint32_t seq)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = NLMSG_HDRLEN;
+	r->h.nlmsg_type = NLDEV(cmd);
+	r->h.nlmsg_flags = (uint16_t)(NLM_F_REQUEST | flags);
+	r->h.nlmsg_seq = seq;
+}
+
+/* 0, or -E2BIG when the attribute does not fit (a caller's bug). */
+static int req_put(struct nl_request *r, uint16_t type, const void *data, size_t len)
+{
+	size_t at = NLMSG_ALIGN(r->h.nlmsg_len);
+	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = type };
+
+	if (at + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(*r))
+		return -E2BIG;
+	memcpy((unsigned char *)r + at, &a, sizeof(a));
+	memcpy((unsigned char *)r + at + NLA_HDRLEN, data, len);
+	r->h.nlmsg_len = (uint32_t)(at + NLA_ALIGN(a.nla_len));
+	return 0;
+}
+
+/* Datagrams of a dump are cut to the reader's buffer from the second on,
+ * the first to NLMSG_GOODSIZE (under 8 KiB whatever the page size), and a
+ * reply to GET_CHARDEV is a few dozen bytes: 8 KiB on the stack takes any
+ * of them whole (a longer one is seen, MSG_TRUNC, and fails the exchange). */
+#define NL_BUF_SIZE 8192
+
+struct nl_chan {
+	int fd;
+	uint32_t seq;
+	unsigned char *buf;	/* NL_BUF_SIZE bytes, 4-aligned */
+};
+
+/*
  * Send one request and read its whole answer: a dump until DONE, a request
  * until its one reply or error. Each request is read to its end, so one
- * socket serves the dump and every GET_CHARDEV after it. No ACK is asked
- * (a dump ends with DONE, a request with its reply) and the receive buffer
- * is large enough for any message the kernel sends, so each recvmsg()
- * reads a batch of answers at once: discovery is the bulk of a program's
- * start, and libnl's callback chain, peeks and ACKs doubled its system
- * calls. 0; -EIO for a failed exchange; the kernel's negative errno when it
+ * socket serves the dump and every GET_CHARDEV after it; no ACK is asked (a
+ * dump ends with DONE, a request with its reply). Answers that are not the
+ * kernel's to this request are passed over. 0; -EIO for a failed exchange
+ * (the socket is then out of step); the kernel's negative errno when it
  * refused the request.
  */
-static int nl_ask(struct nl_sock *sk, struct nl_msg *msg, struct collect *c,
+static int nl_ask(struct nl_chan *ch, struct nl_request *r, struct collect *c,
 		  void (*on_answer)(struct collect *c, struct nlmsghdr *h))
 {
-	uint32_t seq;
-	int ret = nl_send_auto(sk, msg);
+	static const struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	uint32_t seq = r->h.nlmsg_seq;
+	int ret = 0;
 
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	nlmsg_free(msg);
-	if (ret < 0)
+	if (sendto(ch->fd, r, r->h.nlmsg_len, 0, (const struct sockaddr *)&kernel,
+		   sizeof(kernel)) != (ssize_t)r->h.nlmsg_len) {
+		uvio_log(LOG_DEBUG, "RDMA netlink: send: %s", strerror(errno));
 		return -EIO;
+	}
 	for (;;) {
 		struct sockaddr_nl from;
-		unsigned char *buf = NULL;
-		int n = nl_recv(sk, &from, &buf, NULL);
-		int done = 0;
+		socklen_t flen = sizeof(from);
+		ssize_t got = recvfrom(ch->fd, ch->buf, NL_BUF_SIZE, MSG_TRUNC,
+				       (struct sockaddr *)&from, &flen);
+		int n = (int)got, done = 0;
 
-		if (n <= 0) {
-			free(buf);
-			uvio_log(LOG_DEBUG, "RDMA netlink: %s", n ? nl_geterror(n) : "closed");
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0 || got > NL_BUF_SIZE || flen < sizeof(from)) {
+			uvio_log(LOG_DEBUG, "RDMA netlink: %s",
+				 got < 0 ? strerror(errno) : got ? "datagram cut" : "closed");
 			return -EIO;
 		}
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; !done && nlmsg_ok(h, n);
-		     h = nlmsg_next(h, &n)) {
+		for (struct nlmsghdr *h = (struct nlmsghdr *)ch->buf; !done && NLMSG_OK(h, n);
+		     h = NLMSG_NEXT(h, n)) {
 			if (from.nl_pid || h->nlmsg_seq != seq)
 				continue;	/* not the kernel's answer to this */
 			if (h->nlmsg_type == NLMSG_DONE) {
 				done = 1;
 			} else if (h->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = nlmsg_data(h);
+				const struct nlmsgerr *e = NLMSG_DATA(h);
 
 				done = 1;
-				if (nlmsg_datalen(h) < (int)sizeof(*e))
+				if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
 					ret = -EIO;
 				else
 					ret = e->error > 0 ? -e->error : e->error;
@@ -176,56 +237,38 @@ static int nl_ask(struct nl_sock *sk, struct nl_msg *msg, struct collect *c,
 				done = !(h->nlmsg_flags & NLM_F_MULTI);
 			}
 		}
-		free(buf);
 		if (done)
 			return ret < 0 ? ret : 0;
 	}
 }
 
-static struct nl_sock *rdma_socket(void)
+static int ask_chardev(struct nl_chan *ch, struct collect *c, struct uvio_device_info *d)
 {
-	struct nl_sock *sk = nl_socket_alloc();
+	static const char type[] = "uverbs";
+	struct nl_request r;
 
-	if (sk && nl_connect(sk, NETLINK_RDMA)) {
-		nl_socket_free(sk);
-		return NULL;
-	}
-	if (sk) {
-		nl_socket_disable_auto_ack(sk);
-		nl_socket_disable_msg_peek(sk);
-		/* The kernel fills a dump's messages up to 32 KiB less its
-		 * overhead: one buffer of that size holds any of them. */
-		nl_socket_set_msg_buf_size(sk, 32768);
-	}
-	return sk;
-}
-
-static int ask_chardev(struct nl_sock *sk, struct collect *c, struct uvio_device_info *d)
-{
-	struct nl_msg *msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV), 0);
-
-	if (!msg || nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, d->index) ||
-	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
+	req_init(&r, RDMA_NLDEV_CMD_GET_CHARDEV, 0, ++ch->seq);
+	if (req_put(&r, RDMA_NLDEV_ATTR_DEV_INDEX, &d->index, sizeof(d->index)) ||
+	    req_put(&r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type, sizeof(type)))
+		return -E2BIG;
 	c->cur = d;
-	return nl_ask(sk, msg, c, on_chardev);
+	return nl_ask(ch, &r, c, on_chardev);
 }
 
 static void chardev_from_sysfs(struct uvio_device_info *d);
 
 static int list_netlink(struct collect *c)
 {
-	struct nl_sock *sk = rdma_socket();
-	struct nl_msg *msg;
-	int ret = -ENOMEM;
+	_Alignas(struct nlmsghdr) unsigned char buf[NL_BUF_SIZE];
+	struct nl_chan ch = { .fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA),
+			      .buf = buf };
+	struct nl_request r;
+	int ret;
 
-	if (!sk)
-		return -EPROTONOSUPPORT;
-	msg = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_GET), NLM_F_DUMP);
-	if (msg)
-		ret = nl_ask(sk, msg, c, on_device);
+	if (ch.fd < 0)
+		return -errno;	/* no RDMA netlink (ib_core not loaded): sysfs */
+	req_init(&r, RDMA_NLDEV_CMD_GET, NLM_F_DUMP, ++ch.seq);
+	ret = nl_ask(&ch, &r, c, on_device);
 	if (!ret)
 		ret = c->err;
 	/* A device without a uverbs node answers an error: not fatal. A
@@ -234,12 +277,14 @@ static int list_netlink(struct collect *c)
 	for (size_t i = 0; !ret && i < c->count; i++) {
 		if (c->only && strcmp(c->devs[i].name, c->only))
 			continue;
-		if (ask_chardev(sk, c, &c->devs[i]) == -EIO)
-			ret = -EIO;	/* the socket is out of step: sysfs lists all */
-		else if (!c->devs[i].path[0])
+		ret = ask_chardev(&ch, c, &c->devs[i]);
+		if (ret == -EIO || ret == -E2BIG)
+			break;	/* the socket is out of step: sysfs lists all */
+		ret = c->err;
+		if (!c->devs[i].path[0])
 			chardev_from_sysfs(&c->devs[i]);
 	}
-	nl_socket_free(sk);
+	close(ch.fd);
 	return ret;
 }
 
@@ -365,7 +410,7 @@ static int collect_all(struct collect *c)
 	}
 	if (ret)
 		return ret;
-	if (c->count)
+	if (c->count > 1)
 		qsort(c->devs, c->count, sizeof(c->devs[0]), by_node);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * Discovery and the fd check against a stand-in RDMA netlink (libnl's calls
- * wrapped) and a sysfs tree of the test's own: more devices than a fixed
+ * Discovery and the fd check against a stand-in RDMA netlink (socket(),
+ * sendto() and recvfrom() wrapped) and a sysfs tree of the test's own: more devices than a fixed
  * array holds, netlink's order against uverbs numbering, a kernel without
  * GET_CHARDEV, and fds that are not uverbs devices.
  */
@@ -53,13 +53,27 @@ static int nl_dump_error;	/* the kernel refuses the dump with this */
 
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 
-int __wrap_nl_connect(struct nl_sock *sk, int protocol);
-int __wrap_nl_connect(struct nl_sock *sk, int protocol)
+/* The library's NETLINK_RDMA socket: a real fd (a datagram socket of
+ * another family) so that the library's close() is a real one. */
+static int nl_fd = -1;
+static int nl_cut_next;		/* the next datagram is larger than asked for */
+
+int __real_socket(int domain, int type, int protocol);
+int __wrap_socket(int domain, int type, int protocol);
+int __wrap_socket(int domain, int type, int protocol)
 {
-	(void)sk;
+	if (domain != AF_NETLINK)
+		return __real_socket(domain, type, protocol);
 	assert_int_equal(protocol, NETLINK_RDMA);
+	assert_true(type & SOCK_CLOEXEC);
 	nl_connects++;
-	return nl_up ? 0 : -NLE_PROTO_MISMATCH;
+	if (!nl_up) {
+		errno = EPROTONOSUPPORT;
+		return -1;
+	}
+	nl_fd = __real_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(nl_fd >= 0);
+	return nl_fd;
 }
 
 static void queue(struct nl_msg *m, uint32_t seq, uint16_t flags)
@@ -135,15 +149,24 @@ static void answer_chardev(uint32_t seq, uint32_t index)
 	queue_error(seq, -ENODEV);
 }
 
-/* The request as the kernel reads it: numbered as libnl numbers it, and
- * answered into the queue. The library asks no ACK. */
-int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg);
-int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
+/* The request as the kernel reads it, answered into the queue. The
+ * library asks no ACK and numbers its requests itself. */
+ssize_t __real_sendto(int fd, const void *buf, size_t len, int flags,
+		      const struct sockaddr *to, socklen_t tolen);
+ssize_t __wrap_sendto(int fd, const void *buf, size_t len, int flags,
+		      const struct sockaddr *to, socklen_t tolen);
+ssize_t __wrap_sendto(int fd, const void *buf, size_t len, int flags,
+		      const struct sockaddr *to, socklen_t tolen)
 {
-	struct nlmsghdr *h = nlmsg_hdr(msg);
+	const struct nlmsghdr *h = buf;
+	const struct sockaddr_nl *k = (const struct sockaddr_nl *)to;
 	struct nlattr *idx;
 
-	nl_complete_msg(sk, msg);
+	if (fd != nl_fd)
+		return __real_sendto(fd, buf, len, flags, to, tolen);
+	assert_true(len >= NLMSG_HDRLEN && len == h->nlmsg_len);
+	assert_true(tolen >= sizeof(*k) && k->nl_family == AF_NETLINK && !k->nl_pid);
+	assert_true(h->nlmsg_flags & NLM_F_REQUEST);
 	assert_false(h->nlmsg_flags & NLM_F_ACK);
 	if (nl_stale_first) {
 		/* a late answer to a request before this one: not ours */
@@ -157,34 +180,48 @@ int __wrap_nl_send_auto(struct nl_sock *sk, struct nl_msg *msg)
 		else
 			answer_dump(h->nlmsg_seq);
 	} else {
+		struct nlattr *type;
+
 		assert_int_equal(h->nlmsg_type, NLDEV(RDMA_NLDEV_CMD_GET_CHARDEV));
-		idx = nlmsg_find_attr(h, 0, RDMA_NLDEV_ATTR_DEV_INDEX);
-		answer_chardev(h->nlmsg_seq, idx ? nla_get_u32(idx) : UINT32_MAX);
+		/* The kernel's own checks: a u32 index, a NUL-ended type. */
+		idx = nlmsg_find_attr((struct nlmsghdr *)h, 0, RDMA_NLDEV_ATTR_DEV_INDEX);
+		type = nlmsg_find_attr((struct nlmsghdr *)h, 0, RDMA_NLDEV_ATTR_CHARDEV_TYPE);
+		assert_true(idx && nla_len(idx) == 4);
+		assert_true(type && nla_len(type) == 7 && !memcmp(nla_data(type), "uverbs", 7));
+		answer_chardev(h->nlmsg_seq, nla_get_u32(idx));
 	}
-	return (int)h->nlmsg_len;
+	return (ssize_t)len;
 }
 
-/* One datagram: up to nl_per_datagram queued messages. */
-int __wrap_nl_recv(struct nl_sock *sk, struct sockaddr_nl *from, unsigned char **buf,
-		   struct ucred **creds);
-int __wrap_nl_recv(struct nl_sock *sk, struct sockaddr_nl *from, unsigned char **buf,
-		   struct ucred **creds)
+/* One datagram: up to nl_per_datagram queued messages. With MSG_TRUNC,
+ * as the kernel does, the datagram's whole length even when cut. */
+ssize_t __real_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
+			socklen_t *fromlen);
+ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
+			socklen_t *fromlen);
+ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
+			socklen_t *fromlen)
 {
-	size_t len = 0;
-	(void)sk;
+	struct sockaddr_nl *k = (struct sockaddr_nl *)from;
+	size_t dgram = 0;
 
-	assert_null(creds);
+	if (fd != nl_fd)
+		return __real_recvfrom(fd, buf, len, flags, from, fromlen);
 	assert_true(nl_queued > 0);	/* the library never waits for nothing */
-	for (int i = 0; i < nl_per_datagram && len < nl_queued; i++)
-		len += NLMSG_ALIGN(((struct nlmsghdr *)(nl_queue + len))->nlmsg_len);
-	*buf = malloc(len);
-	assert_non_null(*buf);
-	memcpy(*buf, nl_queue, len);
-	memmove(nl_queue, nl_queue + len, nl_queued - len);
-	nl_queued -= len;
-	memset(from, 0, sizeof(*from));
-	from->nl_family = AF_NETLINK;
-	return (int)len;
+	assert_true(from && fromlen && *fromlen >= sizeof(*k));
+	for (int i = 0; i < nl_per_datagram && dgram < nl_queued; i++)
+		dgram += NLMSG_ALIGN(((struct nlmsghdr *)(nl_queue + dgram))->nlmsg_len);
+	memcpy(buf, nl_queue, dgram < len ? dgram : len);
+	memmove(nl_queue, nl_queue + dgram, nl_queued - dgram);
+	nl_queued -= dgram;
+	memset(k, 0, sizeof(*k));
+	k->nl_family = AF_NETLINK;
+	*fromlen = sizeof(*k);
+	if (nl_cut_next) {
+		nl_cut_next = 0;
+		dgram = len + 4096;	/* as if larger than the buffer */
+	}
+	return (flags & MSG_TRUNC) || dgram <= len ? (ssize_t)dgram : (ssize_t)len;
 }
 
 static void nl_reset(int up, int chardev)
@@ -196,6 +233,8 @@ static void nl_reset(int up, int chardev)
 	nl_per_datagram = 3;
 	nl_stale_first = 0;
 	nl_dump_error = 0;
+	nl_cut_next = 0;
+	nl_fd = -1;
 	unsetenv("UVERBS_IOCTL_DISCOVERY");
 	fake_sysfs_clear();
 }
@@ -511,8 +550,8 @@ static void fd_check_by_number(void **state)
 
 /* One socket serves the dump and the GET_CHARDEV after it; each answer is
  * read to its end whatever the datagrams hold, and an answer that is not
- * to the request just sent is passed over. A dump the kernel refuses
- * leaves sysfs to list. */
+ * to the request just sent is passed over. A dump the kernel refuses, or a
+ * datagram cut, leaves sysfs to list. */
 static void netlink_answers_in_step(void **state)
 {
 	struct uvio_device_info info;
@@ -555,6 +594,17 @@ static void netlink_answers_in_step(void **state)
 	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
 	assert_string_equal(info.uverbs, "uverbs3");
 	assert_int_equal(nl_queued, 0);
+	/* a datagram larger than the buffer: the exchange failed, sysfs
+	 * lists, and the socket is closed */
+	nl_reset(1, 1);
+	nl_add(1, "rxe0", 0);
+	fake_sysfs_add(3, "siw0", makedev(231, 195));
+	nl_cut_next = 1;
+	assert_int_equal(uvio_list_devices(&info, 1), 1);
+	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
+	assert_string_equal(info.name, "siw0");
+	assert_true(nl_fd >= 0);
+	assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
 }
 
 int main(void)
