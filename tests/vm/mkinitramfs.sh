@@ -19,7 +19,9 @@ cp /bin/busybox "$root/bin/busybox"
 for app in $("$root/bin/busybox" --list); do
 	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
 done
-ulib="$userland/$libdir:$userland/lib/x86_64-linux-gnu"
+# UVIO_VM_LIBPATH: where the build's own libraries are, for a program
+# built without a RUNPATH (bench/cold_uvio, started as installed ones are).
+ulib="$userland/$libdir:$userland/lib/x86_64-linux-gnu${UVIO_VM_LIBPATH:+:$UVIO_VM_LIBPATH}"
 
 copy_libs() {	# copy_libs FILE: every library FILE needs, into the guest
 	{ LD_LIBRARY_PATH=$ulib ldd "$1" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' |
@@ -125,6 +127,11 @@ fi
 cp "${UVIO_VM_INIT:-$here/init}" "$root/init"
 cp "$here/kernel-health.sh" "$root/opt/uvio/kernel-health.sh"
 chmod +x "$root/init"
+# The loader's cache, as every installed system has: without it ld.so
+# tries a dozen directories for each library a program loads, which is
+# not the start a user's program sees. -X: no links made or changed.
+echo /usr/lib/x86_64-linux-gnu > "$root/etc/ld.so.conf"
+/sbin/ldconfig -X -r "$root" || { echo "mkinitramfs: ldconfig failed" >&2; exit 1; }
 # A new file, not the old one rewritten: a cache copied with hard links
 # must not see another run's image change under it.
 rm -f "$out"

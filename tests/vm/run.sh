@@ -103,7 +103,7 @@ if [ "$mode" = bench ]; then
 fi
 # guest-lib.sh: the helpers the guest scripts share (kt_trace.sh, the
 # bench's guest scripts).
-"$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
+UVIO_VM_LIBPATH=$build/lib "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$programs $consumers -- "$build/tests/kernel/guest-tests.sh" \
 	"$build/tests/kernel/guest-valgrind.sh" "$here/../kernel/guest-lib.sh" $data ||
 	{ echo "vm: FAIL: building the initramfs"; exit 1; }
