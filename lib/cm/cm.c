@@ -116,9 +116,10 @@ static int cm_fd_check(int fd)
 {
 	char path[256];
 	struct stat st;
+	int ret = uvio_sys_fstat(fd, &st);
 
-	if (fstat(fd, &st))
-		return -errno;
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/class/misc/rdma_cm/dev", uvio_sysfs_root);
 	if (S_ISCHR(st.st_mode) && uvio_sysfs_dev_is(path, st.st_rdev))
 		return 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <uvio/diag.h>
+#include "cmd/sys.h"
 #include "device/dev.h"
 #include "device/path.h"
 #include "device/discover.h"
@@ -126,7 +127,7 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 /* Refuse anything but a uverbs character device before a single command
  * reaches it: on a file, ioctl answers ENOTTY and the write() fallback
  * would write commands into it. With the node netlink gave for the device
- * (rdev), fstat() alone decides and the name is netlink's; else sysfs
+ * (rdev), the node's fstat() alone decides and the name is netlink's; else sysfs
  * decides, and the name stays unknown until something needs it. */
 static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char ibdev[64])
 {
@@ -136,8 +137,9 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 
 	ibdev[0] = 0;
 	if (rdev) {
-		if (fstat(fd, &st))
-			return -errno;
+		ret = uvio_sys_fstat(fd, &st);
+		if (ret)
+			return ret;
 		ret = S_ISCHR(st.st_mode) && st.st_rdev == rdev ? 0 : -ENODEV;
 		if (!ret)
 			copy_name(ibdev, 64, name);

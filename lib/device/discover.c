@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <uvio/device.h>
+#include "cmd/sys.h"
 #include "device/discover.h"
 #include "report/report.h"
 #include "report/sbuf.h"
@@ -545,9 +546,10 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 	struct stat st;
 	struct sbuf sb;
 	ssize_t n;
+	int ret = uvio_sys_fstat(fd, &st);
 
-	if (fstat(fd, &st))
-		return -errno;
+	if (ret)
+		return ret;
 	if (!S_ISCHR(st.st_mode))
 		return -ENODEV;
 	if (uvio_uverbs_reserved_number(st.st_rdev, uverbs, size))
