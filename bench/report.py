@@ -304,7 +304,7 @@ def main():
     w("- floor: opens the known `/dev/infiniband/uverbsN` and issues the library's commands"
       " by hand (GET_CONTEXT, ASYNC_EVENT/ALLOC, PD over INVOKE_WRITE, CQ CREATE; QP: GID"
       " entry, QP CREATE, 3 MODIFY_QP); libc only.")
-    w("- libuverbs-ioctl: `uvio_device_open` by name (RDMA netlink discovery through libnl),"
+    w("- libuverbs-ioctl: `uvio_device_open` by name (RDMA netlink discovery, its answers parsed by libnl),"
       " `uvio_get_context`, `uvio_alloc_pd`, `uvio_create_cq`; QP: `uvio_query_gid_entry`,"
       " `uvio_create_qp`, 3 `uvio_modify_qp`.")
     w("- libibverbs: `ibv_get_device_list` (which loads every installed provider),"
