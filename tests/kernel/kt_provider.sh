@@ -348,7 +348,10 @@ ucx_case() {	# ucx_case TEST [traced]
 # ping-pongs, an allreduce and a broadcast. mpirun runs in the client guest;
 # the server guest takes its daemon through tests/kernel/mpi-rsh.sh (busybox
 # nc), as the rsh agent. Every rank must show QPs created through this
-# library in its trace (mpirun --tag-output sorts the lines by rank).
+# library in its trace (mpirun --tag-output sorts the lines by rank). Each
+# rank runs under uverbs-trace, its trace in its own guest: rank 0's every
+# command is accounted for (account_trace) against what the library traced
+# in it; rank 1's guest checks that its tracer saw the library's QPs made.
 mpi_case() {
 	name="Open MPI job across two guests over UCX on the plug-in"
 	echo "=== $name"
@@ -376,21 +379,38 @@ mpi_case() {
 			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 -x UCX_MODULE_DIR \
 			-x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,self -x UCX_IB_GID_INDEX=0 \
 			-x UCX_RNDV_SCHEME=put_zcopy \
+			/opt/uvio/bin/uverbs-trace --json -o /tmp/uvio-mpi-trace.json \
 			/opt/uvio/bin/mpi_check > $T/mpi.out 2>&1
 		rc=$? ms=$(( $(now_ms) - t0 ))
 		grep -v "uverbs-ioctl: " $T/mpi.out | tail -n 5 | sed "s/^/  [mpirun] /"
 		if [ $rc != 0 ]; then bad "$name: mpirun exited $rc after $ms ms"; tail -n 40 $T/mpi.out
 		elif ! grep -q "MPI-CHECK PASS ranks 2 " $T/mpi.out; then bad "$name: no MPI-CHECK PASS"
-		else ok "$name: 2 ranks checked every byte ($ms ms)"; fi
+		else ok "$name: 2 ranks checked every byte ($ms ms, each rank traced)"; fi
 		for r in 0 1; do
-			n=$(grep -c "^\[1,$r\]<stderr>:uverbs-ioctl: " $T/mpi.out)
+			# Commands, not the detail lines some of them carry.
+			n=$(grep -c "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* [a-z0-9-]*: " $T/mpi.out)
 			if grep -q "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* ioctl: QP.CREATE" $T/mpi.out; then
 				ok "$name: rank $r sent $n commands through libuverbs-ioctl, QP.CREATE among them"
 			else bad "$name: rank $r shows no QP created through libuverbs-ioctl ($n commands)"; fi
 		done
+		if [ $rc = 0 ]; then
+			sed -n 's/^\[1,0\]<stderr>://p' $T/mpi.out > $T/mpi-rank0.out
+			account_trace "uverbs-trace of $name, rank 0" "Open MPI rank 0" \
+				/tmp/uvio-mpi-trace.json $T/mpi-rank0.out
+			echo "TRACE program=openmpi_rank0 total=$all library=$lib" \
+				"libibverbs=$((all - lib)) rdma_cm=$cm_n"
+		fi
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
-	[ "$role" = server ] && { kill $ncpid; wait $ncpid 2>/dev/null; }
+	if [ "$role" = server ]; then
+		kill $ncpid; wait $ncpid 2>/dev/null
+		# Rank 1 ran here, under its own tracer.
+		f=/tmp/uvio-mpi-trace.json
+		n=$(grep -c '"dev":"uverbs' $f 2>/dev/null)
+		if grep -q '"dev":"uverbs[0-9]*",.*"name":"QP.CREATE"' $f 2>/dev/null; then
+			ok "uverbs-trace of $name, rank 1: $n uverbs commands traced here, QP.CREATE among them"
+		else bad "uverbs-trace of $name, rank 1: no QP.CREATE in its trace (${n:-no} commands)"; fi
+	fi
 	check_resources "$name"
 }
 
