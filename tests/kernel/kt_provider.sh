@@ -343,15 +343,18 @@ ucx_case() {	# ucx_case TEST [traced]
 	check_resources "$name"
 }
 
-# Open MPI (Debian's, over UCX's rc_verbs) across the two guests, one rank
-# each, on the plug-in: tests/kernel/mpi_check.c checks every byte of its
-# ping-pongs, an allreduce and a broadcast. mpirun runs in the client guest;
+# Open MPI (Debian's, over UCX's rc_verbs) across the two guests, two ranks
+# each (mapped by node: ranks 0 and 2 here, 1 and 3 there, so that the
+# ping-pong between 0 and 1 crosses guests and two processes share each
+# device), on the plug-in: tests/kernel/mpi_check.c checks every byte of
+# its ping-pongs, an allreduce and a broadcast. mpirun runs in the client guest;
 # the server guest takes its daemon through tests/kernel/mpi-rsh.sh (busybox
 # nc), as the rsh agent. Every rank must show QPs created through this
 # library in its trace (mpirun --tag-output sorts the lines by rank). Each
-# rank runs under uverbs-trace, its trace in its own guest: rank 0's every
-# command is accounted for (account_trace) against what the library traced
-# in it; rank 1's guest checks that its tracer saw the library's QPs made.
+# rank runs under uverbs-trace, its trace in its own guest and file: the
+# client accounts for every command of ranks 0 and 2 (account_trace)
+# against what the library traced in each; the server checks that the
+# tracers of ranks 1 and 3 saw the library's QPs made.
 mpi_case() {
 	name="Open MPI job across two guests over UCX on the plug-in"
 	echo "=== $name"
@@ -373,43 +376,48 @@ mpi_case() {
 	barrier "$name" || { bad "$name: barrier"; return; }
 	if [ "$role" = client ]; then
 		t0=$(now_ms)
-		timeout 300 mpirun --allow-run-as-root --tag-output -np 2 --host $me,$peer \
+		timeout 300 mpirun --allow-run-as-root --tag-output -np 4 --host $me:2,$peer:2 \
+			--map-by node \
 			--mca plm_rsh_agent /opt/uvio/mpi-rsh.sh --mca plm_rsh_no_tree_spawn 1 \
 			--mca oob_tcp_if_include eth0 --mca pml ucx --mca btl self \
 			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 -x UCX_MODULE_DIR \
 			-x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,self -x UCX_IB_GID_INDEX=0 \
 			-x UCX_RNDV_SCHEME=put_zcopy \
-			/opt/uvio/bin/uverbs-trace --json -o /tmp/uvio-mpi-trace.json \
-			/opt/uvio/bin/mpi_check > $T/mpi.out 2>&1
+			sh -c 'exec /opt/uvio/bin/uverbs-trace --json \
+				-o /tmp/uvio-mpi-trace.$OMPI_COMM_WORLD_RANK.json /opt/uvio/bin/mpi_check' \
+			> $T/mpi.out 2>&1
 		rc=$? ms=$(( $(now_ms) - t0 ))
 		grep -v "uverbs-ioctl: " $T/mpi.out | tail -n 5 | sed "s/^/  [mpirun] /"
 		if [ $rc != 0 ]; then bad "$name: mpirun exited $rc after $ms ms"; tail -n 40 $T/mpi.out
-		elif ! grep -q "MPI-CHECK PASS ranks 2 " $T/mpi.out; then bad "$name: no MPI-CHECK PASS"
-		else ok "$name: 2 ranks checked every byte ($ms ms, each rank traced)"; fi
-		for r in 0 1; do
+		elif ! grep -q "MPI-CHECK PASS ranks 4 " $T/mpi.out; then bad "$name: no MPI-CHECK PASS"
+		else ok "$name: 4 ranks checked every byte ($ms ms, each rank traced)"; fi
+		for r in 0 1 2 3; do
 			# Commands, not the detail lines some of them carry.
 			n=$(grep -c "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* [a-z0-9-]*: " $T/mpi.out)
 			if grep -q "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* ioctl: QP.CREATE" $T/mpi.out; then
 				ok "$name: rank $r sent $n commands through libuverbs-ioctl, QP.CREATE among them"
 			else bad "$name: rank $r shows no QP created through libuverbs-ioctl ($n commands)"; fi
 		done
-		if [ $rc = 0 ]; then
-			sed -n 's/^\[1,0\]<stderr>://p' $T/mpi.out > $T/mpi-rank0.out
-			account_trace "uverbs-trace of $name, rank 0" "Open MPI rank 0" \
-				/tmp/uvio-mpi-trace.json $T/mpi-rank0.out
-			echo "TRACE program=openmpi_rank0 total=$all library=$lib" \
+		for r in 0 2; do
+			[ $rc = 0 ] || break
+			sed -n "s/^\[1,$r\]<stderr>://p" $T/mpi.out > $T/mpi-rank$r.out
+			account_trace "uverbs-trace of $name, rank $r" "Open MPI rank $r" \
+				/tmp/uvio-mpi-trace.$r.json $T/mpi-rank$r.out
+			echo "TRACE program=openmpi_rank$r total=$all library=$lib" \
 				"libibverbs=$((all - lib)) rdma_cm=$cm_n"
-		fi
+		done
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
 	if [ "$role" = server ]; then
 		kill $ncpid; wait $ncpid 2>/dev/null
-		# Rank 1 ran here, under its own tracer.
-		f=/tmp/uvio-mpi-trace.json
-		n=$(grep -c '"dev":"uverbs' $f 2>/dev/null)
-		if grep -q '"dev":"uverbs[0-9]*",.*"name":"QP.CREATE"' $f 2>/dev/null; then
-			ok "uverbs-trace of $name, rank 1: $n uverbs commands traced here, QP.CREATE among them"
-		else bad "uverbs-trace of $name, rank 1: no QP.CREATE in its trace (${n:-no} commands)"; fi
+		# Ranks 1 and 3 ran here, each under its own tracer.
+		for r in 1 3; do
+			f=/tmp/uvio-mpi-trace.$r.json
+			n=$(grep -c '"dev":"uverbs' $f 2>/dev/null)
+			if grep -q '"dev":"uverbs[0-9]*",.*"name":"QP.CREATE"' $f 2>/dev/null; then
+				ok "uverbs-trace of $name, rank $r: $n uverbs commands traced here, QP.CREATE among them"
+			else bad "uverbs-trace of $name, rank $r: no QP.CREATE in its trace (${n:-no} commands)"; fi
+		done
 	fi
 	check_resources "$name"
 }
