@@ -158,7 +158,7 @@ static void req_init(struct nl_request *r, uint16_t cmd, uint16_t flags, uint32_
 	r->h.nlmsg_seq = seq;
 }
 
-/* 0, or -E2BIG when the attribute does not fit (a caller's bug). */
+/* 0, or -E2BIG when the attribute does not fit. */
 static int req_put(struct nl_request *r, uint16_t type, const void *data, size_t len)
 {
 	size_t at = NLMSG_ALIGN(r->h.nlmsg_len);
@@ -251,7 +251,7 @@ static int ask_chardev(struct nl_chan *ch, struct collect *c, struct uvio_device
 	req_init(&r, RDMA_NLDEV_CMD_GET_CHARDEV, 0, ++ch->seq);
 	if (req_put(&r, RDMA_NLDEV_ATTR_DEV_INDEX, &d->index, sizeof(d->index)) ||
 	    req_put(&r, RDMA_NLDEV_ATTR_CHARDEV_TYPE, type, sizeof(type)))
-		return -E2BIG;
+		return -EIO;	/* cannot be: the request's room fits both */
 	c->cur = d;
 	return nl_ask(ch, &r, c, on_chardev);
 }
@@ -278,11 +278,9 @@ static int list_netlink(struct collect *c)
 	for (size_t i = 0; !ret && i < c->count; i++) {
 		if (c->only && strcmp(c->devs[i].name, c->only))
 			continue;
-		ret = ask_chardev(&ch, c, &c->devs[i]);
-		if (ret == -EIO || ret == -E2BIG)
-			break;	/* the socket is out of step: sysfs lists all */
-		ret = c->err;
-		if (!c->devs[i].path[0])
+		if (ask_chardev(&ch, c, &c->devs[i]) == -EIO)
+			ret = -EIO;	/* the socket is out of step: sysfs lists all */
+		else if (!c->devs[i].path[0])
 			chardev_from_sysfs(&c->devs[i]);
 	}
 	close(ch.fd);
