@@ -210,7 +210,8 @@ static int nl_ask(struct nl_chan *ch, struct nl_request *r, struct collect *c,
 		socklen_t flen = sizeof(from);
 		ssize_t got = recvfrom(ch->fd, ch->buf, NL_BUF_SIZE, MSG_TRUNC,
 				       (struct sockaddr *)&from, &flen);
-		int n = (int)got, done = 0;
+		size_t len = (size_t)got, at = 0;
+		int done = 0;
 
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -219,8 +220,16 @@ static int nl_ask(struct nl_chan *ch, struct nl_request *r, struct collect *c,
 				 got < 0 ? strerror(errno) : got ? "datagram cut" : "closed");
 			return -EIO;
 		}
-		for (struct nlmsghdr *h = (struct nlmsghdr *)ch->buf; !done && NLMSG_OK(h, n);
-		     h = NLMSG_NEXT(h, n)) {
+		/* Each message whole inside the datagram, or the exchange fails:
+		 * waiting on would wait for an end that was in the broken part. */
+		while (!done && at + sizeof(struct nlmsghdr) <= len) {
+			struct nlmsghdr *h = (struct nlmsghdr *)(ch->buf + at);
+
+			if (h->nlmsg_len < sizeof(*h) || h->nlmsg_len > len - at) {
+				uvio_log(LOG_DEBUG, "RDMA netlink: a message overruns its datagram");
+				return -EIO;
+			}
+			at += NLMSG_ALIGN(h->nlmsg_len);
 			if (from.nl_pid || h->nlmsg_seq != seq)
 				continue;	/* not the kernel's answer to this */
 			if (h->nlmsg_type == NLMSG_DONE) {

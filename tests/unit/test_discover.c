@@ -57,6 +57,7 @@ static int nl_dump_error;	/* the kernel refuses the dump with this */
  * another family) so that the library's close() is a real one. */
 static int nl_fd = -1;
 static int nl_cut_next;		/* the next datagram is larger than asked for */
+static int nl_overrun_next;	/* its first message claims more than it holds */
 
 int __real_socket(int domain, int type, int protocol);
 int __wrap_socket(int domain, int type, int protocol);
@@ -221,6 +222,10 @@ ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
 		nl_cut_next = 0;
 		dgram = len + 4096;	/* as if larger than the buffer */
 	}
+	if (nl_overrun_next) {
+		nl_overrun_next = 0;
+		((struct nlmsghdr *)buf)->nlmsg_len = (uint32_t)dgram + 4;
+	}
 	return (flags & MSG_TRUNC) || dgram <= len ? (ssize_t)dgram : (ssize_t)len;
 }
 
@@ -234,6 +239,7 @@ static void nl_reset(int up, int chardev)
 	nl_stale_first = 0;
 	nl_dump_error = 0;
 	nl_cut_next = 0;
+	nl_overrun_next = 0;
 	nl_fd = -1;
 	unsetenv("UVERBS_IOCTL_DISCOVERY");
 	fake_sysfs_clear();
@@ -550,8 +556,8 @@ static void fd_check_by_number(void **state)
 
 /* One socket serves the dump and the GET_CHARDEV after it; each answer is
  * read to its end whatever the datagrams hold, and an answer that is not
- * to the request just sent is passed over. A dump the kernel refuses, or a
- * datagram cut, leaves sysfs to list. */
+ * to the request just sent is passed over. A dump the kernel refuses, a
+ * datagram cut or a message overrunning its datagram leaves sysfs to list. */
 static void netlink_answers_in_step(void **state)
 {
 	struct uvio_device_info info;
@@ -604,6 +610,16 @@ static void netlink_answers_in_step(void **state)
 	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
 	assert_string_equal(info.name, "siw0");
 	assert_true(nl_fd >= 0);
+	assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
+	/* a message longer than its datagram: the same, not a wait for an
+	 * end that was in the broken part */
+	nl_reset(1, 1);
+	nl_add(1, "rxe0", 0);
+	fake_sysfs_add(3, "siw0", makedev(231, 195));
+	nl_overrun_next = 1;
+	assert_int_equal(uvio_list_devices(&info, 1), 1);
+	assert_string_equal(info.name, "siw0");
+	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
 	assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
 }
 
