@@ -2,7 +2,6 @@
 /* System calls, each converted to 0/length or a negative errno in one place. */
 #include <errno.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sys.h"
@@ -18,17 +17,3 @@ ssize_t uvio_sys_write(int fd, const void *buf, size_t len)
 
 	return n < 0 ? -errno : n;
 }
-
-#if defined(__x86_64__) && !defined(__ILP32__) && defined(SYS_fstat)
-/* The kernel's x86-64 struct stat is glibc's, field for field. */
-_Static_assert(sizeof(struct stat) == 144, "x86-64 struct stat");
-int uvio_sys_fstat(int fd, struct stat *st)
-{
-	return syscall(SYS_fstat, fd, st) ? -errno : 0;
-}
-#else
-int uvio_sys_fstat(int fd, struct stat *st)
-{
-	return fstat(fd, st) ? -errno : 0;
-}
-#endif
