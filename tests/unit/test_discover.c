@@ -56,8 +56,9 @@ static int nl_dump_error;	/* the kernel refuses the dump with this */
 /* The library's NETLINK_RDMA socket: a real fd (a datagram socket of
  * another family) so that the library's close() is a real one. */
 static int nl_fd = -1;
-static int nl_cut_next;		/* the next datagram is larger than asked for */
-static int nl_overrun_next;	/* its first message claims more than it holds */
+/* How the next datagram comes broken: larger than asked for, or its first
+ * message claiming more than the datagram holds. */
+static enum { NL_WHOLE, NL_CUT, NL_OVERRUN } nl_broken_next;
 
 int __real_socket(int domain, int type, int protocol);
 int __wrap_socket(int domain, int type, int protocol);
@@ -218,14 +219,11 @@ ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
 	memset(k, 0, sizeof(*k));
 	k->nl_family = AF_NETLINK;
 	*fromlen = sizeof(*k);
-	if (nl_cut_next) {
-		nl_cut_next = 0;
+	if (nl_broken_next == NL_CUT)
 		dgram = len + 4096;	/* as if larger than the buffer */
-	}
-	if (nl_overrun_next) {
-		nl_overrun_next = 0;
+	else if (nl_broken_next == NL_OVERRUN)
 		((struct nlmsghdr *)buf)->nlmsg_len = (uint32_t)dgram + 4;
-	}
+	nl_broken_next = NL_WHOLE;
 	return (flags & MSG_TRUNC) || dgram <= len ? (ssize_t)dgram : (ssize_t)len;
 }
 
@@ -238,8 +236,7 @@ static void nl_reset(int up, int chardev)
 	nl_per_datagram = 3;
 	nl_stale_first = 0;
 	nl_dump_error = 0;
-	nl_cut_next = 0;
-	nl_overrun_next = 0;
+	nl_broken_next = NL_WHOLE;
 	nl_fd = -1;
 	unsetenv("UVERBS_IOCTL_DISCOVERY");
 	fake_sysfs_clear();
@@ -600,27 +597,20 @@ static void netlink_answers_in_step(void **state)
 	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
 	assert_string_equal(info.uverbs, "uverbs3");
 	assert_int_equal(nl_queued, 0);
-	/* a datagram larger than the buffer: the exchange failed, sysfs
-	 * lists, and the socket is closed */
-	nl_reset(1, 1);
-	nl_add(1, "rxe0", 0);
-	fake_sysfs_add(3, "siw0", makedev(231, 195));
-	nl_cut_next = 1;
-	assert_int_equal(uvio_list_devices(&info, 1), 1);
-	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
-	assert_string_equal(info.name, "siw0");
-	assert_true(nl_fd >= 0);
-	assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
-	/* a message longer than its datagram: the same, not a wait for an
-	 * end that was in the broken part */
-	nl_reset(1, 1);
-	nl_add(1, "rxe0", 0);
-	fake_sysfs_add(3, "siw0", makedev(231, 195));
-	nl_overrun_next = 1;
-	assert_int_equal(uvio_list_devices(&info, 1), 1);
-	assert_string_equal(info.name, "siw0");
-	assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
-	assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
+	/* a datagram larger than the buffer, or a message longer than its
+	 * datagram (not a wait for an end that was in the broken part): the
+	 * exchange failed, sysfs lists, and the socket is closed */
+	for (int broken = NL_CUT; broken <= NL_OVERRUN; broken++) {
+		nl_reset(1, 1);
+		nl_add(1, "rxe0", 0);
+		fake_sysfs_add(3, "siw0", makedev(231, 195));
+		nl_broken_next = broken;
+		assert_int_equal(uvio_list_devices(&info, 1), 1);
+		assert_int_equal(info.source, UVIO_SOURCE_SYSFS);
+		assert_string_equal(info.name, "siw0");
+		assert_true(nl_fd >= 0);
+		assert_int_equal(fcntl(nl_fd, F_GETFD), -1);
+	}
 }
 
 int main(void)
