@@ -42,29 +42,54 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
 };
 
-/* Every device present, in a heap array that grows as answers come:
- * discovery is not on the command path, and a fixed array would cap the
- * devices a host may have (SR-IOV hosts have hundreds). */
+/* Every device present: the first few in the collector itself, more on the
+ * heap as answers come (a fixed array would cap the devices a host may
+ * have: SR-IOV hosts have hundreds). An open by IB name keeps only the
+ * device it names, so that it touches no heap before the handle's own. */
+#define COLLECT_LOCAL 4
+
 struct collect {
-	struct uvio_device_info *devs;
+	struct uvio_device_info *devs;	/* local, or the heap past it */
 	size_t count, cap;
+	size_t skipped;			/* devices not named by only */
 	struct uvio_device_info *cur;	/* GET_CHARDEV target */
-	const char *only;		/* ask GET_CHARDEV for this name alone */
+	const char *only;		/* keep and ask GET_CHARDEV for this name alone */
 	dev_t only_rdev;		/* its node, as GET_CHARDEV said it */
 	int err;
+	struct uvio_device_info local[COLLECT_LOCAL];
 };
+
+static void collect_init(struct collect *c, const char *only)
+{
+	c->devs = c->local;
+	c->count = c->skipped = 0;
+	c->cap = COLLECT_LOCAL;
+	c->cur = NULL;
+	c->only = only;
+	c->only_rdev = 0;
+	c->err = 0;
+}
+
+static void collect_free(struct collect *c)
+{
+	if (c->devs != c->local)
+		free(c->devs);
+}
 
 /* A zeroed entry at the end, or NULL (c->err = -ENOMEM). */
 static struct uvio_device_info *slot(struct collect *c)
 {
 	if (c->count == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct uvio_device_info *d = reallocarray(c->devs, cap, sizeof(*d));
+		size_t cap = 2 * c->cap;
+		struct uvio_device_info *d = reallocarray(c->devs == c->local ? NULL : c->devs,
+							  cap, sizeof(*d));
 
 		if (!d) {
 			c->err = -ENOMEM;
 			return NULL;
 		}
+		if (c->devs == c->local)
+			memcpy(d, c->local, sizeof(c->local));
 		c->devs = d;
 		c->cap = cap;
 	}
@@ -92,9 +117,14 @@ static void on_device(struct collect *c, struct nlmsghdr *h)
 	d = slot(c);
 	if (!d)
 		return;
+	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	if (c->only && strcmp(d->name, c->only)) {
+		c->count--;	/* not the one asked for: counted, not kept */
+		c->skipped++;
+		return;
+	}
 	d->source = UVIO_SOURCE_NETLINK;
 	d->index = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
-	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
 	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX])
 		d->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	if (tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])
@@ -285,8 +315,6 @@ static int list_netlink(struct collect *c)
 	 * kernel with the device dump but without GET_CHARDEV (before 5.0)
 	 * answers an error for every device: its sysfs says the node. */
 	for (size_t i = 0; !ret && i < c->count; i++) {
-		if (c->only && strcmp(c->devs[i].name, c->only))
-			continue;
 		if (ask_chardev(&ch, c, &c->devs[i]) == -EIO)
 			ret = -EIO;	/* the socket is out of step: sysfs lists all */
 		else if (!c->devs[i].path[0])
@@ -400,7 +428,7 @@ static int by_node(const void *a, const void *b)
 }
 
 /* Every device, ordered by uverbs node (those without one last). The
- * caller frees c->devs. */
+ * caller frees them (collect_free). */
 static int collect_all(struct collect *c)
 {
 	const char *src = getenv("UVERBS_IOCTL_DISCOVERY");	/* netlink|sysfs */
@@ -412,8 +440,8 @@ static int collect_all(struct collect *c)
 		if (!src || strcmp(src, "sysfs"))
 			uvio_log(LOG_DEBUG, "RDMA netlink unavailable (%s), reading sysfs",
 				 strerror(-ret));
-		c->count = 0;
-		c->err = 0;
+		collect_free(c);
+		collect_init(c, c->only);	/* sysfs lists every device */
 		ret = list_sysfs(c);
 	}
 	if (ret)
@@ -425,12 +453,15 @@ static int collect_all(struct collect *c)
 
 UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
 {
-	struct collect c = { 0 };
-	int ret = collect_all(&c);
+	struct collect c;
+	int ret;
+
+	collect_init(&c, NULL);
+	ret = collect_all(&c);
 
 	if (!ret && devs && max && c.count)	/* none listed: no list to copy */
 		memcpy(devs, c.devs, (c.count < max ? c.count : max) * sizeof(*devs));
-	free(c.devs);
+	collect_free(&c);
 	if (ret)
 		return ret;
 	return c.count > INT32_MAX ? INT32_MAX : (int)c.count;
@@ -450,20 +481,21 @@ static const struct uvio_device_info *match(const struct collect *c, const char 
 
 int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev)
 {
-	struct collect c = { .only = name };
+	struct collect c;
 	const struct uvio_device_info *d;
 	int ret;
 
 	if (!name || !info)
 		return -EINVAL;
 	*rdev = 0;
+	collect_init(&c, name);
 	/* An IB name needs one GET_CHARDEV, its own; a uverbs name or a
 	 * path is known only once every device has been asked. */
 	ret = collect_all(&c);
 	d = ret ? NULL : match(&c, name);
-	if (!ret && !d && c.count && c.devs[0].source == UVIO_SOURCE_NETLINK) {
-		free(c.devs);
-		c = (struct collect){ 0 };
+	if (!ret && !d && c.skipped) {
+		collect_free(&c);
+		collect_init(&c, NULL);
 		ret = collect_all(&c);
 		d = ret ? NULL : match(&c, name);
 	}
@@ -473,7 +505,7 @@ int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t
 		if (c.only && !strcmp(d->name, name))
 			*rdev = c.only_rdev;
 	}
-	free(c.devs);
+	collect_free(&c);
 	return ret ? ret : d ? 0 : -ENODEV;
 }
 
