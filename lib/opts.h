@@ -8,6 +8,7 @@
 #define UVIO_OPTS_PRIV_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -49,6 +50,42 @@ static inline int uvio_opts_check(const void *p, size_t known, int required)
 		if (b[i])
 			return -E2BIG;
 	return 0;
+}
+
+/*
+ * Bytes from..to of b all zero? For a caller built with this header (its sz
+ * the library's sizeof) both ends are constants at the call and the loops
+ * fold into a compare or two: its reserved tail is checked on every call.
+ */
+static inline __attribute__((always_inline)) bool uvio_tail_zero(const unsigned char *b,
+								size_t from, size_t to)
+{
+	size_t i = from;
+
+	for (; i + 4 <= to; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, b + i, 4);
+		if (w)
+			return false;
+	}
+	for (; i < to; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* uvio_opts_check() of a struct whose type the call knows: p points to the
+ * library's struct, last is its last field this library knows. */
+#define UVIO_OPTS_CHECK(p, last, required)                                      \
+	uvio_opts_check_sized((p), uvio_offsetofend(__typeof__(*(p)), last), sizeof(*(p)),  \
+			      (required))
+static inline __attribute__((always_inline)) int
+uvio_opts_check_sized(const void *p, size_t known, size_t full, int required)
+{
+	if (__builtin_expect(p && *(const size_t *)p == full, 1))
+		return uvio_tail_zero((const unsigned char *)p, known, full) ? 0 : -E2BIG;
+	return uvio_opts_check(p, known, required);
 }
 
 /* Outputs: only the size field must make sense. */

@@ -96,7 +96,7 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			    enum uvio_path *path)
 {
 	struct create_args a = { .attr = attr, .cq = cq };
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_attr, flags), 1);
+	int ret = UVIO_OPTS_CHECK(attr, flags, 1);
 
 	if (!ret)
 		/* a handle the caller cannot see would live on unseen */
@@ -160,7 +160,7 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 			    enum uvio_path *path)
 {
 	struct resize_args a = { .cq = cq };
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_resize_attr, cqe), 1);
+	int ret = UVIO_OPTS_CHECK(attr, cqe, 1);
 
 	if (!ret && cq)
 		ret = uvio_out_check(cq);
@@ -192,7 +192,7 @@ UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_modera
 		.attr_mask = 1,		/* IB_CQ_MODERATE, the only one */
 		.attr = { .cq_count = UVIO_OPT(attr, count), .cq_period = UVIO_OPT(attr, period) },
 	};
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_cq_moderation, period), 1);
+	int ret = UVIO_OPTS_CHECK(attr, period, 1);
 
 	if (ret)
 		return uvio_verb_end(dev, "CQ.MODIFY", UVIO_PATH_AUTO, ret, path);

@@ -36,7 +36,7 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 			 enum uvio_path *path)
 {
 	struct reg_args a = { .attr = attr, .mr = mr };
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_mr_attr, access), 1);
+	int ret = UVIO_OPTS_CHECK(attr, access, 1);
 
 	if (!ret)
 		/* a handle the caller cannot see would live on unseen */

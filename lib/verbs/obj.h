@@ -23,19 +23,8 @@ static inline __attribute__((always_inline)) int obj_in(void *dst, size_t dst_si
 	 * size, and the bytes past the last field this library knows (its
 	 * reserved ones) checked in the copy, a few constant compares. */
 	if (__builtin_expect(attr && *(const size_t *)attr == dst_size, 1)) {
-		size_t i = known;
-		uint32_t w;
-
 		memcpy(dst, attr, dst_size);
-		for (; i + 4 <= dst_size; i += 4) {
-			memcpy(&w, d + i, 4);
-			if (w)
-				return -E2BIG;
-		}
-		for (; i < dst_size; i++)
-			if (d[i])
-				return -E2BIG;
-		return 0;
+		return uvio_tail_zero(d, known, dst_size) ? 0 : -E2BIG;
 	}
 	ret = uvio_opts_check(attr, known, 1);
 	if (ret)

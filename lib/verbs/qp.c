@@ -166,7 +166,7 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 	struct create_args a = { .attr = attr, .qp = qp };
 	struct uvio_qp_init_attr whole;
 	const struct uvio_qp_init_attr *x = attr;
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_init_attr, event_fd), 1);
+	int ret = UVIO_OPTS_CHECK(attr, event_fd, 1);
 
 	if (!ret && !OUT_OK(qp, handle))
 		ret = -EINVAL;
@@ -338,7 +338,7 @@ UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 			    enum uvio_path *path)
 {
 	struct modify_args a;
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_qp_attr, rate_limit), 1);
+	int ret = UVIO_OPTS_CHECK(attr, rate_limit, 1);
 
 	a.handle = qp_handle;
 	a.attr = attr;
@@ -459,7 +459,7 @@ UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_att
 			  enum uvio_path *path)
 {
 	struct open_args a = { .qp = qp };
-	int ret = uvio_opts_check(attr, uvio_offsetofend(struct uvio_open_qp_attr, type), 1);
+	int ret = UVIO_OPTS_CHECK(attr, type, 1);
 
 	if (!ret && !OUT_OK(qp, handle))
 		ret = -EINVAL;

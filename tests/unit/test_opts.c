@@ -202,6 +202,17 @@ static void sized_calls_checked(void **state)
 	assert_int_equal(uvio_alloc_mw(dev, NULL, NULL, &w, NULL), -EINVAL);
 	assert_int_equal(fake.ioctl_calls, 0);
 
+	/* A QP modify of this header's size: its reserved word must be zero
+	 * too (checked without the caller's struct being copied). */
+	{
+		UVIO_OPTS(uvio_qp_attr, m, .attr_mask = UVIO_QP_STATE, .qp_state = UVIO_QPS_INIT,
+			  .reserved = 1);
+
+		fake.ioctl_calls = fake.write_calls = 0;
+		assert_int_equal(uvio_modify_qp(dev, 1, &m, NULL, NULL), -E2BIG);
+		assert_int_equal(fake.ioctl_calls + fake.write_calls, 0);
+	}
+
 	/* CQ resize and moderation take their CQ in the struct. */
 	assert_int_equal(uvio_resize_cq(dev, NULL, NULL, NULL, NULL), -EINVAL);
 	assert_int_equal(uvio_modify_cq(dev, NULL, NULL), -EINVAL);
