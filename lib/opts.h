@@ -29,30 +29,6 @@
 	} while (0)
 
 /*
- * Check a sized struct: -EINVAL when missing (and required) or shorter than
- * its size field, -E2BIG when bytes past the known size are not zero. known
- * is the end of the last field this library knows, uvio_offsetofend(), not
- * sizeof: a field added later may sit in today's tail padding.
- */
-static inline int uvio_opts_check(const void *p, size_t known, int required)
-{
-	const size_t *sz = (const size_t *)p;
-	const unsigned char *b = (const unsigned char *)p;
-	size_t i;
-
-	if (!p)
-		return required ? -EINVAL : 0;
-	if (*sz < sizeof(size_t))
-		return -EINVAL;
-	if (__builtin_expect(*sz <= known, 1))
-		return 0;
-	for (i = known; i < *sz; i++)
-		if (b[i])
-			return -E2BIG;
-	return 0;
-}
-
-/*
  * Bytes from..to of b all zero? For a caller built with this header (its sz
  * the library's sizeof) both ends are constants at the call and the loops
  * fold into a compare or two: its reserved tail is checked on every call.
@@ -73,6 +49,25 @@ static inline __attribute__((always_inline)) bool uvio_tail_zero(const unsigned 
 		if (b[i])
 			return false;
 	return true;
+}
+
+/*
+ * Check a sized struct: -EINVAL when missing (and required) or shorter than
+ * its size field, -E2BIG when bytes past the known size are not zero. known
+ * is the end of the last field this library knows, uvio_offsetofend(), not
+ * sizeof: a field added later may sit in today's tail padding.
+ */
+static inline int uvio_opts_check(const void *p, size_t known, int required)
+{
+	const size_t *sz = (const size_t *)p;
+
+	if (!p)
+		return required ? -EINVAL : 0;
+	if (*sz < sizeof(size_t))
+		return -EINVAL;
+	if (__builtin_expect(*sz <= known, 1))
+		return 0;
+	return uvio_tail_zero((const unsigned char *)p, known, *sz) ? 0 : -E2BIG;
 }
 
 /* uvio_opts_check() of a struct whose type the call knows: p points to the
