@@ -110,19 +110,20 @@ static void on_device(struct collect *c, struct nlmsghdr *h)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	struct uvio_device_info *d;
+	char name[sizeof(d->name)];
 
 	if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy) ||
 	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
 		return;
+	copy_str(name, sizeof(name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	if (c->only && strcmp(name, c->only)) {
+		c->skipped++;	/* not the one asked for: counted, not kept */
+		return;
+	}
 	d = slot(c);
 	if (!d)
 		return;
-	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
-	if (c->only && strcmp(d->name, c->only)) {
-		c->count--;	/* not the one asked for: counted, not kept */
-		c->skipped++;
-		return;
-	}
+	memcpy(d->name, name, sizeof(name));
 	d->source = UVIO_SOURCE_NETLINK;
 	d->index = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX])
