@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The string pool and the lookups over the object tables. */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "abi/abi.h"
@@ -54,8 +55,17 @@ const struct abi_attr *abi_attr(uint16_t object_id, uint16_t method_id, uint16_t
 	};
 	const struct abi_method *m = abi_method(object_id, method_id);
 
-	if (attr_id == UVERBS_ATTR_UHW_IN || attr_id == UVERBS_ATTR_UHW_OUT)
-		return m && !(m->flags & ABI_M_UHW) ? NULL : &uhw[attr_id - UVERBS_ATTR_UHW_IN];
+	/* Driver data belongs to core methods alone: on a driver's object or
+	 * a driver's method these ids are the driver's own attributes. A core
+	 * method the tables know says whether it takes them; one they do not
+	 * know (a newer kernel's) is taken to. */
+	if (attr_id == UVERBS_ATTR_UHW_IN || attr_id == UVERBS_ATTR_UHW_OUT) {
+		bool core = !(object_id & UVERBS_ID_NS_MASK) && !(method_id & UVERBS_ID_NS_MASK);
+
+		if (m ? !(m->flags & ABI_M_UHW) : !core)
+			return NULL;
+		return &uhw[attr_id - UVERBS_ATTR_UHW_IN];
+	}
 	for (unsigned int i = 0; m && i < m->nattrs; i++)
 		if (m->attrs[i].id == attr_id)
 			return &m->attrs[i];

@@ -516,6 +516,58 @@ static void typed_values(void **state)
 	assert_int_equal(r, (int)strlen(text));
 }
 
+/*
+ * A driver's own object (mlx5's UAR, 0x1008) and its method 0x1000: ids
+ * 0x1000 and 0x1001 are the driver's attributes there, not UHW_IN and
+ * UHW_OUT (those are driver data of the core methods alone). The UAR type
+ * is a constant inline in the record: never a pointer to follow.
+ */
+static void driver_object_no_uhw(void **state)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr a[5];
+	} c;
+	uint64_t off = 0x40000;
+	uint32_t len = 4096, page = 9;
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	(void)state;
+
+	memset(&c, 0, sizeof(c));
+	c.hdr = (struct ib_uverbs_ioctl_hdr){ .length = sizeof(c), .object_id = 0x1008,
+		.method_id = 0x1000, .num_attrs = 5, .driver_id = 1 /* RDMA_DRIVER_MLX5 */ };
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .flags = UVERBS_ATTR_F_MANDATORY,
+					  .data = 3 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1001, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 1 };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 8,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&off };
+	c.a[3] = (struct ib_uverbs_attr){ .attr_id = 0x1003, .len = 4,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&len };
+	c.a[4] = (struct ib_uverbs_attr){ .attr_id = 0x1004, .len = 4,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&page };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &off, sizeof(off) };
+	regions[1] = (struct region){ &len, sizeof(len) };
+	regions[2] = (struct region){ &page, sizeof(page) };
+	assert_true(uvio_decode_cmd(&c, sizeof(c), &o, text, sizeof(text)) > 0);
+	if (strstr(text, "UHW_IN") || strstr(text, "UHW_OUT") || strstr(text, "ptr-out len 4 "
+									  "mandatory ptr 0x1\n"))
+		fail_msg("driver attributes of a driver's object read as UHW_IN/UHW_OUT:\n%s",
+			 text);
+	/* and with no driver named, nothing is guessed either */
+	c.hdr.driver_id = 0;
+	assert_true(uvio_decode_cmd(&c, sizeof(c), &o, text, sizeof(text)) > 0);
+	assert_null(strstr(text, "UHW_"));
+	assert_has("[1] 0x1001 driver           ?       len 4 mandatory inline 1 (0x1)\n");
+	assert_null(uvio_attr_name(0x1008, 0x1000, UVERBS_ATTR_UHW_IN));
+	assert_null(uvio_attr_name(0x1008, 0x1000, UVERBS_ATTR_UHW_OUT));
+	/* a core method that takes driver data still names it */
+	assert_string_equal(uvio_attr_name(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+					   UVERBS_ATTR_UHW_OUT), "UHW_OUT");
+	memset(regions, 0, sizeof(regions));
+}
+
 /* A built command's pointers are followed in this process, safely. */
 /* QUERY_GID_TABLE after the call: only the entries the kernel counted are
  * its answer; the other slots hold what the caller left there. */
@@ -657,6 +709,7 @@ int main(void)
 		cmocka_unit_test(every_name_decodes),
 		cmocka_unit_test(gid_table_counted),
 		cmocka_unit_test(own_memory),
+		cmocka_unit_test(driver_object_no_uhw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

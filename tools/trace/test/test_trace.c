@@ -311,6 +311,61 @@ static void invoke_write(void **state)
 	has(t, "{\"type\":\"pd\",\"handle\":3,\"created\":true}");
 }
 
+/*
+ * mlx5's UAR allocation (object 0x1008, method 0x1000): its attributes
+ * 0x1000 and 0x1001 are the driver's (the new UAR, its type as an inline
+ * constant), not UHW_IN and UHW_OUT; nothing inline is read as a pointer.
+ */
+struct uar_cmd {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr a[5];
+};
+
+static void uar_alloc(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct uar_cmd c = { 0 };
+	uint64_t off = 0;
+	uint32_t len = 0, page = 0;
+	const char *t;
+
+	(void)state;
+	c.hdr = (struct ib_uverbs_ioctl_hdr){ .length = sizeof(c), .object_id = 0x1008,
+		.method_id = 0x1000, .num_attrs = 5, .driver_id = 1 /* RDMA_DRIVER_MLX5 */ };
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .flags = UVERBS_ATTR_F_MANDATORY };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1001, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 1 };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 8,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 0x7000 };
+	c.a[3] = (struct ib_uverbs_attr){ .attr_id = 0x1003, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 0x7008 };
+	c.a[4] = (struct ib_uverbs_attr){ .attr_id = 0x1004, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 0x700c };
+	map(&f, 0x1000, &c, sizeof(c));
+	map(&f, 0x7000, &off, sizeof(off));
+	map(&f, 0x7008, &len, sizeof(len));
+	map(&f, 0x700c, &page, sizeof(page));
+	start(TR_IOCTL, TR_FD_UVERBS, 0x1000, 0);
+	snprintf(rec.ibdev, sizeof(rec.ibdev), "mlx5_0");
+	tr_capture_entry(&rec, &f.m);
+	c.a[0].data = 5;
+	for (int i = 2; i < 5; i++)
+		c.a[i].flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	off = 0x3000000;
+	len = 4096;
+	page = 17;
+	tr_capture_exit(&rec, &f.m, 0);
+	assert_int_not_equal(rec.attrs[1].kind, UVIO_KIND_PTR_OUT);
+	assert_false(rec.attrs[1].out.read);
+	t = render(false, false);
+	if (strstr(t, "UHW_IN") || strstr(t, "UHW_OUT") || strstr(t, "bad pointer 0x1>"))
+		fail_msg("a driver object's attributes read as UHW_IN/UHW_OUT:\n%s", t);
+	t = render(true, false);
+	valid_json(t);
+	if (strstr(t, "UHW_"))
+		fail_msg("a driver object's attributes named UHW in JSON:\n%s", t);
+}
+
 /* --- write() ------------------------------------------------------------- */
 
 static void verbs_write(void **state)
@@ -431,6 +486,7 @@ int main(void)
 		cmocka_unit_test(cq_create),
 		cmocka_unit_test(ioctl_garbage),
 		cmocka_unit_test(invoke_write),
+		cmocka_unit_test(uar_alloc),
 		cmocka_unit_test(verbs_write),
 		cmocka_unit_test(rdma_cm_write),
 		cmocka_unit_test(writev_two),
