@@ -13,6 +13,8 @@
 #include "cmd/sys.h"
 #include "device/path_state.h"
 
+struct hw_state;
+
 struct uvio_device {
 	int fd;
 	bool owned;
@@ -28,6 +30,10 @@ struct uvio_device {
 	_Atomic uint32_t num_comp_vectors;
 	_Atomic uint64_t core_support;
 	struct uvio_path_state paths;	/* lib/device/path.c's alone */
+	/* A hardware driver's half (lib/hw/): its state, made at GET_CONTEXT,
+	 * and what frees it at close (NULL for rxe, siw and adopted fds). */
+	_Atomic(struct hw_state *) hw;
+	void (*hw_release)(struct uvio_device *dev);
 };
 
 /* A command for this device on an ioctl path, with room for the driver

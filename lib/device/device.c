@@ -258,6 +258,10 @@ UVIO_API void uvio_device_close(struct uvio_device *dev)
 		return;
 	if (dev->owned)
 		close(dev->fd);
+	/* The kernel freed the objects with the fd; the driver half frees
+	 * the memory it kept for them (queues, doorbells, mapped pages). */
+	if (dev->hw_release)
+		dev->hw_release(dev);
 	free(dev);
 }
 

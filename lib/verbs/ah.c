@@ -44,6 +44,7 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 {
 	struct create_args a = { .handle = ah_handle };
 	struct uvio_ah_attr in;
+	struct hw_call hc;
 	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_ah_attr, av));
 
 	if (!ret && !ah_handle)
@@ -52,12 +53,14 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 		a.c.user_handle = in.user_handle;
 		a.c.pd_handle = in.pd_handle;
 		av_to_ah_attr(&a.c.attr, &in.av);
-		ret = drv_prepare(dev, "AH.CREATE", drv, &a.b);
+		ret = drv_prepare_hw(dev, "AH.CREATE", drv, HW_AH, &hc, NULL, &a.b);
 	}
 	if (ret)
 		return uvio_verb_end(dev, "AH.CREATE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
-			     path);
+	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
+			    path);
+	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : *ah_handle, NULL);
+	return ret;
 }
 
 static int destroy_ah_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -77,6 +80,10 @@ static int destroy_ah_write(struct uvio_device *dev, enum uvio_path p, void *arg
 UVIO_API int uvio_destroy_ah(struct uvio_device *dev, uint32_t ah_handle,
 			     enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DESTROY_AH, "AH.DESTROY", destroy_ah_ioctl,
-			     destroy_ah_write, &ah_handle, path);
+	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_AH, "AH.DESTROY", destroy_ah_ioctl,
+				destroy_ah_write, &ah_handle, path);
+
+	if (!ret)
+		drv_destroyed_hw(dev, HW_AH, ah_handle);
+	return ret;
 }

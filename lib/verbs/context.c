@@ -7,6 +7,7 @@
 struct args {
 	struct drv_bufs b;
 	struct uvio_context *ctx;
+	bool made;			/* the kernel made the context this call */
 };
 
 static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -29,6 +30,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 		uvio_drv_copy_back(&cmd, b);
 		if (ret)
 			return ret;
+		((struct args *)args)->made = true;
 		atomic_store_explicit(&dev->num_comp_vectors,
 			uvio_cmd_output_valid(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS) ? ncv : 0,
 			memory_order_relaxed);
@@ -78,6 +80,7 @@ static int get_context_write(struct uvio_device *dev, enum uvio_path p, void *ar
 	 * names was never installed: nothing to close, nothing to trust. */
 	if (ret)
 		return ret;
+	((struct args *)args)->made = true;
 	if (!UVIO_OPT_HAS(ctx, async_fd)) {
 		/* An fd the caller has no field for would leak. */
 		close((int)r.async_fd);
@@ -93,14 +96,19 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 			      struct uvio_context *ctx, enum uvio_path *path)
 {
 	struct args a = { .ctx = ctx };
+	struct hw_call hc;
 	int ret = uvio_out_check(ctx);
 
 	if (!ret)
-		ret = drv_prepare(dev, "DEVICE.GET_CONTEXT", drv, &a.b);
+		ret = drv_prepare_hw(dev, "DEVICE.GET_CONTEXT", drv, HW_CONTEXT, &hc, NULL, &a.b);
 	if (ret)
 		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",
-			     get_context_ioctl, get_context_write, &a, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",
+			    get_context_ioctl, get_context_write, &a, path);
+	/* A context made, even when its async fd then failed, is the
+	 * driver half's to keep; one made by an earlier call was kept then. */
+	drv_finish_hw(dev, drv, &hc, a.made ? 0 : ret ? ret : -EEXIST, 0, NULL);
+	return ret;
 }
 
 static int query_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -96,17 +96,23 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			    enum uvio_path *path)
 {
 	struct create_args a = { .attr = attr, .cq = cq };
+	union hw_params hp;
+	struct hw_call hc;
 	int ret = UVIO_OPTS_CHECK(attr, flags, 1);
 
 	if (!ret)
 		/* a handle the caller cannot see would live on unseen */
 		ret = uvio_out_check(cq) || !UVIO_OPT_HAS(cq, handle) ? -EINVAL : 0;
-	if (!ret)
-		ret = drv_prepare(dev, "CQ.CREATE", drv, &a.b);
+	if (!ret) {
+		hp.cq.cqe = UVIO_OPT(attr, cqe);
+		ret = drv_prepare_hw(dev, "CQ.CREATE", drv, HW_CQ, &hc, &hp, &a.b);
+	}
 	if (ret)
 		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
-			     create_cq_write, &a, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
+			    create_cq_write, &a, path);
+	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : cq->handle, &hp);
+	return ret;
 }
 
 static int destroy_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -132,8 +138,10 @@ UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 		return uvio_verb_end(dev, "CQ.DESTROY", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
 			    destroy_cq_write, &d, path);
-	if (!ret)
+	if (!ret) {
 		destroy_events_report(events, &d, 1);
+		drv_destroyed_hw(dev, HW_CQ, handle);
+	}
 	return ret;
 }
 
@@ -160,6 +168,8 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 			    enum uvio_path *path)
 {
 	struct resize_args a = { .cq = cq };
+	union hw_params hp;
+	struct hw_call hc;
 	int ret = UVIO_OPTS_CHECK(attr, cqe, 1);
 
 	if (!ret && cq)
@@ -167,13 +177,17 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 	if (!ret) {
 		a.c.cq_handle = UVIO_OPT(attr, cq_handle);
 		a.c.cqe = UVIO_OPT(attr, cqe);
-		ret = drv_prepare(dev, "CQ.RESIZE", drv, &a.b);
+		hp.cq.cqe = a.c.cqe;
+		hp.cq.handle = a.c.cq_handle;
+		ret = drv_prepare_hw(dev, "CQ.RESIZE", drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
 	}
 
 	if (ret)
 		return uvio_verb_end(dev, "CQ.RESIZE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_RESIZE_CQ, "CQ.RESIZE", NULL, resize_cq_write, &a,
-			     path);
+	ret = uvio_run_verb(dev, UVIO_VERB_RESIZE_CQ, "CQ.RESIZE", NULL, resize_cq_write, &a,
+			    path);
+	drv_finish_hw(dev, drv, &hc, ret, a.c.cq_handle, &hp);
+	return ret;
 }
 
 static int modify_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Driver data of a verb: checked, given response space, joined and copied
  * back. */
+#include <stdio.h>
 #include <uvio/cmd.h>
+#include <uvio/diag.h>
 #include "verb.h"
 
 _Static_assert(sizeof(struct uvio_drv) == uvio_offsetofend(struct uvio_drv, attrs),
@@ -103,4 +105,34 @@ void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b)
 	}
 	own->state = cmd->state;
 	own->result = cmd->result;
+}
+
+int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
+			union hw_params *p, struct drv_bufs *b)
+{
+	c->ops = uvio_hw_ops(dev->driver_id);
+	return c->ops ? c->ops->prepare(dev, verb, c, p, b) : 0;
+}
+
+void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, struct hw_call *c,
+			int ret, uint32_t handle, const union hw_params *p)
+{
+	const char *name, *header;
+	char was[384];
+
+	if (c->ops) {
+		c->ops->finish(dev, c, ret, handle, p);
+		return;
+	}
+	if (drv || !(ret == -EINVAL || ret == -EFAULT || ret == -EOPNOTSUPP))
+		return;
+	name = uvio_hw_unbuilt_driver(dev->driver_id, &header);
+	if (!name)
+		return;
+	/* The kernel's refusal, with what it most likely lacked. */
+	snprintf(was, sizeof(was), "%s", uvio_last_error());
+	uvio_set_last_error("%s (the %s driver takes its own request in the driver data, "
+			    "struct uvio_drv, as %s lays out; the library builds it for mlx5 only)",
+			    was, name, header);
+	uvio_log(LOG_ERR, "%s", uvio_last_error());
 }

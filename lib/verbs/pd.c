@@ -24,12 +24,15 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 			   uint32_t *pd_handle, enum uvio_path *path)
 {
 	struct alloc_args a = { .handle = pd_handle };
-	int ret = pd_handle ? drv_prepare(dev, "PD.ALLOC", drv, &a.b) : -EINVAL;
+	struct hw_call hc;
+	int ret = pd_handle ? drv_prepare_hw(dev, "PD.ALLOC", drv, HW_PD, &hc, NULL, &a.b)
+			    : -EINVAL;
 
 	if (ret)
 		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write,
-			     &a, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write, &a, path);
+	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : *pd_handle, NULL);
+	return ret;
 }
 
 static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -48,6 +51,10 @@ static int dealloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *arg
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,
 			     enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DEALLOC_PD, "PD.DESTROY", dealloc_pd_ioctl,
-			     dealloc_pd_write, &pd_handle, path);
+	int ret = uvio_run_verb(dev, UVIO_VERB_DEALLOC_PD, "PD.DESTROY", dealloc_pd_ioctl,
+				dealloc_pd_write, &pd_handle, path);
+
+	if (!ret)
+		drv_destroyed_hw(dev, HW_PD, pd_handle);
+	return ret;
 }

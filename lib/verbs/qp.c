@@ -199,12 +199,23 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 					    UVIO_QP_INIT_SOURCE_QPN)))
 			ret = -EINVAL;
 	}
-	if (!ret)
-		ret = drv_prepare(dev, "QP.CREATE", drv, &a.b);
+	union hw_params hp;
+	struct hw_call hc;
+
+	if (!ret) {
+		hp.qp.type = a.type;
+		hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
+		hp.qp.create_flags = a.create_flags;
+		hp.qp.cap = a.cap;
+		ret = drv_prepare_hw(dev, "QP.CREATE", drv, HW_QP, &hc, &hp, &a.b);
+		a.cap = hp.qp.cap;	/* as the driver's rules sized it */
+	}
 	if (ret)
 		return uvio_verb_end(dev, "QP.CREATE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
-			     create_qp_write, &a, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
+			    create_qp_write, &a, path);
+	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : qp->handle, &hp);
+	return ret;
 }
 
 static int destroy_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -230,8 +241,10 @@ UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
 		return uvio_verb_end(dev, "QP.DESTROY", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
 			    destroy_qp_write, &d, path);
-	if (!ret)
+	if (!ret) {
 		destroy_events_report(events, &d, 0);
+		drv_destroyed_hw(dev, HW_QP, qp_handle);
+	}
 	return ret;
 }
 

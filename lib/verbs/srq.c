@@ -107,12 +107,24 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 
 	if (!ret)
 		ret = obj_out(srq, uvio_offsetofend(struct uvio_srq, handle));
-	if (!ret)
-		ret = drv_prepare(dev, "SRQ.CREATE", drv, &a.b);
+	union hw_params hp;
+	struct hw_call hc;
+
+	if (!ret) {
+		hp.srq.type = a.in.type;
+		hp.srq.max_wr = a.in.max_wr;
+		hp.srq.max_sge = a.in.max_sge;
+		ret = drv_prepare_hw(dev, "SRQ.CREATE", drv, HW_SRQ, &hc, &hp, &a.b);
+		/* What the driver's rules round up to is what the kernel sizes. */
+		a.in.max_wr = hp.srq.max_wr;
+		a.in.max_sge = hp.srq.max_sge;
+	}
 	if (ret)
 		return uvio_verb_end(dev, "SRQ.CREATE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
-			     create_srq_write, &a, path);
+	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
+			    create_srq_write, &a, path);
+	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : srq->handle, &hp);
+	return ret;
 }
 
 struct modify_args {
@@ -204,7 +216,9 @@ UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
 		return uvio_verb_end(dev, "SRQ.DESTROY", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
 			    destroy_srq_write, &d, path);
-	if (!ret)
+	if (!ret) {
 		destroy_events_report(events, &d, 0);
+		drv_destroyed_hw(dev, HW_SRQ, srq_handle);
+	}
 	return ret;
 }

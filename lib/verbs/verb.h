@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "private.h"
 #include "cmd/put_fixed.h"
+#include "hw/hw.h"
 
 /* One number per verb, for the per-verb "native method missing" bit. Add
  * new verbs anywhere before UVIO_VERB__COUNT, grouped by object. */
@@ -115,6 +116,51 @@ static inline int drv_prepare(struct uvio_device *dev, const char *verb,
 	b->out_len = sizeof(uvio_drv_sink);
 	b->attrs = NULL;
 	return 0;
+}
+
+/*
+ * The verbs a hardware driver's half takes part in (lib/hw/hw.h): the
+ * caller's driver data when given; else, on a device whose driver has a
+ * half, what that half builds (and allocates); else none. rxe and siw
+ * take the inline way out.
+ */
+int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
+			union hw_params *p, struct drv_bufs *b);
+static inline int drv_prepare_hw(struct uvio_device *dev, const char *verb,
+				 const struct uvio_drv *drv, enum hw_verb v, struct hw_call *c,
+				 union hw_params *p, struct drv_bufs *b)
+{
+	c->ops = NULL;
+	c->verb = v;
+	c->obj = NULL;
+	if (drv)
+		return drv_prepare_given(dev, verb, drv, b);
+	drv_prepare(dev, verb, NULL, b);
+	if (__builtin_expect(dev->driver_id == RDMA_DRIVER_RXE ||
+			     dev->driver_id == RDMA_DRIVER_SIW, 1))
+		return 0;
+	return drv_prepare_hw_slow(dev, verb, c, p, b);
+}
+/* After the kernel answered ret (handle: the new object): the half keeps or
+ * frees what it allocated; a driver without a half that refused a verb
+ * sent without driver data is named in uvio_last_error(). */
+void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, struct hw_call *c,
+			int ret, uint32_t handle, const union hw_params *p);
+static inline void drv_finish_hw(struct uvio_device *dev, const struct uvio_drv *drv,
+				 struct hw_call *c, int ret, uint32_t handle,
+				 const union hw_params *p)
+{
+	if (__builtin_expect(c->ops || (ret && !drv && dev->driver_id != RDMA_DRIVER_RXE &&
+					dev->driver_id != RDMA_DRIVER_SIW), 0))
+		drv_finish_hw_slow(dev, drv, c, ret, handle, p);
+}
+/* The kernel destroyed an object: what a driver half kept for it goes. */
+static inline void drv_destroyed_hw(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+{
+	struct hw_state *st = uvio_hw_state(dev);
+
+	if (__builtin_expect(st != NULL, 0))
+		st->ops->destroyed(dev, kind, handle);
 }
 
 /* The driver data of a verb's ioctl command: UHW_IN, UHW_OUT and the

@@ -64,7 +64,7 @@ for c in cycles:
     print("call cycle:", " <-> ".join(c))
 
 # The layers, bottom up; a file may call into its own folder and lower ones.
-LAYERS = ["abi", "report", "cmd", "device", "write", "verbs", "cm", "diag", "../providers"]
+LAYERS = ["abi", "report", "cmd", "device", "write", "hw", "verbs", "cm", "diag", "../providers"]
 def layer(name):
     top = name.rsplit("/", 1)[0] if "/" in name else ""
     return LAYERS.index(top) if top in LAYERS else None

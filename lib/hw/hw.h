@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hardware drivers' halves of the verbs. A real NIC's kernel driver
+ * refuses a context, a CQ or a QP without its own request in the driver
+ * data: queues live in the process's memory (a buffer the kernel pins, a
+ * doorbell record), the context offers doorbell pages to map, and each
+ * driver sizes and aligns them by its own rules. rxe and siw need none of
+ * this. When a caller passes no struct uvio_drv, the verbs ask the device's
+ * driver half (struct hw_ops) for the driver data, and tell it what the
+ * kernel answered; what a driver half allocates for an object it keeps in
+ * the device's object table until the object is destroyed or the device
+ * closed.
+ *
+ * The layer sits between the device and the verbs: it runs its own
+ * commands (mlx5's UAR object) on the device, and the verbs call it. A
+ * device learns its half at GET_CONTEXT; lib/hw/drivers.c maps driver ids
+ * to halves.
+ */
+#ifndef UVIO_LIB_HW_H
+#define UVIO_LIB_HW_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/ib_user_verbs.h>
+#include "device/dev.h"
+#include "write/legacy.h"
+
+/* The verbs a driver half takes part in. */
+enum hw_verb {
+	HW_CONTEXT,
+	HW_PD,
+	HW_CQ,
+	HW_CQ_RESIZE,
+	HW_QP,
+	HW_SRQ,
+	HW_AH,
+	HW__COUNT
+};
+
+/* What the verb knows of the object it is about to make. Each verb fills
+ * its own member; a driver half may adjust what the kernel is sent (sizes
+ * its rules round up). */
+union hw_params {
+	struct {
+		uint32_t cqe;		/* asked */
+		uint32_t handle;	/* HW_CQ_RESIZE: the CQ */
+	} cq;
+	struct {
+		uint32_t type;		/* enum ib_uverbs_qp_type */
+		bool srq;		/* receives come from an SRQ */
+		uint32_t create_flags;
+		struct ib_uverbs_qp_cap cap;	/* in: asked; out: what the kernel is sent */
+	} qp;
+	struct {
+		uint32_t type;		/* enum ib_uverbs_srq_type */
+		uint32_t max_wr, max_sge;	/* in: asked; out: what the kernel is sent */
+	} srq;
+};
+
+/* Room for one verb's driver request and response, on the verb's stack. */
+#define HW_DATA_MAX 128u
+
+struct hw_call {
+	const struct hw_ops *ops;	/* NULL: no driver half takes part */
+	enum hw_verb verb;
+	void *obj;			/* what prepare allocated for the object */
+	uint64_t in[HW_DATA_MAX / 8];
+	uint64_t out[HW_DATA_MAX / 8];
+};
+
+struct hw_ops {
+	const char *driver;		/* "mlx5" */
+	/* Fill the driver data of verb c->verb into b (pointing into c->in
+	 * and c->out), allocating what the object needs; a negative errno,
+	 * with a message naming dev and verb, refuses before anything is
+	 * sent. */
+	int (*prepare)(struct uvio_device *dev, const char *verb, struct hw_call *c,
+		       union hw_params *p, struct drv_bufs *b);
+	/* The kernel answered ret (0: the object is handle). On success the
+	 * half keeps what prepare allocated; on failure it frees it. */
+	void (*finish)(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
+		       const union hw_params *p);
+	/* The kernel destroyed object handle of kind verb (HW_CQ, HW_QP,
+	 * HW_SRQ, HW_PD, HW_AH): free what the half kept for it. */
+	void (*destroyed)(struct uvio_device *dev, enum hw_verb kind, uint32_t handle);
+};
+
+/* The half of a driver id, or NULL (rxe, siw, and drivers the library does
+ * not know: their verbs go out with the caller's driver data alone). */
+const struct hw_ops *uvio_hw_ops(uint32_t driver_id);
+/* The name of a hardware driver that refuses verbs without driver data
+ * and has no half here, or NULL. */
+const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header);
+
+/*
+ * The device's part of the layer, made by the driver half at GET_CONTEXT:
+ * a lock, the objects the half keeps memory for, and the half's own state
+ * after it. dev->hw points here once the context exists.
+ */
+struct hw_obj {
+	struct hw_obj *next;
+	enum hw_verb kind;
+	uint32_t handle;
+};
+
+struct hw_state {
+	pthread_mutex_t lock;
+	const struct hw_ops *ops;
+	struct hw_obj *objs;
+	void (*free_obj)(struct hw_state *st, struct hw_obj *o);	/* at close */
+	void (*release)(struct hw_state *st, struct uvio_device *dev);	/* at close */
+};
+
+/* Install st as dev's state (once: a second context on the handle keeps
+ * the first). Returns false when dev had one already. */
+bool uvio_hw_attach(struct uvio_device *dev, struct hw_state *st);
+static inline struct hw_state *uvio_hw_state(struct uvio_device *dev)
+{
+	return atomic_load_explicit(&dev->hw, memory_order_acquire);
+}
+/* The object table; the caller holds st->lock. */
+void uvio_hw_obj_add(struct hw_state *st, struct hw_obj *o, enum hw_verb kind,
+		     uint32_t handle);
+struct hw_obj *uvio_hw_obj_find(struct hw_state *st, enum hw_verb kind, uint32_t handle);
+struct hw_obj *uvio_hw_obj_take(struct hw_state *st, enum hw_verb kind, uint32_t handle);
+
+#endif
