@@ -1,10 +1,12 @@
 /*
  * uverbs-info: every uverbs device, its ports, the command path that works on
- * it, and which core methods, attributes and write() commands this kernel
- * accepts, object by object, found by probes that create nothing. The list of
- * what to probe is the library's ABI tables; --abi prints those tables.
+ * it, what a context tells (device and port attributes, and the driver's own
+ * answer where the library speaks the driver's half: mlx5), and which core
+ * methods, attributes and write() commands this kernel accepts, object by
+ * object, found by probes that create nothing. The list of what to probe is
+ * the library's ABI tables; --abi prints those tables.
  *
- *   uverbs-info [--json] [--no-caps] [DEVICE]
+ *   uverbs-info [--json] [--no-caps] [--no-context] [DEVICE]
  *   uverbs-info --abi [--markdown]
  */
 #include <errno.h>
@@ -15,7 +17,11 @@
 #include <unistd.h>
 
 #include <rdma/ib_user_verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/mlx5-abi.h>
 #include <uvio.h>
+#include <uvio/mlx5.h>
+#include <uvio/provider.h>
 
 static const char *driver_name(uint32_t id)
 {
@@ -304,7 +310,210 @@ static void show_abi(bool md)
 	}
 }
 
-static int show_device(const struct uvio_device_info *d, bool caps)
+/* A field: "name value" in text, "\"name\":value" in JSON. */
+static void field_u64(const char *name, unsigned long long v)
+{
+	if (json) {
+		json_sep();
+		printf("\"%s\":%llu", name, v);
+	} else {
+		printf(" %s %llu", name, v);
+	}
+}
+
+static void field_hex(const char *name, unsigned long long v)
+{
+	if (json) {
+		json_sep();
+		printf("\"%s\":%llu", name, v);
+	} else {
+		printf(" %s 0x%llx", name, v);
+	}
+}
+
+static void field_str(const char *name, const char *v)
+{
+	if (json) {
+		json_sep();
+		printf("\"%s\":\"%s\"", name, v);
+	} else {
+		printf(" %s %s", name, v);
+	}
+}
+
+static const char *mtu_name(unsigned int m)
+{
+	static const char *const n[] = { "?", "256", "512", "1024", "2048", "4096" };
+
+	return m < sizeof(n) / sizeof(n[0]) ? n[m] : "?";
+}
+
+/* mlx5's answer to EX_QUERY_DEVICE in its driver data. */
+static void show_mlx5_device(struct uvio_device *dev)
+{
+	struct ib_uverbs_ex_query_device c = { 0 };
+	struct ib_uverbs_ex_query_device_resp r;
+	struct mlx5_ib_query_device_resp m;
+	UVIO_OPTS(uvio_drv, drv, .out = &m, .out_len = sizeof(m));
+	int err;
+
+	memset(&m, 0, sizeof(m));
+	err = uvio_device_write_ex(dev, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &c, sizeof(c), &r,
+				   sizeof(r), &drv, NULL);
+	if (json)
+		printf(",\"mlx5_device\":{");
+	else
+		printf("    mlx5 device (EX_QUERY_DEVICE driver data):");
+	first_item = true;
+	if (err) {
+		field_str("error", strerror(-err));
+	} else {
+		field_u64("response_length", m.response_length);
+		field_hex("comp_mask", m.comp_mask);
+		field_u64("tso_max", m.tso_caps.max_tso);
+		field_hex("tso_qpts", m.tso_caps.supported_qpts);
+		field_hex("rss_hash_fields", m.rss_caps.rx_hash_fields_mask);
+		field_hex("rss_hash_function", m.rss_caps.rx_hash_function);
+		field_u64("cqe_comp_max", m.cqe_comp_caps.max_num);
+		field_hex("cqe_comp_formats", m.cqe_comp_caps.supported_format);
+		field_u64("pp_rate_min", m.packet_pacing_caps.qp_rate_limit_min);
+		field_u64("pp_rate_max", m.packet_pacing_caps.qp_rate_limit_max);
+		field_hex("multi_pkt_send_wqe", m.mlx5_ib_support_multi_pkt_send_wqes);
+		field_hex("flags", m.flags);
+		field_hex("sw_parsing", m.sw_parsing_caps.sw_parsing_offloads);
+		field_hex("striding_rq_qpts", m.striding_rq_caps.supported_qpts);
+		field_hex("tunnel_offloads", m.tunnel_offloads_caps);
+	}
+	printf(json ? "}" : "\n");
+}
+
+/*
+ * What a context tells: its own handle (the probes' fd has none), the
+ * device's attributes, each port's, and on mlx5 what the driver answered.
+ * On a driver whose kernel wants driver data the library does not build,
+ * the context fails and that is what is shown.
+ */
+static void show_context(const struct uvio_device_info *d)
+{
+	struct uvio_device *dev;
+	UVIO_OPTS(uvio_context, ctx);
+	struct ib_uverbs_query_device_resp q;
+	enum uvio_path p;
+	int err = uvio_device_open(d->path, &dev);
+
+	if (json)
+		printf(",\"context\":{");
+	else
+		printf("  context:");
+	first_item = true;
+	if (!err) {
+		err = uvio_get_context(dev, NULL, &ctx, &p);
+		if (err)
+			uvio_device_close(dev);
+	}
+	if (err) {
+		field_str("error", uvio_last_error());
+		printf(json ? "}" : "\n");
+		return;
+	}
+	field_str("path", uvio_path_name(p));
+	field_u64("num_comp_vectors", ctx.num_comp_vectors);
+	field_hex("core_support", ctx.core_support);
+	if (!uvio_query_device(dev, &q, NULL)) {
+		char fw[32];
+
+		snprintf(fw, sizeof(fw), "%llu.%llu.%llu",
+			 (unsigned long long)(q.fw_ver >> 32),
+			 (unsigned long long)((q.fw_ver >> 16) & 0xffff),
+			 (unsigned long long)(q.fw_ver & 0xffff));
+		field_str("fw_ver", fw);
+		field_hex("vendor_id", q.vendor_id);
+		field_u64("vendor_part_id", q.vendor_part_id);
+		field_u64("hw_ver", q.hw_ver);
+		field_hex("device_cap_flags", q.device_cap_flags);
+		field_u64("max_qp", q.max_qp);
+		field_u64("max_qp_wr", q.max_qp_wr);
+		field_u64("max_sge", q.max_sge);
+		field_u64("max_cq", q.max_cq);
+		field_u64("max_cqe", q.max_cqe);
+		field_u64("max_mr", q.max_mr);
+		field_u64("max_mr_size", q.max_mr_size);
+		field_u64("max_pd", q.max_pd);
+		field_u64("max_srq", q.max_srq);
+		field_u64("max_srq_wr", q.max_srq_wr);
+		field_u64("max_ah", q.max_ah);
+		field_u64("atomic_cap", q.atomic_cap);
+		field_u64("phys_port_cnt", q.phys_port_cnt);
+	}
+	if (json)
+		printf(",\"ports\":[");
+	else
+		printf("\n");
+	for (unsigned int port = 1; port <= d->num_ports; port++) {
+		UVIO_OPTS(uvio_port_attr, pa);
+
+		if (uvio_query_port(dev, (uint8_t)port, &pa, NULL))
+			continue;
+		if (json) {
+			printf("%s{", port > 1 ? "," : "");
+			first_item = true;
+			field_u64("port", port);
+		} else {
+			printf("    port %u attributes:", port);
+		}
+		field_u64("state", pa.core.state);
+		field_str("max_mtu", mtu_name(pa.core.max_mtu));
+		field_str("active_mtu", mtu_name(pa.core.active_mtu));
+		field_u64("gid_tbl_len", pa.core.gid_tbl_len);
+		field_u64("pkey_tbl_len", pa.core.pkey_tbl_len);
+		field_hex("port_cap_flags", pa.core.port_cap_flags);
+		field_u64("max_msg_sz", pa.core.max_msg_sz);
+		field_u64("active_width", pa.core.active_width);
+		field_u64("active_speed", pa.core.active_speed);
+		field_u64("link_layer", pa.core.link_layer);
+		printf(json ? "}" : "\n");
+	}
+	if (json)
+		printf("]");
+	if (uvio_device_driver_id(dev) == RDMA_DRIVER_MLX5) {
+		UVIO_OPTS(uvio_mlx5_context, m);
+
+		if (!uvio_mlx5_query_context(dev, &m)) {
+			if (json)
+				printf(",\"mlx5_context\":{");
+			else
+				printf("    mlx5 context:");
+			first_item = true;
+			field_u64("cqe_version", m.cqe_version);
+			field_str("uar", m.dynamic_uar ? "dynamic" : "static");
+			field_u64("uar_page_id", m.uar_page_id);
+			field_u64("tot_bfregs", m.tot_bfregs);
+			field_u64("num_dyn_bfregs", m.num_dyn_bfregs);
+			field_u64("bf_reg_size", m.bf_reg_size);
+			field_u64("cache_line_size", m.cache_line_size);
+			field_u64("max_sq_desc_sz", m.max_sq_desc_sz);
+			field_u64("max_rq_desc_sz", m.max_rq_desc_sz);
+			field_u64("max_send_wqebb", m.max_send_wqebb);
+			field_u64("max_recv_wr", m.max_recv_wr);
+			field_u64("max_srq_recv_wr", m.max_srq_recv_wr);
+			field_u64("qp_tab_size", m.qp_tab_size);
+			field_hex("cmds_supp_uhw", m.cmds_supp_uhw);
+			field_u64("eth_min_inline", m.eth_min_inline);
+			field_u64("num_uars_per_page", m.num_uars_per_page);
+			field_u64("log_uar_size", m.log_uar_size);
+			field_hex("comp_mask", m.comp_mask);
+			field_hex("hca_core_clock_offset", m.hca_core_clock_offset);
+			printf(json ? "}" : "\n");
+		}
+		show_mlx5_device(dev);
+	}
+	printf(json ? "}" : "");
+	if (ctx.async_fd >= 0)
+		close(ctx.async_fd);
+	uvio_device_close(dev);
+}
+
+static int show_device(const struct uvio_device_info *d, bool caps, bool context)
 {
 	struct uvio_device *dev = NULL;
 	const char *path = "?";
@@ -340,9 +549,13 @@ static int show_device(const struct uvio_device_info *d, bool caps)
 	first_item = true;
 	show_ports(d);
 	if (json)
-		printf("],\"capabilities\":[");
+		printf("]");
 	else
 		printf("  command path: %s\n", path);
+	if (context)
+		show_context(d);
+	if (json)
+		printf(",\"capabilities\":[");
 	first_item = true;
 	if (caps && dev && !strcmp(path, "ioctl")) {
 		if (!json)
@@ -362,7 +575,7 @@ int main(int argc, char **argv)
 {
 	struct uvio_device_info devs[32];
 	const char *only = NULL;
-	bool caps = true, abi = false, md = false;
+	bool caps = true, abi = false, md = false, context = true;
 	int n, ret = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -370,12 +583,14 @@ int main(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--no-caps"))
 			caps = false;
+		else if (!strcmp(argv[i], "--no-context"))
+			context = false;
 		else if (!strcmp(argv[i], "--abi"))
 			abi = true;
 		else if (!strcmp(argv[i], "--markdown"))
 			md = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: uverbs-info [--json] [--no-caps] [DEVICE]\n"
+			printf("usage: uverbs-info [--json] [--no-caps] [--no-context] [DEVICE]\n"
 			       "       uverbs-info --abi [--markdown]\n");
 			return 0;
 		} else
@@ -400,7 +615,7 @@ int main(int argc, char **argv)
 			printf(",");
 		outer_first = false;
 		first_item = true;
-		if (show_device(&devs[i], caps))
+		if (show_device(&devs[i], caps, context))
 			ret = 1;
 	}
 	if (json)
