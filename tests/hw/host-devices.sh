@@ -1,0 +1,28 @@
+#!/bin/sh
+# The hardware part of the suite, on this machine's own RDMA devices (a
+# ConnectX, ...): examples/create_cq on each, and on each mlx5 device the
+# library's mlx5 checks (tests/kernel/kt_mlx5_uvio), as the kernel suite runs
+# them against the stand-in. Skipped, with the reason, where the machine has
+# no RDMA device (exit 77).
+#   host-devices.sh BUILD_DIR
+set -u
+build=$1
+ls /dev/infiniband/uverbs* >/dev/null 2>&1 ||
+	{ echo "host-devices: SKIP: no RDMA device on this machine (/dev/infiniband/uverbs*)"; exit 77; }
+fail=0 ran=0
+for d in /sys/class/infiniband/*; do
+	[ -d "$d" ] || continue
+	name=$(basename "$d")
+	driver=$(basename "$(readlink -f "$d/device/driver" 2>/dev/null)" 2>/dev/null)
+	echo "=== $name (driver ${driver:-?})"
+	if "$build/examples/create_cq" "$name"; then echo "--- PASS create_cq $name"
+	else echo "--- FAIL create_cq $name"; fail=1; fi
+	ran=$((ran + 1))
+	case $driver in
+	mlx5_core)
+		if "$build/tests/kernel/kt_mlx5_uvio" "$name"; then echo "--- PASS kt_mlx5_uvio $name"
+		else echo "--- FAIL kt_mlx5_uvio $name"; fail=1; fi ;;
+	esac
+done
+[ "$ran" -gt 0 ] || { echo "host-devices: SKIP: no device in /sys/class/infiniband"; exit 77; }
+exit $fail
