@@ -50,6 +50,11 @@ typedef int (*uvio_fetch_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 /* uvio_decode_cm(): JSON members ("cmd":0,"in":24,...,"fields":{...}) in
  * place of text. */
 #define UVIO_DECODE_JSON 0x2u
+/* uvio_decode_cmd(): buf is a write() command (struct ib_uverbs_cmd_hdr
+ * first), decoded as uvio_decode_write() does, with the driver of
+ * driver_id; with UVIO_DECODE_AFTER and fetch, its response is read at the
+ * address the command names. */
+#define UVIO_DECODE_WRITE 0x4u
 
 struct uvio_decode_opts {
 	size_t sz;			/* sizeof(struct uvio_decode_opts) */
@@ -57,13 +62,23 @@ struct uvio_decode_opts {
 	unsigned int flags;		/* UVIO_DECODE_* */
 	uvio_fetch_fn fetch;		/* NULL: pointers are shown, not followed */
 	void *ctx;			/* for fetch */
+	/* The device's driver (enum rdma_driver_id, RDMA_DRIVER_MLX5...), for
+	 * what does not carry it: write() commands and the 2017 layout. An
+	 * ioctl header's own driver_id, when not 0, is the one used. With a
+	 * driver the tables describe, its objects, methods, attributes and
+	 * driver data are decoded by name and field; 0: none. */
+	uint32_t driver_id;
+	uint32_t reserved;		/* 0 */
 };
 
 /*
  * uvio_decode() with options: with a fetch function, the data behind
  * pointer attributes (inputs longer than 8 bytes; outputs with
- * UVIO_DECODE_AFTER) is read and decoded too. -EINVAL for an opts->sz too
- * small, -E2BIG for non-zero bytes past the struct this library knows.
+ * UVIO_DECODE_AFTER) is read and decoded too; with a driver (the header's
+ * driver_id, or opts->driver_id), that driver's namespace and driver data
+ * too. -EINVAL for an opts->sz too small, flags this library does not know
+ * or a reserved field set, -E2BIG for non-zero bytes past the struct this
+ * library knows.
  */
 UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_decode_opts *opts,
 			     char *out, size_t size);
@@ -130,6 +145,21 @@ struct uvio_attr_desc {
 };
 UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
 				struct uvio_attr_desc *desc);
+
+/*
+ * The same in a driver's namespace: the objects, methods and attributes of
+ * the driver (enum rdma_driver_id) whose tables this library has (mlx5),
+ * ids 0x1000 and up, as well as the core's. For a driver without tables,
+ * or 0, what the core-only lookups above answer. An object that takes a
+ * handle of any object (mlx5's DEVX modify and query) has object_id
+ * UINT16_MAX and access "read".
+ */
+UVIO_API const char *uvio_driver_object_name(uint32_t driver_id, uint16_t object_id);
+UVIO_API const char *uvio_driver_method_name(uint32_t driver_id, uint16_t object_id,
+					     uint16_t method_id);
+UVIO_API int uvio_driver_describe_attr(uint32_t driver_id, uint16_t object_id,
+				       uint16_t method_id, uint16_t attr_id,
+				       struct uvio_attr_desc *desc);
 
 #define UVIO_WRITE_EXTENDED	0x1u	/* with IB_USER_VERBS_CMD_FLAG_EXTENDED */
 #define UVIO_WRITE_DRIVER_DATA	0x2u	/* driver data follows the core structs */

@@ -92,9 +92,100 @@ const struct abi_write *abi_write(uint32_t command, const struct abi_object **ob
 	return NULL;
 }
 
+/* The drivers by slot: a slot names a driver's value types. */
+static const struct abi_driver *const drivers[] = {
+#define X(d, slot) [slot] = &abi_drv_##d,
+	ABI_DRIVERS(X)
+#undef X
+};
+
+const struct abi_driver *abi_driver(uint32_t driver_id)
+{
+	for (unsigned int i = 1; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+		if (drivers[i] && drivers[i]->id == driver_id)
+			return drivers[i];
+	return NULL;
+}
+
+static bool driver_ns(uint16_t id)
+{
+	return (id & UVERBS_ID_NS_MASK) != 0;
+}
+
+const struct abi_object *abi_object_drv(const struct abi_driver *drv, uint16_t object_id)
+{
+	if (!driver_ns(object_id))
+		return abi_object(object_id);
+	for (unsigned int i = 0; drv && i < drv->nobjects; i++)
+		if (drv->objects[i].id == object_id)
+			return &drv->objects[i];
+	return NULL;
+}
+
+const struct abi_method *abi_method_drv(const struct abi_driver *drv, uint16_t object_id,
+					uint16_t method_id)
+{
+	if (!driver_ns(object_id) && !driver_ns(method_id))
+		return abi_method(object_id, method_id);
+	/* A driver's object, or the driver's methods of a core object: the
+	 * driver's row with that object id holds them. */
+	for (unsigned int i = 0; drv && i < drv->nobjects; i++) {
+		const struct abi_object *o = &drv->objects[i];
+
+		if (o->id != object_id)
+			continue;
+		for (unsigned int j = 0; j < o->nmethods; j++)
+			if (o->methods[j].id == method_id)
+				return &o->methods[j];
+	}
+	return NULL;
+}
+
+const struct abi_attr *abi_attr_drv(const struct abi_driver *drv, uint16_t object_id,
+				    uint16_t method_id, uint16_t attr_id)
+{
+	if (driver_ns(object_id) || driver_ns(method_id)) {
+		/* a driver's method declares all of its attributes itself */
+		const struct abi_method *m = abi_method_drv(drv, object_id, method_id);
+
+		for (unsigned int i = 0; m && i < m->nattrs; i++)
+			if (m->attrs[i].id == attr_id)
+				return &m->attrs[i];
+		return NULL;
+	}
+	/* the driver's own on a core method (0x1000 up where the method takes
+	 * no driver data, 0x1002 up where it does) */
+	if (driver_ns(attr_id))
+		for (unsigned int i = 0; drv && i < drv->nattrs; i++) {
+			const struct abi_drv_attrs *x = &drv->attrs[i];
+
+			if (x->object != object_id || x->method != method_id)
+				continue;
+			for (unsigned int j = 0; j < x->nattrs; j++)
+				if (x->attrs[j].id == attr_id)
+					return &x->attrs[j];
+		}
+	return abi_attr(object_id, method_id, attr_id);
+}
+
+const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key)
+{
+	for (unsigned int i = 0; drv && i < drv->nudata; i++)
+		if (drv->udata[i].key == key)
+			return &drv->udata[i];
+	return NULL;
+}
+
 const struct abi_vtype *abi_vtype(unsigned int vt)
 {
-	return &abi_vtypes[vt < VT__COUNT ? vt : VT_BYTES];
+	unsigned int slot = vt >> ABI_VT_SHIFT, i = ABI_VT_LOCAL(vt);
+
+	if (!slot)
+		return &abi_vtypes[i < VT__COUNT ? i : VT_BYTES];
+	if (slot < sizeof(drivers) / sizeof(drivers[0]) && drivers[slot] &&
+	    i < drivers[slot]->nvtypes)
+		return &drivers[slot]->vtypes[i];
+	return &abi_vtypes[VT_BYTES];
 }
 
 const char *abi_const_name(unsigned int vt, uint32_t v)

@@ -66,19 +66,20 @@ enum abi_vkind {
 	V_WRITE_CMD,	/* a write() command number, by name */
 };
 
+/* Value types are numbered by enum abi_vtype_id below, and a driver's own
+ * (lib/abi/drivers/) from ABI_VT_DRIVER_BASE(its slot) on: the low
+ * ABI_VT_SHIFT bits index the table that holds the type. */
 struct abi_field {
 	uint16_t name;
 	uint16_t off;
 	uint16_t size;		/* of the field; 0: a flexible array */
-	uint8_t vtype;		/* of the field, or of one element of an array */
-	uint8_t pad;
+	uint16_t vtype;		/* of the field, or of one element of an array */
 };
 
 struct abi_const {
 	uint32_t value;		/* bit number for V_FLAGS */
 	uint16_t name;
-	uint8_t payload;	/* ENUM_IN element: vtype of its data; 0 none */
-	uint8_t pad;
+	uint16_t payload;	/* ENUM_IN element: vtype of its data; 0 none */
 };
 
 struct abi_vtype {
@@ -143,34 +144,40 @@ enum abi_vtype_id {
 };
 extern const struct abi_vtype abi_vtypes[VT__COUNT];
 
+/* A driver's value types: ABI_VT_DRIVER_BASE(slot) + its index. */
+#define ABI_VT_SHIFT 10
+#define ABI_VT_DRIVER_BASE(slot) ((slot) << ABI_VT_SHIFT)
+#define ABI_VT_LOCAL(vt) ((vt) & ((1u << ABI_VT_SHIFT) - 1))
+_Static_assert(VT__COUNT <= (1u << ABI_VT_SHIFT), "core value types overflow their slot");
+
 /* Type-building macros for lib/abi/types.c. Structs are named by typedefs
  * without the ib_uverbs_ prefix. */
-#define SCALAR(vt, name, kind, size) [VT_##vt] = { V_##kind, 0, size, N(name), 0, NULL }
+#define SCALAR(vt, name, kind, size) [ABI_VT_LOCAL(VT_##vt)] = { V_##kind, 0, size, N(name), 0, NULL }
 #define FLAGS(vt, name, ...)                                                   \
-	[VT_##vt] = { V_FLAGS, 0, 0, N(name), ABI_COUNT(struct abi_const, __VA_ARGS__), \
+	[ABI_VT_LOCAL(VT_##vt)] = { V_FLAGS, 0, 0, N(name), ABI_COUNT(struct abi_const, __VA_ARGS__), \
 		      ABI_LIST(struct abi_const, __VA_ARGS__) }
 #define ENUM(vt, name, ...)                                                    \
-	[VT_##vt] = { V_ENUM, 0, 0, N(name), ABI_COUNT(struct abi_const, __VA_ARGS__), \
+	[ABI_VT_LOCAL(VT_##vt)] = { V_ENUM, 0, 0, N(name), ABI_COUNT(struct abi_const, __VA_ARGS__), \
 		      ABI_LIST(struct abi_const, __VA_ARGS__) }
 /* name is also the struct's typedef; STRUCT_SZ for a struct an older header
  * lacks. */
 #define STRUCT_SZ(vt, name, size, ...)                                         \
-	[VT_##vt] = { V_STRUCT, 0, size, N(name),                              \
+	[ABI_VT_LOCAL(VT_##vt)] = { V_STRUCT, 0, size, N(name),                              \
 		      ABI_COUNT(struct abi_field, __VA_ARGS__),                \
 		      ABI_LIST(struct abi_field, __VA_ARGS__) }
 #define STRUCT(vt, name, ...) STRUCT_SZ(vt, name, sizeof(name), __VA_ARGS__)
 /* A bit of a flags type, by its mask; a value of an enum; an ENUM_IN
  * element with the layout of its data. */
-#define B(mask, name) { (uint32_t)__builtin_ctzll(mask), N(name), 0, 0 }
-#define C(value, name) { (uint32_t)(value), N(name), 0, 0 }
-#define CP(value, name, vt) { (uint32_t)(value), N(name), VT_##vt, 0 }
+#define B(mask, name) { (uint32_t)__builtin_ctzll(mask), N(name), 0 }
+#define C(value, name) { (uint32_t)(value), N(name), 0 }
+#define CP(value, name, vt) { (uint32_t)(value), N(name), VT_##vt }
 /* A field; a field at a member path (unions, nested anonymous structs); a
  * flexible array at the end. */
-#define F(s, m, vt) { N(m), offsetof(s, m), sizeof(((s *)0)->m), VT_##vt, 0 }
-#define FP(s, name, vt, path) { N(name), offsetof(s, path), sizeof(((s *)0)->path), VT_##vt, 0 }
-#define FX(s, m, vt) { N(m), offsetof(s, m), 0, VT_##vt, 0 }
+#define F(s, m, vt) { N(m), offsetof(s, m), sizeof(((s *)0)->m), VT_##vt }
+#define FP(s, name, vt, path) { N(name), offsetof(s, path), sizeof(((s *)0)->path), VT_##vt }
+#define FX(s, m, vt) { N(m), offsetof(s, m), 0, VT_##vt }
 /* A field at a fixed offset, for members an older header lacks. */
-#define FO(name, off, size, vt) { N(name), off, size, VT_##vt, 0 }
+#define FO(name, off, size, vt) { N(name), off, size, VT_##vt }
 
 /* ---- objects, methods, attributes ---------------------------------------- */
 enum abi_attr_type {
@@ -202,10 +209,13 @@ struct abi_attr {
 	uint16_t name;
 	uint8_t type;		/* enum abi_attr_type */
 	uint8_t flags;		/* ABI_* */
-	uint8_t obj;		/* IDR, FD, IDRS: the object */
-	uint8_t vtype;		/* of the value or of what the pointer holds */
+	uint16_t obj;		/* IDR, FD, IDRS: the object (ABI_ANY_OBJECT: any) */
+	uint16_t vtype;		/* of the value or of what the pointer holds */
 	uint16_t min_len, max_len;	/* bytes, as the kernel checks them */
 };
+
+/* UVERBS_IDR_ANY_OBJECT: a handle of any object the method accepts. */
+#define ABI_ANY_OBJECT 0xffff
 
 #define ABI_M_UHW	0x01	/* accepts driver data (UHW_IN/UHW_OUT) */
 #define ABI_M_NEWER	0x02	/* absent from Debian 12's headers */
@@ -226,8 +236,8 @@ struct abi_method {
 struct abi_write {
 	uint8_t cmd;		/* without the extended flag */
 	uint8_t flags;
-	uint8_t req;		/* vtype of the core request */
-	uint8_t resp;		/* vtype of the core response, VT_NONE for none */
+	uint16_t req;		/* vtype of the core request */
+	uint16_t resp;		/* vtype of the core response, VT_NONE for none */
 	uint16_t name;
 };
 
@@ -299,6 +309,98 @@ struct abi_object {
 ABI_OBJECTS(X)
 #undef X
 
+/* ---- drivers -------------------------------------------------------------
+ *
+ * A driver's namespace, one table file each (lib/abi/drivers/<driver>.c,
+ * listed in ABI_DRIVERS with a slot of its own): its objects (ids 0x1000
+ * and up), the methods it adds to core objects (method ids 0x1000 and up,
+ * as an object row with the core object's id), the attributes it adds to
+ * core methods, and what its driver data holds: the UHW_IN/UHW_OUT of a
+ * core method, or the bytes after a write() command's core structs.
+ * Everything is found through abi_driver(driver_id); the decoder knows no
+ * driver by name.
+ */
+struct abi_drv_attrs {
+	uint16_t object, method;	/* the core method the driver extends */
+	uint16_t nattrs;
+	const struct abi_attr *attrs;
+};
+
+/* Which of two layouts driver data in has, when a driver has two. */
+enum abi_ud_alt {
+	UD_ALT_NONE,
+	UD_ALT_RSS,	/* in_alt: the QP is made over an indirection table */
+	UD_ALT_LEN,	/* in_alt: the data is exactly in_alt's size */
+};
+
+/* Keys of driver data: a core ioctl method, or a write() command (its number
+ * with IB_USER_VERBS_CMD_FLAG_EXTENDED where it has it). */
+#define ABI_UD_METHOD(o, m) ((uint64_t)1 << 32 | (uint64_t)(o) << 16 | (uint64_t)(m))
+#define ABI_UD_WRITE(cmd) ((uint64_t)2 << 32 | (uint64_t)(uint32_t)(cmd))
+
+struct abi_drv_udata {
+	uint64_t key;		/* ABI_UD_METHOD() or ABI_UD_WRITE() */
+	uint16_t in, out;	/* vtypes; VT_NONE: the driver reads or writes none */
+	uint16_t in_alt;	/* vtype, chosen by alt */
+	uint8_t alt;		/* enum abi_ud_alt */
+	uint8_t pad;
+};
+
+struct abi_driver {
+	uint32_t id;		/* enum rdma_driver_id */
+	uint16_t name;
+	uint16_t nvtypes;
+	const struct abi_vtype *vtypes;	/* by ABI_VT_LOCAL() */
+	uint16_t nobjects, nattrs, nudata;
+	const struct abi_object *objects;
+	const struct abi_drv_attrs *attrs;
+	const struct abi_drv_udata *udata;
+};
+
+/* Table-building macros of the driver files: ids are whole (the driver's
+ * enumerators), objects too (UVERBS_OBJECT_* or the driver's). */
+#define A_D(id, name, type, flags, obj, vt, min, max)                          \
+	{ id, N(name), AT_##type, flags, obj, VT_##vt, min, max }
+#define A_DIDR(id, name, o, acc, f) A_D(id, name, IDR, (f) | ABI_ACCESS(AC_##acc), o, HANDLE, 0, 0)
+#define A_DFD(id, name, o, acc, f) A_D(id, name, FD, (f) | ABI_ACCESS(AC_##acc), o, FD, 0, 0)
+#define A_DRAW_FD(id, name, f) A_D(id, name, RAW_FD, f, 0, FD, 0, 0)
+#define A_DIDRS(id, name, o, f) A_D(id, name, IDRS, (f) | ABI_ACCESS(AC_READ), o, HANDLE, 4, ABI_LEN_ANY)
+#define A_DIN(id, name, vt, size, f) A_D(id, name, PTR_IN, f, 0, vt, size, size)
+#define A_DOUT(id, name, vt, size, f) A_D(id, name, PTR_OUT, f, 0, vt, size, size)
+#define A_DIN_MIN(id, name, vt, min, f) A_D(id, name, PTR_IN, f, 0, vt, min, ABI_LEN_ANY)
+#define A_DOUT_MIN(id, name, vt, min, f) A_D(id, name, PTR_OUT, f, 0, vt, min, ABI_LEN_ANY)
+#define A_DIN_SIZE(id, name, vt, min, max, f) A_D(id, name, PTR_IN, f, 0, vt, min, max)
+#define A_DOUT_STRUCT(id, name, vt, min, size, f)                              \
+	A_D(id, name, PTR_OUT, (f) | ABI_ZERO_TAIL, 0, vt, min, size)
+#define A_DCONST(id, name, vt, f) A_D(id, name, CONST_IN, f, 0, vt, 8, 8)
+#define A_DFLAGS(id, name, vt, f) A_D(id, name, FLAGS_IN, f, 0, vt, 4, 8)
+#define A_DENUM(id, name, vt, f) A_D(id, name, ENUM_IN, f, 0, vt, 0, ABI_LEN_ANY)
+#define METHOD_D(meth, name, flags, ...)                                       \
+	{ meth, N(name), flags, ABI_COUNT(struct abi_attr, __VA_ARGS__),        \
+	  ABI_LIST(struct abi_attr, __VA_ARGS__) }
+/* An object of the driver's (or a core object with the driver's methods). */
+#define OBJECT_D(id, name, type, methods_)                                     \
+	{ id, N(name), OT_##type, sizeof(methods_) / sizeof(methods_[0]), 0, methods_, NULL }
+/* Attributes added to a core method. */
+#define ATTRS_D(obj, meth, ...)                                                \
+	{ UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth,                            \
+	  ABI_COUNT(struct abi_attr, __VA_ARGS__), ABI_LIST(struct abi_attr, __VA_ARGS__) }
+/* Driver data of a core method, of a write() command, of an extended one. */
+#define UD_METHOD(obj, meth, in, out)                                          \
+	{ ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth), VT_##in, VT_##out, VT_NONE, \
+	  UD_ALT_NONE, 0 }
+#define UD_WRITE(cmd, in, out)                                                 \
+	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd), VT_##in, VT_##out, VT_NONE, UD_ALT_NONE, 0 }
+#define UD_WRITE_EX(cmd, in, out)                                              \
+	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_##cmd), VT_##in, \
+	  VT_##out, VT_NONE, UD_ALT_NONE, 0 }
+
+/* The drivers, one file each under lib/abi/drivers/, with their slots. */
+#define ABI_DRIVERS(X) X(mlx5, 1)
+#define X(d, slot) extern const struct abi_driver abi_drv_##d;
+ABI_DRIVERS(X)
+#undef X
+
 /* ---- lookups -------------------------------------------------------------- */
 unsigned int abi_num_objects(void);
 const struct abi_object *abi_object_at(unsigned int index);
@@ -306,6 +408,16 @@ const struct abi_object *abi_object(uint16_t object_id);
 const struct abi_method *abi_method(uint16_t object_id, uint16_t method_id);
 /* UHW_IN/UHW_OUT for methods that take driver data, else the method's. */
 const struct abi_attr *abi_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id);
+/* The driver with this enum rdma_driver_id, NULL when the tables have none. */
+const struct abi_driver *abi_driver(uint32_t driver_id);
+/* The lookups above in a driver's namespace too (drv NULL: the core's). */
+const struct abi_object *abi_object_drv(const struct abi_driver *drv, uint16_t object_id);
+const struct abi_method *abi_method_drv(const struct abi_driver *drv, uint16_t object_id,
+					uint16_t method_id);
+const struct abi_attr *abi_attr_drv(const struct abi_driver *drv, uint16_t object_id,
+				    uint16_t method_id, uint16_t attr_id);
+/* What the driver's data holds for a key (ABI_UD_METHOD/ABI_UD_WRITE). */
+const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key);
 /* A write() command by its number, with or without the extended flag: the
  * flag must agree with the table. obj receives the owning object. */
 const struct abi_write *abi_write(uint32_t command, const struct abi_object **obj);

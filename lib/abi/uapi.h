@@ -41,6 +41,11 @@
 #else
 #define UVIO_SYS_UAPI_6_12 0
 #endif
+#if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define UVIO_SYS_UAPI_6_1 1
+#else
+#define UVIO_SYS_UAPI_6_1 0
+#endif
 #if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
 #define UVIO_SYS_UAPI_5_12 1
 #else

@@ -209,6 +209,15 @@ static void put_value(struct text *t, unsigned int vt, const uint8_t *p, size_t 
 	put_scalar(t, vt, get_uint(p, es), es);
 }
 
+/* A struct that ends in a flexible array: one of it, however long. */
+static bool open_ended(unsigned int vt)
+{
+	const struct abi_vtype *ty = abi_vtype(vt);
+	const struct abi_field *f = ty->items;
+
+	return ty->kind == V_STRUCT && ty->count && f[ty->count - 1].size == 0;
+}
+
 static bool all_zero(const uint8_t *p, size_t n)
 {
 	while (n--)
@@ -296,15 +305,68 @@ static void put_struct(struct text *t, unsigned int vt, const uint8_t *p, size_t
 
 /* ---- write() commands -------------------------------------------------- */
 
+/* The layout a driver gives its data: in (or in_alt when the command says
+ * so) or out; VT_NONE when the driver reads or writes none, VT_BYTES when
+ * there is no driver to ask. rss: the command makes a QP over an
+ * indirection table. */
+static unsigned int ud_vtype(const struct abi_drv_udata *u, bool out, size_t n, bool rss)
+{
+	if (!u)
+		return VT_BYTES;
+	if (out)
+		return u->out;
+	if ((u->alt == UD_ALT_LEN && n == abi_vtype(u->in_alt)->size) ||
+	    (u->alt == UD_ALT_RSS && rss))
+		return u->in_alt;
+	return u->in;
+}
+
+/* Driver data: field by field where the driver's table has its layout. */
+static void put_drv_data(struct text *t, const struct abi_driver *drv,
+			 const struct abi_drv_udata *u, bool out, const uint8_t *p, size_t n,
+			 bool rss)
+{
+	unsigned int vt = ud_vtype(u, out, n, rss);
+
+	if (drv && vt == VT_NONE) {
+		put(t, "(%s %s none) ", abi_str(drv->name), out ? "writes" : "reads");
+		vt = VT_BYTES;
+	} else if (vt != VT_BYTES) {
+		put(t, "%s ", abi_str(abi_vtype(vt)->name));
+	}
+	put_value(t, vt, p, n, 1);
+}
+
+/* EX_CREATE_QP over an indirection table: the core says so. */
+static bool ex_create_qp_rss(uint32_t command, const uint8_t *core, size_t len)
+{
+	struct ib_uverbs_ex_create_qp q;
+
+	if (command != (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP) ||
+	    len < uvio_offsetofend(struct ib_uverbs_ex_create_qp, comp_mask))
+		return false;
+	memset(&q, 0, sizeof(q));
+	memcpy(&q, core, len < sizeof(q) ? len : sizeof(q));
+	return q.comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+}
+
+/* How a write() command's driver data reads, for put_write_core(). */
+struct wdrv {
+	const struct abi_driver *drv;
+	const struct abi_drv_udata *u;
+	bool rss;
+};
+
 /*
  * The core struct of a write() command and its response, as the kernel reads
  * and writes them: core holds what follows the header(s); for commands whose
  * core struct starts with the response pointer, that field is shown too.
- * Driver data (udata) past the core struct is shown as bytes.
+ * Driver data (udata) past the core struct is shown as the driver's table
+ * says (wd), else as bytes.
  */
 static void put_write_core(struct text *t, const struct abi_write *w, const uint8_t *core,
 			   size_t core_len, const uint8_t *resp, size_t resp_len,
-			   const char *ind, bool drv_in, bool drv_out)
+			   const char *ind, bool drv_in, bool drv_out, const struct wdrv *wd)
 {
 	const struct abi_vtype *req = abi_vtype(w->req), *rsp = abi_vtype(w->resp);
 	char sep[16], sep2[16];
@@ -322,9 +384,13 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 		if (core_len < req->size)
 			put(t, "core %zu bytes, %u expected: ", core_len, req->size);
 		put_fields(t, w->req, core, drv_in ? fixed : core_len, 0, sep);
-		if (core_len > req->size && (drv_in || !all_zero(core + req->size,
-								  core_len - req->size))) {
-			put(t, drv_in ? "%sdriver data in = " : "%spast the struct = ", sep);
+		if (core_len > req->size && drv_in) {
+			put(t, "%sdriver data in = ", sep);
+			put_drv_data(t, wd ? wd->drv : NULL, wd ? wd->u : NULL, false,
+				     core + req->size, core_len - req->size, wd && wd->rss);
+		} else if (core_len > req->size && !all_zero(core + req->size,
+							     core_len - req->size)) {
+			put(t, "%spast the struct = ", sep);
 			put_bytes(t, core + req->size, core_len - req->size);
 		}
 	}
@@ -336,9 +402,13 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 			put(t, " %u expected:", rsp->size);
 		put(t, "%s", sep2);
 		put_fields(t, w->resp, resp, drv_out ? fixed : resp_len, 0, sep2);
-		if (resp_len > rsp->size && (drv_out || !all_zero(resp + rsp->size,
-								   resp_len - rsp->size))) {
-			put(t, drv_out ? "%sdriver data out = " : "%spast the struct = ", sep2);
+		if (resp_len > rsp->size && drv_out) {
+			put(t, "%sdriver data out = ", sep2);
+			put_drv_data(t, wd ? wd->drv : NULL, wd ? wd->u : NULL, true,
+				     resp + rsp->size, resp_len - rsp->size, false);
+		} else if (resp_len > rsp->size && !all_zero(resp + rsp->size,
+							     resp_len - rsp->size)) {
+			put(t, "%spast the struct = ", sep2);
 			put_bytes(t, resp + rsp->size, resp_len - rsp->size);
 		}
 	} else if (resp && resp_len) {
@@ -348,8 +418,9 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 }
 
 static int render_write(struct text *t, const uint8_t *buf, size_t len, const uint8_t *resp,
-			size_t resp_len)
+			size_t resp_len, const struct abi_driver *drv)
 {
+	struct wdrv wd = { drv, NULL, false };
 	struct ib_uverbs_cmd_hdr h;
 	const struct abi_object *obj = NULL;
 	const struct abi_write *w;
@@ -399,18 +470,78 @@ static int render_write(struct text *t, const uint8_t *buf, size_t len, const ui
 		core = buf + sizeof(h);
 		core_len = len - sizeof(h);
 	}
+	if (drv)
+		put(t, "\n  driver %s", abi_str(drv->name));
 	if (!w)
 		return 0;
+	wd.u = abi_drv_udata(drv, ABI_UD_WRITE(h.command));
+	wd.rss = ex_create_qp_rss(h.command, core, core_len);
 	/* Plain commands with driver data carry it after the core struct;
 	 * extended ones say its length in the extended header. */
 	put_write_core(t, w, core, core_len, resp, resp_len, "  ",
 		       (w->flags & ABI_W_UDATA) && !(w->flags & ABI_W_EX),
-		       (w->flags & (ABI_W_UDATA | ABI_W_EX)) != 0);
+		       (w->flags & (ABI_W_UDATA | ABI_W_EX)) != 0, &wd);
 	if (drv_in) {
 		put(t, "\n  driver data in = ");
-		put_bytes(t, core + core_len, drv_in);
+		put_drv_data(t, drv, wd.u, false, core + core_len, drv_in, wd.rss);
 	}
 	return 0;
+}
+
+/* Where the kernel writes a write() command's response, and at most how
+ * much: false for a command without one. */
+static bool write_resp_at(const uint8_t *buf, size_t len, uint64_t *addr, size_t *resp_len)
+{
+	struct ib_uverbs_cmd_hdr h;
+	const struct abi_write *w;
+
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, buf, sizeof(h));
+	if (h.command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		struct ib_uverbs_ex_cmd_hdr ex;
+
+		if (len < sizeof(h) + sizeof(ex))
+			return false;
+		memcpy(&ex, buf + sizeof(h), sizeof(ex));
+		*addr = ex.response;
+		*resp_len = ((size_t)h.out_words + ex.provider_out_words) * 8;
+		return *resp_len != 0;
+	}
+	w = abi_write(h.command, NULL);
+	if (!w || !(w->flags & ABI_W_RESP) || !h.out_words || len < sizeof(h) + sizeof(*addr))
+		return false;
+	memcpy(addr, buf + sizeof(h), sizeof(*addr));
+	*resp_len = (size_t)h.out_words * 4;
+	return true;
+}
+
+/* UVIO_DECODE_WRITE: a write() command, its driver from the options, and
+ * after the call its response read through fetch (the whole of it, else
+ * the core struct alone). */
+static int render_write_opts(struct text *t, const uint8_t *buf, size_t len,
+			     const struct uvio_decode_opts *o)
+{
+	uint8_t resp[UVIO_CMD_MAX_BYTES];
+	const struct abi_write *w;
+	struct ib_uverbs_cmd_hdr h;
+	size_t rn = 0, core;
+	uint64_t addr;
+	bool got = false;
+
+	if (o->fetch && (o->flags & UVIO_DECODE_AFTER) && write_resp_at(buf, len, &addr, &rn)) {
+		if (rn > sizeof(resp))
+			rn = sizeof(resp);
+		got = !o->fetch(o->ctx, addr, resp, rn);
+		memcpy(&h, buf, sizeof(h));
+		w = abi_write(h.command, NULL);
+		core = w && w->resp != VT_NONE ? abi_vtype(w->resp)->size : 0;
+		if (!got && core && core < rn) {
+			rn = core;
+			got = !o->fetch(o->ctx, addr, resp, rn);
+		}
+	}
+	return render_write(t, buf, len, got ? resp : NULL, got ? rn : 0, abi_driver(o->driver_id));
 }
 
 UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp, size_t resp_len,
@@ -422,7 +553,7 @@ UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp, si
 		out[0] = '\0';
 	if ((!buf && len) || (!resp && resp_len))
 		return -EFAULT;
-	return finish(&t, render_write(&t, buf, len, resp, resp_len));
+	return finish(&t, render_write(&t, buf, len, resp, resp_len, NULL));
 }
 
 /* ---- ioctl commands ---------------------------------------------------- */
@@ -432,8 +563,58 @@ struct ctx {
 	const struct uvio_decode_opts *o;
 	const struct ib_uverbs_attr *attrs;	/* the command's, maybe misaligned */
 	size_t nattrs;
+	const struct abi_driver *drv;		/* the command's driver, NULL: none known */
+	uint16_t object_id, method_id;
 	uint8_t mem[UVIO_CMD_MAX_BYTES];
 };
+
+/* The command's attribute with this id, copied out; false when absent. */
+static bool find_attr(const struct ctx *c, uint16_t id, struct ib_uverbs_attr *out)
+{
+	for (size_t i = 0; i < c->nattrs; i++) {
+		memcpy(out, &c->attrs[i], sizeof(*out));
+		if (out->attr_id == id)
+			return true;
+	}
+	return false;
+}
+
+/* UHW_IN or UHW_OUT of a core method: the layout the driver gives it there
+ * (for INVOKE_WRITE, the write() command's), VT_BYTES when unknown. */
+static unsigned int uhw_vtype(const struct ctx *c, const struct ib_uverbs_attr *a)
+{
+	const struct abi_drv_udata *u;
+	struct ib_uverbs_attr x;
+	bool rss = false;
+
+	if (!c->drv || (c->object_id & UVERBS_ID_NS_MASK) || (c->method_id & UVERBS_ID_NS_MASK))
+		return VT_BYTES;
+	if (c->object_id == UVERBS_OBJECT_DEVICE && c->method_id == UVERBS_METHOD_INVOKE_WRITE) {
+		uint8_t core[sizeof(struct ib_uverbs_ex_create_qp)];
+		size_t n;
+
+		if (!find_attr(c, UVERBS_ATTR_WRITE_CMD, &x) || x.len != 8 || x.data > UINT32_MAX)
+			return VT_BYTES;
+		u = abi_drv_udata(c->drv, ABI_UD_WRITE(x.data));
+		/* EX_CREATE_QP's core says whether it is over a table */
+		if (u && u->alt == UD_ALT_RSS && find_attr(c, UVERBS_ATTR_CORE_IN, &x)) {
+			n = x.len < sizeof(core) ? x.len : sizeof(core);
+			if (x.len <= sizeof(x.data))
+				memcpy(core, &x.data, n);
+			else if (!c->o || !c->o->fetch || c->o->fetch(c->o->ctx, x.data, core, n))
+				n = 0;
+			rss = ex_create_qp_rss(IB_USER_VERBS_CMD_FLAG_EXTENDED |
+					       IB_USER_VERBS_EX_CMD_CREATE_QP, core, n);
+		}
+	} else {
+		u = abi_drv_udata(c->drv, ABI_UD_METHOD(c->object_id, c->method_id));
+		rss = c->object_id == UVERBS_OBJECT_QP &&
+		      find_attr(c, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, &x);
+	}
+	if (!u)
+		return VT_NONE;
+	return ud_vtype(u, a->attr_id == UVERBS_ATTR_UHW_OUT, a->len, rss);
+}
 
 /* After the call, the element count the kernel wrote for a counted list
  * (ABI_COUNTED: the method's next attribute, a u64). -1 when the command
@@ -485,7 +666,17 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 	unsigned int vt = d ? d->vtype : VT_BYTES;
 	const uint8_t *p;
 	size_t n;
-	bool cut;
+	bool cut, uhw = false, none = false;
+
+	/* Driver data: the driver's layout where the tables know it. */
+	if (d && (a->attr_id == UVERBS_ATTR_UHW_IN || a->attr_id == UVERBS_ATTR_UHW_OUT) &&
+	    d->vtype == VT_BYTES) {
+		uhw = true;
+		vt = uhw_vtype(c, a);
+		none = vt == VT_NONE;
+		if (none)
+			vt = VT_BYTES;
+	}
 
 	switch (kind) {
 	case UVIO_KIND_IDR:
@@ -494,7 +685,8 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 	case UVIO_KIND_FD_NEW: {
 		bool is_new = kind == UVIO_KIND_IDR_NEW || kind == UVIO_KIND_FD_NEW;
 		bool fd = kind == UVIO_KIND_FD || kind == UVIO_KIND_FD_NEW;
-		const struct abi_object *o = d && d->type != AT_RAW_FD ? abi_object(d->obj) : NULL;
+		const struct abi_object *o = d && d->type != AT_RAW_FD ?
+			abi_object_drv(c->drv, d->obj) : NULL;
 
 		put(t, " %s%s%s%s", is_new ? "new " : "", o ? abi_str(o->name) : "",
 		    o ? " " : "", fd ? "fd" : "handle");
@@ -549,7 +741,15 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 	if (a->len > sizeof(a->data) && kind != UVIO_KIND_PTR_OUT)
 		put(t, " ptr 0x%llx", (unsigned long long)a->data);
 	put(t, " = ");
-	if (d && (d->type == AT_CONST_IN || d->type == AT_FLAGS_IN) && natural(n) &&
+	if (uhw) {
+		/* one struct of the driver's, never a list */
+		if (none)
+			put(t, "(%s %s none) ", abi_str(c->drv->name),
+			    a->attr_id == UVERBS_ATTR_UHW_OUT ? "writes" : "reads");
+		else if (vt != VT_BYTES)
+			put(t, "%s ", abi_str(abi_vtype(vt)->name));
+		put_value(t, vt, p, n, 1);
+	} else if (d && (d->type == AT_CONST_IN || d->type == AT_FLAGS_IN) && natural(n) &&
 	    abi_vtype(vt)->kind != V_STRUCT) {
 		put_scalar(t, vt, get_uint(p, n), n);
 	} else if (d && d->type != AT_ENUM_IN && abi_vtype(vt)->kind != V_STRUCT &&
@@ -560,7 +760,8 @@ static void put_attr_value(struct ctx *c, const struct ib_uverbs_attr *a,
 
 		put_value(t, vt, p, n - n % es, 1);
 	} else if (d && abi_vtype(vt)->kind == V_STRUCT && d->max_len == ABI_LEN_ANY &&
-		   d->type != AT_ENUM_IN && abi_vtype(vt)->size && n >= abi_vtype(vt)->size) {
+		   d->type != AT_ENUM_IN && abi_vtype(vt)->size && n >= abi_vtype(vt)->size &&
+		   !open_ended(vt)) {
 		size_t es = abi_vtype(vt)->size, shown = n / es;
 		long long filled = counted(c, d);
 
@@ -666,7 +867,21 @@ static void put_invoke_write(struct ctx *c, const struct ib_uverbs_attr *attrs, 
 			rp = resp;
 	}
 	/* Driver data travels in UHW_IN/UHW_OUT here, not after the core. */
-	put_write_core(c->t, w, cp, cp ? core_len : 0, rp, rp ? resp_len : 0, "    ", false, false);
+	put_write_core(c->t, w, cp, cp ? core_len : 0, rp, rp ? resp_len : 0, "    ", false, false,
+		       NULL);
+}
+
+/* A mandatory attribute the command lacks (seen: ids present, by namespace),
+ * named; returns whether none was named yet. */
+static bool put_missing(struct text *t, const struct abi_attr *d, const uint64_t seen[2],
+			bool first)
+{
+	unsigned int ns = d->id >> UVERBS_ID_NS_SHIFT, low = d->id & 0xfff;
+
+	if (!(d->flags & ABI_MANDATORY) || ns > 1 || low >= 64 || (seen[ns] >> low & 1))
+		return first;
+	put(t, "%s%s", first ? "\n  missing mandatory: " : ", ", abi_str(d->name));
+	return false;
 }
 
 static int render(struct text *t, const void *buf, size_t len,
@@ -678,9 +893,11 @@ static int render(struct text *t, const void *buf, size_t len,
 		sizeof(struct uvio_ioctl_hdr_2017) : sizeof(struct ib_uverbs_ioctl_hdr);
 	const struct ib_uverbs_attr *attrs;
 	const struct abi_method *m;
+	const struct abi_object *ob;
 	const char *obj, *meth;
 	size_t i, have, claimed;
 	uint64_t seen[2] = { 0, 0 };
+	uint32_t driver_id;
 	struct ctx ctx, *c = &ctx;
 
 	if (len < hdr_len) {
@@ -695,8 +912,16 @@ static int render(struct text *t, const void *buf, size_t len,
 	c->o = o;
 	c->attrs = NULL;
 	c->nattrs = 0;
-	obj = uvio_object_name(hdr->object_id);
-	m = abi_method(hdr->object_id, hdr->method_id);
+	/* The driver: the header's (the kernel refuses any other than the
+	 * device's), else the caller's word for the device. */
+	driver_id = layout == UVIO_LAYOUT_CURRENT && hdr->driver_id ? hdr->driver_id :
+		    o ? o->driver_id : 0;
+	c->drv = abi_driver(driver_id);
+	c->object_id = hdr->object_id;
+	c->method_id = hdr->method_id;
+	ob = abi_object_drv(c->drv, hdr->object_id);
+	obj = ob ? abi_str(ob->name) : NULL;
+	m = abi_method_drv(c->drv, hdr->object_id, hdr->method_id);
 	meth = m ? abi_str(m->name) : NULL;
 	if (obj)
 		put(t, "%s", obj);
@@ -713,10 +938,14 @@ static int render(struct text *t, const void *buf, size_t len,
 			put(t, " reserved=0x%llx(!)", (unsigned long long)hv.reserved1);
 	} else {
 		put(t, " driver_id %u", hdr->driver_id);
+		if (c->drv && hdr->driver_id == driver_id)
+			put(t, "(%s)", abi_str(c->drv->name));
 		if (hdr->reserved1 || hdr->reserved2)
 			put(t, " reserved1=0x%llx reserved2=0x%x(!)",
 			    (unsigned long long)hdr->reserved1, hdr->reserved2);
 	}
+	if (c->drv && (layout != UVIO_LAYOUT_CURRENT || hdr->driver_id != driver_id))
+		put(t, " driver %s", abi_str(c->drv->name));
 	put(t, ", %u attrs, length %u", hdr->num_attrs, hdr->length);
 
 	claimed = hdr_len + (size_t)hdr->num_attrs * sizeof(struct ib_uverbs_attr);
@@ -741,7 +970,7 @@ static int render(struct text *t, const void *buf, size_t len,
 
 		/* A caller's buffer may be misaligned: copy the record out. */
 		memcpy(&a, &attrs[i], sizeof(a));
-		d = abi_attr(hdr->object_id, hdr->method_id, a.attr_id);
+		d = abi_attr_drv(c->drv, hdr->object_id, hdr->method_id, a.attr_id);
 		kind = kinds ? kinds[i] : uvio_abi_attr_kind(d);
 		put(t, "\n  [%zu] 0x%04x %-16s %-7s len %u", i, a.attr_id,
 		    d ? abi_str(d->name) : (a.attr_id & UVERBS_ID_NS_MASK ? "driver" : "?"),
@@ -760,17 +989,20 @@ static int render(struct text *t, const void *buf, size_t len,
 		put_len_check(t, &a, d);
 		put_attr_value(c, &a, d, kind);
 	}
-	/* What the method requires and the command lacks. */
+	/* What the method requires and the command lacks: its own
+	 * attributes, and those the driver adds to it. */
 	if (m && have == hdr->num_attrs) {
 		bool first = true;
 
-		for (unsigned int j = 0; j < m->nattrs; j++) {
-			const struct abi_attr *d = &m->attrs[j];
+		for (unsigned int j = 0; j < m->nattrs; j++)
+			first = put_missing(t, &m->attrs[j], seen, first);
+		for (unsigned int j = 0; c->drv && j < c->drv->nattrs; j++) {
+			const struct abi_drv_attrs *x = &c->drv->attrs[j];
 
-			if (!(d->flags & ABI_MANDATORY) || d->id >= 64 || (seen[0] >> d->id & 1))
+			if (x->object != hdr->object_id || x->method != hdr->method_id)
 				continue;
-			put(t, "%s%s", first ? "\n  missing mandatory: " : ", ", abi_str(d->name));
-			first = false;
+			for (unsigned int k = 0; k < x->nattrs; k++)
+				first = put_missing(t, &x->attrs[k], seen, first);
 		}
 	}
 	if (hdr->object_id == UVERBS_OBJECT_DEVICE && hdr->method_id == UVERBS_METHOD_INVOKE_WRITE)
@@ -788,11 +1020,13 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
 	if (!buf && len)
 		return -EFAULT;
 	if (opts) {
-		size_t known = uvio_offsetofend(struct uvio_decode_opts, ctx);
+		size_t known = uvio_offsetofend(struct uvio_decode_opts, reserved);
 		int ret = uvio_opts_check(opts, known, 1);
 
 		if (ret)
 			return ret;
+		if (UVIO_OPT(opts, reserved))
+			return -EINVAL;
 		if (opts->sz < known) {
 			/* an older caller's struct: read only what it has */
 			struct uvio_decode_opts o = { 0 };
@@ -800,6 +1034,10 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
 			memcpy(&o, opts, opts->sz);
 			return finish(&t, render(&t, buf, len, &o, NULL));
 		}
+		if (opts->flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE))
+			return -EINVAL;
+		if (opts->flags & UVIO_DECODE_WRITE)
+			return finish(&t, render_write_opts(&t, buf, len, opts));
 	}
 	return finish(&t, render(&t, buf, len, opts, NULL));
 }

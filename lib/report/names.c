@@ -129,17 +129,29 @@ UVIO_API const char *uvio_write_cmd_name(uint32_t command)
 	return w ? abi_str(w->name) : NULL;
 }
 
-UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
-				struct uvio_attr_desc *desc)
+UVIO_API const char *uvio_driver_object_name(uint32_t driver_id, uint16_t object_id)
+{
+	const struct abi_object *o = abi_object_drv(abi_driver(driver_id), object_id);
+
+	return o ? abi_str(o->name) : NULL;
+}
+
+UVIO_API const char *uvio_driver_method_name(uint32_t driver_id, uint16_t object_id,
+					     uint16_t method_id)
+{
+	const struct abi_method *m = abi_method_drv(abi_driver(driver_id), object_id, method_id);
+
+	return m ? abi_str(m->name) : NULL;
+}
+
+static int describe(const struct abi_attr *a, uint16_t attr_id, struct uvio_attr_desc *desc)
 {
 	static const char *const access[] = { "read", "write", "new", "destroy" };
-	const struct abi_attr *a;
 	bool obj;
 	int ret = uvio_out_check(desc);
 
 	if (ret)
 		return ret;
-	a = abi_attr(object_id, method_id, attr_id);
 	if (!a)
 		return -ENOENT;
 	obj = a->type == AT_IDR || a->type == AT_FD || a->type == AT_IDRS;
@@ -155,6 +167,20 @@ UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t
 	UVIO_OUT_SET(desc, access, obj ? access[ABI_ACCESS_OF(a->flags)] : NULL);
 	UVIO_OUT_SET(desc, type, abi_str(abi_vtype(a->vtype)->name));
 	return 0;
+}
+
+UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
+				struct uvio_attr_desc *desc)
+{
+	return describe(abi_attr(object_id, method_id, attr_id), attr_id, desc);
+}
+
+UVIO_API int uvio_driver_describe_attr(uint32_t driver_id, uint16_t object_id,
+				       uint16_t method_id, uint16_t attr_id,
+				       struct uvio_attr_desc *desc)
+{
+	return describe(abi_attr_drv(abi_driver(driver_id), object_id, method_id, attr_id),
+			attr_id, desc);
 }
 
 UVIO_API int uvio_known_write_cmd(unsigned int index, uint32_t *command)

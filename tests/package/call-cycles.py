@@ -67,6 +67,8 @@ for c in cycles:
 LAYERS = ["abi", "report", "cmd", "device", "write", "hw", "verbs", "cm", "diag", "../providers"]
 def layer(name):
     top = name.rsplit("/", 1)[0] if "/" in name else ""
+    if top not in LAYERS and "/" in top and not top.startswith(".."):
+        top = top.split("/", 1)[0]  # a layer's subfolder (abi/drivers) is that layer
     return LAYERS.index(top) if top in LAYERS else None
 upward = []
 for n in sorted(calls):

@@ -12,6 +12,9 @@
 #include <uvio/diag.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
 
 static char text[16384];
 
@@ -568,6 +571,409 @@ static void driver_object_no_uhw(void **state)
 	memset(regions, 0, sizeof(regions));
 }
 
+/* An ioctl command of n attributes as the kernel sees it. */
+struct raw_cmd {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr a[8];
+};
+
+static size_t raw_cmd(struct raw_cmd *c, uint16_t object, uint16_t method, uint32_t driver_id,
+		      unsigned int n)
+{
+	size_t len = sizeof(c->hdr) + n * sizeof(c->a[0]);
+
+	c->hdr = (struct ib_uverbs_ioctl_hdr){ .length = (uint16_t)len, .object_id = object,
+		.method_id = method, .num_attrs = (uint16_t)n, .driver_id = driver_id };
+	return len;
+}
+
+/* mlx5's driver data and namespace on the ioctl path: with the header's
+ * driver_id 1 (RDMA_DRIVER_MLX5), UHW_IN and UHW_OUT field by field, the
+ * driver's attributes of core methods and its own objects by name. */
+static void mlx5_ioctl(void **state)
+{
+	struct raw_cmd c;
+	struct mlx5_ib_create_cq ucq;
+	struct mlx5_ib_create_cq_resp rcq = { .cqn = 77 };
+	uint32_t cqe = 128, out_id = 0x55;
+	uint8_t devx_in[24] = { 0x0a, 0x00, 0x00, 0x07, 0, 0, 0x00, 0x13 }, devx_out[16] = { 0 };
+	uint16_t prio = 3;
+	uint64_t start = 0x1000, length = 0x2000;
+	size_t len;
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	(void)state;
+
+	memset(&ucq, 0, sizeof(ucq));
+	ucq.buf_addr = 0x10000;
+	ucq.db_addr = 0x20000;
+	ucq.cqe_size = 64;
+	ucq.flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
+	ucq.uar_page_index = 3;
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 1, 5);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CREATE_CQ_HANDLE,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 4 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CREATE_CQ_RESP_CQE, .len = 4,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&cqe };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_IN, .len = sizeof(ucq),
+					  .data = (uintptr_t)&ucq };
+	c.a[3] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_OUT, .len = sizeof(rcq),
+					  .data = (uintptr_t)&rcq };
+	c.a[4] = (struct ib_uverbs_attr){ .attr_id = 0x1002 /* MLX5_IB_ATTR_CREATE_CQ_UAR_INDEX */,
+					  .len = 4, .data = 9 };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &ucq, sizeof(ucq) };
+	regions[1] = (struct region){ &rcq, sizeof(rcq) };
+	regions[2] = (struct region){ &cqe, sizeof(cqe) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("CQ.CREATE (object 3, method 0) layout current driver_id 1(mlx5), 5 attrs");
+	assert_has("[2] 0x1000 UHW_IN           ptr-in  len 32 optional ptr 0x");
+	assert_has(" = mlx5_create_cq {buf_addr = 0x10000, db_addr = 0x20000, cqe_size = 64, "
+		   "cqe_comp_en = 0, cqe_comp_res_format = 0x0, flags = 0x2(UAR_PAGE_INDEX), "
+		   "uar_page_index = 3}\n");
+	assert_has("[3] 0x1001 UHW_OUT          ptr-out len 8 optional ptr 0x");
+	assert_has(" = mlx5_create_cq_resp {cqn = 77}\n");
+	assert_has("[4] 0x1002 UAR_INDEX        ptr-in  len 4 optional = 9\n");
+	/* rxe (14) has no tables: the same bytes are bytes */
+	c.hdr.driver_id = 14;
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("[2] 0x1000 UHW_IN           ptr-in  len 32 optional ptr 0x");
+	assert_has(" = 00:00:01:00:00:00:00:00:00:00:02:00");
+	assert_has("[4] 0x1002 driver           ?       len 4 optional inline 9 (0x9)\n");
+
+	/* a driver's object: DEVX_OBJ.CREATE with the device's mailboxes */
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_CREATE, 1, 3);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 6 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN,
+		.len = sizeof(devx_in), .flags = UVERBS_ATTR_F_MANDATORY,
+		.data = (uintptr_t)devx_in };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT,
+		.len = sizeof(devx_out), .flags = UVERBS_ATTR_F_MANDATORY,
+		.data = (uintptr_t)devx_out };
+	devx_out[0] = 0x3;
+	devx_out[7] = 0x42;
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ devx_in, sizeof(devx_in) };
+	regions[1] = (struct region){ devx_out, sizeof(devx_out) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("DEVX_OBJ.CREATE (object 4097, method 4096) layout current driver_id 1(mlx5)");
+	assert_has("[0] 0x1000 HANDLE           idr-new len 0 mandatory new DEVX_OBJ handle 6\n");
+	assert_has("[1] 0x1001 CMD_IN           ptr-in  len 24 mandatory ptr 0x");
+	assert_has(" = {opcode = 0x0a00, uid = 0x0007, op_mod = 0x0013, data[] = 00:00:00:00");
+	assert_has("[2] 0x1002 CMD_OUT          ptr-out len 16 mandatory ptr 0x");
+	assert_has(" = {status = 3, syndrome = 0x00000042, data[] = 00:00:00:00:00:00:00:00}");
+	assert_null(strstr(text, "missing mandatory"));
+	/* what the method requires: its own ids are in the driver's namespace */
+	c.hdr.num_attrs = 1;
+	c.hdr.length = sizeof(c.hdr) + sizeof(c.a[0]);
+	assert_true(uvio_decode_cmd(&c, c.hdr.length, &o, text, sizeof(text)) > 0);
+	assert_has("missing mandatory: CMD_IN, CMD_OUT");
+
+	/* FLOW_MATCHER.CREATE: an ENUM_IN whose NORMAL element carries the
+	 * priority, a constant table type */
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, MLX5_IB_OBJECT_FLOW_MATCHER, MLX5_IB_METHOD_FLOW_MATCHER_CREATE, 1, 2);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_FLOW_MATCHER_FLOW_TYPE, .len = 2,
+		.flags = UVERBS_ATTR_F_MANDATORY,
+		.attr_data.enum_data.elem_id = MLX5_IB_FLOW_TYPE_NORMAL };
+	memcpy(&c.a[0].data, &prio, sizeof(prio));
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_FLOW_MATCHER_FT_TYPE, .len = 8,
+					  .data = MLX5_IB_UAPI_FLOW_TABLE_TYPE_RDMA_RX };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("FLOW_MATCHER.CREATE");
+	assert_has("FLOW_TYPE        enum-in len 2 mandatory elem 0 NORMAL = 3\n");
+	assert_has("FT_TYPE          ptr-in  len 8 optional = RDMA_RX(3)\n");
+	assert_has("missing mandatory: HANDLE, MATCH_MASK, MATCH_CRITERIA");
+
+	/* DM.ALLOC: mlx5's attributes of a core method; its own DM methods */
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, 1, 2);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .len = 8,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&start };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 8, .data = 1 };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &start, sizeof(start) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("[0] 0x1000 RESP_START_OFFSET ptr-out len 8 mandatory ptr 0x");
+	assert_has(" = 0x1000\n");
+	assert_has("[1] 0x1002 REQ_TYPE         ptr-in  len 8 optional = STEERING_SW_ICM(1)");
+	assert_has("missing mandatory: HANDLE, LENGTH, ALIGNMENT");
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, UVERBS_OBJECT_DM, 0x1001 /* MLX5_IB_METHOD_DM_QUERY */, 1, 2);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .flags = UVERBS_ATTR_F_MANDATORY,
+					  .data = 2 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1003, .len = 8,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&length };
+	regions[0] = (struct region){ &length, sizeof(length) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("DM.QUERY (object 14, method 4097)");
+	assert_has("[0] 0x1000 REQ_HANDLE       idr     len 0 mandatory DM handle 2\n");
+	assert_has("[1] 0x1003 RESP_LENGTH      ptr-out len 8 mandatory ptr 0x");
+	assert_has(" = 8192\n");
+	assert_has("missing mandatory: RESP_START_OFFSET, RESP_PAGE_INDEX");
+
+	/* DEVX_UMEM.REG, before the call */
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, MLX5_IB_OBJECT_DEVX_UMEM, MLX5_IB_METHOD_DEVX_UMEM_REG, 1, 2);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_DEVX_UMEM_REG_ACCESS, .len = 8,
+		.data = IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = MLX5_IB_ATTR_DEVX_UMEM_REG_OUT_ID, .len = 4,
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&out_id };
+	o.flags = 0;
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("DEVX_UMEM.REG");
+	assert_has("ACCESS           ptr-in  len 8 optional = 0x5(LOCAL_WRITE|REMOTE_READ)\n");
+	assert_has("OUT_ID           ptr-out len 4 mandatory ptr 0x");
+	assert_null(strstr(text, " = 85"));
+	memset(regions, 0, sizeof(regions));
+}
+
+/* INVOKE_WRITE on mlx5: UHW_IN/UHW_OUT hold the write() command's driver
+ * data; EX_CREATE_QP over an indirection table takes the RSS request. */
+static void mlx5_invoke_write(void **state)
+{
+	struct raw_cmd c;
+	struct ib_uverbs_ex_create_qp core;
+	struct mlx5_ib_create_qp_rss rss;
+	struct mlx5_ib_create_qp uqp;
+	struct mlx5_ib_alloc_pd_resp pd = { .pdn = 0x21 };
+	size_t len;
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	(void)state;
+
+	memset(&core, 0, sizeof(core));
+	memset(&rss, 0, sizeof(rss));
+	memset(&uqp, 0, sizeof(uqp));
+	core.comp_mask = IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+	rss.rx_hash_fields_mask = MLX5_RX_HASH_SRC_IPV4 | MLX5_RX_HASH_DST_IPV4;
+	rss.rx_hash_function = MLX5_RX_HASH_FUNC_TOEPLITZ;
+	rss.rx_key_len = 40;
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, 1, 3);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_WRITE_CMD, .len = 8,
+		.flags = UVERBS_ATTR_F_MANDATORY,
+		.data = IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_CORE_IN, .len = sizeof(core),
+					  .data = (uintptr_t)&core };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_IN, .len = sizeof(rss),
+					  .data = (uintptr_t)&rss };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &core, sizeof(core) };
+	regions[1] = (struct region){ &rss, sizeof(rss) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has(" = mlx5_create_qp_rss {rx_hash_fields_mask = 0x3(SRC_IPV4|DST_IPV4), "
+		   "rx_hash_function = 0x1(TOEPLITZ), rx_key_len = 40, rx_hash_key = 00:00:");
+	/* the same over plain queues */
+	core.comp_mask = 0;
+	uqp.sq_wqe_count = 64;
+	uqp.flags = MLX5_QP_FLAG_SIGNATURE | MLX5_QP_FLAG_SCATTER_CQE;
+	c.a[2].len = sizeof(uqp);
+	c.a[2].data = (uintptr_t)&uqp;
+	regions[1] = (struct region){ &uqp, sizeof(uqp) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has(" = mlx5_create_qp {buf_addr = 0x0, db_addr = 0x0, sq_wqe_count = 64, "
+		   "rq_wqe_count = 0, rq_wqe_shift = 0, flags = 0x3(SIGNATURE|SCATTER_CQE), ");
+	assert_has("dci_streams = {log_num_concurent = 0, log_num_errored = 0}}\n");
+
+	/* ALLOC_PD answers the pdn; a driver data mlx5 does not read */
+	c.a[0].data = IB_USER_VERBS_CMD_ALLOC_PD;
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_OUT, .len = sizeof(pd),
+					  .data = (uintptr_t)&pd };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_IN, .len = 4, .data = 7 };
+	regions[0] = (struct region){ &pd, sizeof(pd) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("UHW_OUT          ptr-out len 4 optional ptr 0x");
+	assert_has(" = mlx5_alloc_pd_resp {pdn = 33}\n");
+	assert_has("UHW_IN           ptr-in  len 4 optional = (mlx5 reads none) 07:00:00:00\n");
+	memset(regions, 0, sizeof(regions));
+}
+
+/* write() commands on mlx5: the driver comes with the options. */
+static void mlx5_write(void **state)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_create_cq c;
+		struct mlx5_ib_create_cq d;
+	} cq;
+	struct {
+		struct ib_uverbs_create_cq_resp r;
+		struct mlx5_ib_create_cq_resp d;
+	} cq_resp = { { 5, 63 }, { 17, 0 } };
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_ex_cmd_hdr x;
+		struct ib_uverbs_ex_query_device c;
+	} qd;
+	struct {
+		struct ib_uverbs_ex_query_device_resp r;
+		struct mlx5_ib_query_device_resp d;
+	} qd_resp;
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_get_context c;
+		struct mlx5_ib_alloc_ucontext_req_v2 d;
+	} ctx;
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch,
+				      .flags = UVIO_DECODE_WRITE | UVIO_DECODE_AFTER, .driver_id = 1 };
+	(void)state;
+
+	memset(&cq, 0, sizeof(cq));
+	cq.h = (struct ib_uverbs_cmd_hdr){ IB_USER_VERBS_CMD_CREATE_CQ, sizeof(cq) / 4,
+					   sizeof(cq_resp) / 4 };
+	cq.c.response = (uintptr_t)&cq_resp;
+	cq.c.cqe = 64;
+	cq.d.buf_addr = 0x10000;
+	cq.d.cqe_size = 64;
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &cq_resp, sizeof(cq_resp) };
+	assert_true(uvio_decode_cmd(&cq, sizeof(cq), &o, text, sizeof(text)) > 0);
+	assert_has("write CQ.CREATE_CQ (command 18) in_words 18 out_words 4, 72 bytes\n  driver mlx5\n");
+	assert_has("  driver data in = mlx5_create_cq {buf_addr = 0x10000, db_addr = 0x0, "
+		   "cqe_size = 64, ");
+	assert_has("  response (16 bytes):\n    cq_handle = 5\n    cqe = 63\n"
+		   "    driver data out = mlx5_create_cq_resp {cqn = 17}");
+	/* without the options the bytes stay bytes */
+	assert_true(uvio_decode_write(&cq, sizeof(cq), &cq_resp, sizeof(cq_resp), text,
+				      sizeof(text)) > 0);
+	assert_has("    driver data out = 11:00:00:00:00:00:00:00");
+	/* before the call: no response read */
+	o.flags = UVIO_DECODE_WRITE;
+	assert_true(uvio_decode_cmd(&cq, sizeof(cq), &o, text, sizeof(text)) > 0);
+	assert_null(strstr(text, "response ("));
+	o.flags = UVIO_DECODE_WRITE | UVIO_DECODE_AFTER;
+
+	/* EX_QUERY_DEVICE: mlx5's capabilities, nested */
+	memset(&qd, 0, sizeof(qd));
+	memset(&qd_resp, 0, sizeof(qd_resp));
+	qd.h = (struct ib_uverbs_cmd_hdr){
+		IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+		sizeof(qd.c) / 8, sizeof(qd_resp.r) / 8 };
+	qd.x.response = (uintptr_t)&qd_resp;
+	qd.x.provider_out_words = sizeof(qd_resp.d) / 8;
+	qd_resp.d.response_length = sizeof(qd_resp.d);
+	qd_resp.d.tso_caps.max_tso = 262144;
+	qd_resp.d.tso_caps.supported_qpts = 1 << 8;
+	qd_resp.d.cqe_comp_caps.max_num = 64;
+	qd_resp.d.cqe_comp_caps.supported_format = MLX5_IB_CQE_RES_FORMAT_HASH |
+						   MLX5_IB_CQE_RES_FORMAT_CSUM;
+	qd_resp.d.flags = MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_COMP;
+	qd_resp.d.tunnel_offloads_caps = MLX5_IB_TUNNELED_OFFLOADS_VXLAN;
+	regions[0] = (struct region){ &qd_resp, sizeof(qd_resp) };
+	assert_true(uvio_decode_cmd(&qd, sizeof(qd), &o, text, sizeof(text)) > 0);
+	assert_has("driver data out = mlx5_query_device_resp {comp_mask = 0x0, response_length = ");
+	assert_has("tso_caps = {max_tso = 262144, supported_qpts = 0x100(RAW_PACKET)}, ");
+	assert_has("cqe_comp_caps = {max_num = 64, supported_format = 0x3(HASH|CSUM)}, ");
+	assert_has("flags = 0x1(CQE_128B_COMP), ");
+	assert_has("tunnel_offloads_caps = 0x1(VXLAN), dci_streams_caps = {");
+
+	/* GET_CONTEXT: v1 of the request by its length, else v2 */
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.h = (struct ib_uverbs_cmd_hdr){ IB_USER_VERBS_CMD_GET_CONTEXT, sizeof(ctx) / 4, 0 };
+	ctx.d.total_num_bfregs = 8;
+	ctx.d.max_cqe_version = 1;
+	ctx.d.lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR;
+	assert_true(uvio_decode_cmd(&ctx, sizeof(ctx), &o, text, sizeof(text)) > 0);
+	assert_has("driver data in = mlx5_uctx_req_v2 {total_num_bfregs = 8, "
+		   "num_low_latency_bfregs = 0, flags = 0x0, comp_mask = 0x0, max_cqe_version = 1, "
+		   "lib_caps = 0x3(CAP_4K_UAR|DYN_UAR)}");
+	ctx.h.in_words = (sizeof(ctx.h) + sizeof(ctx.c) + 8) / 4;
+	assert_true(uvio_decode_cmd(&ctx, sizeof(ctx.h) + sizeof(ctx.c) + 8, &o, text,
+				    sizeof(text)) > 0);
+	assert_has("driver data in = mlx5_uctx_req {total_num_bfregs = 8, "
+		   "num_low_latency_bfregs = 0}");
+	memset(regions, 0, sizeof(regions));
+
+	/* options checked */
+	o.reserved = 1;
+	assert_int_equal(uvio_decode_cmd(&cq, sizeof(cq), &o, text, sizeof(text)), -EINVAL);
+	o.reserved = 0;
+	o.flags = 0x80;
+	assert_int_equal(uvio_decode_cmd(&cq, sizeof(cq), &o, text, sizeof(text)), -EINVAL);
+}
+
+/* The driver's names through the public lookups, and what every id in
+ * mlx5's namespace answers: a name, a kind, lengths that make sense. */
+static void mlx5_names(void **state)
+{
+	struct uvio_attr_desc d = { .sz = sizeof(d) };
+	unsigned int objects = 0, methods = 0, attrs = 0;
+	(void)state;
+
+	assert_string_equal(uvio_driver_object_name(1, MLX5_IB_OBJECT_UAR), "UAR");
+	assert_null(uvio_object_name(MLX5_IB_OBJECT_UAR));
+	assert_null(uvio_driver_object_name(14, MLX5_IB_OBJECT_UAR));
+	assert_string_equal(uvio_driver_object_name(1, UVERBS_OBJECT_CQ), "CQ");
+	assert_string_equal(uvio_driver_method_name(1, UVERBS_OBJECT_DEVICE, 0x1000),
+			    "MLX5_QUERY_PORT");
+	assert_string_equal(uvio_driver_method_name(1, UVERBS_OBJECT_DEVICE,
+						    UVERBS_METHOD_QUERY_PORT), "QUERY_PORT");
+	assert_string_equal(uvio_driver_method_name(1, MLX5_IB_OBJECT_DEVX,
+						    MLX5_IB_METHOD_DEVX_QUERY_EQN), "QUERY_EQN");
+	assert_int_equal(uvio_driver_describe_attr(1, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC,
+						   MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, &d), 0);
+	assert_string_equal(d.name, "TYPE");
+	assert_int_equal(d.kind, UVIO_KIND_PTR_IN);
+	assert_string_equal(d.type, "mlx5_uar_alloc_type");
+	assert_true(d.flags & UVIO_ATTR_DRIVER);
+	assert_int_equal(uvio_driver_describe_attr(1, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC,
+						   MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, &d), 0);
+	assert_int_equal(d.kind, UVIO_KIND_IDR_NEW);
+	assert_int_equal(d.object_id, MLX5_IB_OBJECT_UAR);
+	assert_string_equal(d.access, "new");
+	assert_int_equal(uvio_driver_describe_attr(1, MLX5_IB_OBJECT_DEVX_OBJ,
+						   MLX5_IB_METHOD_DEVX_OBJ_QUERY,
+						   MLX5_IB_ATTR_DEVX_OBJ_QUERY_HANDLE, &d), 0);
+	assert_int_equal(d.object_id, UINT16_MAX);
+	/* UHW only where a core method takes it */
+	assert_int_equal(uvio_driver_describe_attr(1, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+						   UVERBS_ATTR_UHW_IN, &d), 0);
+	assert_string_equal(d.name, "UHW_IN");
+	assert_int_equal(uvio_driver_describe_attr(1, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC,
+						   0x1000, &d), 0);
+	assert_string_equal(d.name, "RESP_START_OFFSET");
+	assert_int_equal(uvio_driver_describe_attr(14, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC,
+						   0x1000, &d), -ENOENT);
+
+	/* Every id of the namespace: objects 0x1000-0x100f and the core ones,
+	 * methods 0x1000-0x100f, attributes 0x1000-0x103f. */
+	for (unsigned int ob = 0; ob < 0x1010; ob = ob == 0x20 ? 0x1000 : ob + 1) {
+		bool named = uvio_driver_object_name(1, (uint16_t)ob) != NULL;
+
+		objects += named && ob >= 0x1000;
+		for (unsigned int m = 0x1000; named && m < 0x1010; m++) {
+			const char *mn = uvio_driver_method_name(1, (uint16_t)ob, (uint16_t)m);
+
+			if (!mn)
+				continue;
+			methods++;
+			assert_true(mn[0]);
+			for (unsigned int at = 0x1000; at < 0x1040; at++) {
+				if (uvio_driver_describe_attr(1, (uint16_t)ob, (uint16_t)m,
+							      (uint16_t)at, &d))
+					continue;
+				attrs++;
+				if (!d.name || !d.name[0] || !d.type || !d.kind ||
+				    d.min_len > d.max_len || !(d.flags & UVIO_ATTR_DRIVER))
+					fail_msg("object 0x%x method 0x%x attr 0x%x: %s", ob, m, at,
+						 d.name ? d.name : "(no name)");
+				if ((d.kind == UVIO_KIND_IDR || d.kind == UVIO_KIND_IDR_NEW ||
+				     d.kind == UVIO_KIND_FD || d.kind == UVIO_KIND_FD_NEW) &&
+				    d.object_id != UINT16_MAX &&
+				    !uvio_driver_object_name(1, d.object_id) && d.access)
+					fail_msg("attr 0x%x of 0x%x/0x%x names object 0x%x", at, ob, m,
+						 d.object_id);
+			}
+		}
+	}
+	/* 10 objects; their 23 methods and the 9 of core objects */
+	assert_int_equal(objects, 10);
+	assert_int_equal(methods, 32);
+	assert_true(attrs >= 90);
+}
+
 /* A built command's pointers are followed in this process, safely. */
 /* QUERY_GID_TABLE after the call: only the entries the kernel counted are
  * its answer; the other slots hold what the caller left there. */
@@ -710,6 +1116,10 @@ int main(void)
 		cmocka_unit_test(gid_table_counted),
 		cmocka_unit_test(own_memory),
 		cmocka_unit_test(driver_object_no_uhw),
+		cmocka_unit_test(mlx5_ioctl),
+		cmocka_unit_test(mlx5_invoke_write),
+		cmocka_unit_test(mlx5_write),
+		cmocka_unit_test(mlx5_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
