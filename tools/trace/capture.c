@@ -110,7 +110,7 @@ static void ioctl_entry(struct tr_record *r, struct tmem *m)
 		uint16_t id = ld16(a), len = ld16(a + 2);
 		struct tr_attr *t = &r->attrs[i];
 
-		t->kind = (uint8_t)tr_attr_kind(object, method, id);
+		t->kind = (uint8_t)tr_attr_kind(tr_driver_id(r), object, method, id);
 		if (len > sizeof(uint64_t) && kind_reads_input(t->kind))
 			read_buf(r, m, &t->in, ld64(a + 8), len);
 	}

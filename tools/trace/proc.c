@@ -9,6 +9,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <uvio/device.h>
+
 #include "proc.h"
 
 #define PAGE 4096u
@@ -121,6 +123,7 @@ static struct {
 	dev_t rdev;
 	enum tr_fdkind kind;
 	char dev[32], ibdev[32];
+	uint32_t driver_id;
 } seen[64];
 static unsigned int nseen;
 
@@ -173,8 +176,20 @@ static void fd_target(const char *path, char *dev, size_t dev_size)
 	}
 }
 
+/* The device's driver id, as RDMA netlink (or sysfs) tells the library:
+ * what write() commands and the 2017 layout do not carry. 0: not known. */
+static uint32_t driver_of(const char *ibdev, const char *dev)
+{
+	struct uvio_device_info info;
+
+	if ((ibdev[0] && !uvio_find_device(ibdev, &info)) ||
+	    (dev[0] && !uvio_find_device(dev, &info)))
+		return info.driver_id_known ? info.driver_id : 0;
+	return 0;
+}
+
 enum tr_fdkind fd_classify(pid_t tid, int fd, bool name_other, char *dev, size_t dev_size,
-			   char *ibdev, size_t ibdev_size)
+			   char *ibdev, size_t ibdev_size, uint32_t *driver_id)
 {
 	char path[64], target[256];
 	enum tr_fdkind kind = TR_FD_UNKNOWN;
@@ -182,6 +197,7 @@ enum tr_fdkind fd_classify(pid_t tid, int fd, bool name_other, char *dev, size_t
 	ssize_t n;
 
 	dev[0] = ibdev[0] = 0;
+	*driver_id = 0;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, fd);
 	if (stat(path, &st))
 		return errno == ENOENT ? TR_FD_OTHER : TR_FD_UNKNOWN;	/* not open */
@@ -196,6 +212,7 @@ enum tr_fdkind fd_classify(pid_t tid, int fd, bool name_other, char *dev, size_t
 			kind = seen[i].kind;
 			snprintf(dev, dev_size, "%s", seen[i].dev);
 			snprintf(ibdev, ibdev_size, "%s", seen[i].ibdev);
+			*driver_id = seen[i].driver_id;
 		}
 	if (kind == TR_FD_UNKNOWN) {
 		kind = by_sysfs(st.st_rdev, dev, dev_size, ibdev, ibdev_size);
@@ -215,11 +232,14 @@ enum tr_fdkind fd_classify(pid_t tid, int fd, bool name_other, char *dev, size_t
 				}
 			}
 		}
+		if (kind == TR_FD_UVERBS)
+			*driver_id = driver_of(ibdev, dev);
 		if (kind != TR_FD_UNKNOWN && nseen < sizeof(seen) / sizeof(seen[0])) {
 			seen[nseen].rdev = st.st_rdev;
 			seen[nseen].kind = kind;
 			snprintf(seen[nseen].dev, sizeof(seen[nseen].dev), "%s", dev);
 			snprintf(seen[nseen].ibdev, sizeof(seen[nseen].ibdev), "%s", ibdev);
+			seen[nseen].driver_id = *driver_id;
 			nseen++;
 		}
 	}

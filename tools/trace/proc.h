@@ -24,6 +24,6 @@ void pmem_close(struct pmem *p);
  * it is one (dev "uverbs0", ibdev "rxe0"); with name_other, the path of
  * anything else in dev. One stat() when the fd is no character device. */
 enum tr_fdkind fd_classify(pid_t tid, int fd, bool name_other, char *dev, size_t dev_size,
-			   char *ibdev, size_t ibdev_size);
+			   char *ibdev, size_t ibdev_size, uint32_t *driver_id);
 
 #endif

@@ -79,6 +79,7 @@ struct tr_record {
 	int fd;
 	char dev[32];		/* uverbs0, rdma_cm */
 	char ibdev[32];		/* rxe0 */
+	uint32_t driver_id;	/* the device's enum rdma_driver_id, 0: not known */
 	pid_t pid, tid;
 	uint64_t arg;		/* ioctl argument, or write()/writev() buffer */
 	uint64_t count;		/* write() count, writev() iovcnt */
@@ -115,12 +116,16 @@ void tr_capture_entry(struct tr_record *r, struct tmem *m);
 /* After it: the result and every output. */
 void tr_capture_exit(struct tr_record *r, struct tmem *m, int64_t ret);
 
-/* The attribute's kind as the library's tables give it (0 if unknown). */
-int tr_attr_kind(uint16_t object_id, uint16_t method_id, uint16_t attr_id);
+/* The driver a command is for: an ioctl header's driver_id, else the
+ * device's (write(), the 2017 layout). */
+uint32_t tr_driver_id(const struct tr_record *r);
+/* The attribute's kind as the library's tables give it, in the driver's
+ * namespace too (0 if unknown). */
+int tr_attr_kind(uint32_t driver_id, uint16_t object_id, uint16_t method_id, uint16_t attr_id);
 /* 1 when the attribute makes an object (access "new"), -1 when it ends one
  * ("destroy"), 0 otherwise; *of_object is then the object's id. */
-int tr_attr_lifecycle(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
-		      uint16_t *of_object);
+int tr_attr_lifecycle(uint32_t driver_id, uint16_t object_id, uint16_t method_id,
+		      uint16_t attr_id, uint16_t *of_object);
 
 static inline const uint8_t *tr_bytes(const struct tr_record *r, const struct tr_buf *b)
 {

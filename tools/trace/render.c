@@ -83,6 +83,14 @@ static int find_attr(const struct tr_record *r, uint16_t id)
 	return -1;
 }
 
+/* Names in the namespace of the command's driver. */
+static const char *attr_name(const struct tr_record *r, uint16_t obj, uint16_t meth, uint16_t id)
+{
+	struct uvio_attr_desc d = { .sz = sizeof(d) };
+
+	return uvio_driver_describe_attr(tr_driver_id(r), obj, meth, id, &d) ? NULL : d.name;
+}
+
 static bool is_invoke_write(const struct tr_record *r)
 {
 	return have_hdr(r) && ld16(r->cmd + 2) == UVERBS_OBJECT_DEVICE &&
@@ -124,8 +132,8 @@ void tr_name(const struct tr_record *r, char *buf, size_t size, bool *unknown)
 		}
 		obj = ld16(r->cmd + 2);
 		meth = ld16(r->cmd + 4);
-		o = uvio_object_name(obj);
-		m = uvio_method_name(obj, meth);
+		o = uvio_driver_object_name(tr_driver_id(r), obj);
+		m = uvio_driver_method_name(tr_driver_id(r), obj, meth);
 		if (!o) {
 			snprintf(ob, sizeof(ob), "object_0x%x", obj);
 			o = ob;
@@ -184,11 +192,11 @@ unsigned int tr_unknown_ids(const struct tr_record *r)
 		uint16_t obj = ld16(r->cmd + 2), meth = ld16(r->cmd + 4);
 		int64_t c = is_invoke_write(r) ? invoke_cmd(r) : -1;
 
-		n += !uvio_object_name(obj);
-		n += !uvio_method_name(obj, meth);
+		n += !uvio_driver_object_name(tr_driver_id(r), obj);
+		n += !uvio_driver_method_name(tr_driver_id(r), obj, meth);
 		n += c >= 0 && !vw_name((uint32_t)c, name, sizeof(name));
 		for (uint32_t i = 0; i < r->nattrs; i++)
-			n += !uvio_attr_name(obj, meth, ld16(attr_at(r, i)));
+			n += !attr_name(r, obj, meth, ld16(attr_at(r, i)));
 		return n;
 	}
 	tr_name(r, name, sizeof(name), &unknown);
@@ -336,6 +344,7 @@ static void lib_decode(const struct tr_record *r, bool after, char *text, size_t
 		.flags = after ? UVIO_DECODE_AFTER : 0,
 		.fetch = snap_fetch,
 		.ctx = &sn,
+		.driver_id = r->driver_id,	/* the 2017 layout carries none */
 	};
 	size_t hl = ioctl_hdr_len(r), n = (size_t)r->nattrs * sizeof(struct ib_uverbs_attr);
 
@@ -380,7 +389,7 @@ static void text_read_notes(struct sbuf *s, const struct tr_record *r)
 	for (uint32_t i = 0; i < r->nattrs; i++) {
 		const struct tr_buf *bufs[2] = { &r->attrs[i].in, &r->attrs[i].out };
 		uint16_t id = ld16(attr_at(r, i));
-		const char *name = uvio_attr_name(obj, meth, id);
+		const char *name = attr_name(r, obj, meth, id);
 
 		for (int k = 0; k < 2; k++) {
 			if (!bufs[k]->read || !(bufs[k]->fault || bufs[k]->cut))
@@ -414,7 +423,7 @@ static void text_ioctl(struct sbuf *s, const struct tr_record *r, const struct r
 		size_t rn, n = invoke_as_write(r, wbuf, sizeof(wbuf), &resp, &rn);
 
 		if (n)
-			vw_render(s, false, o->verbose, "    | ", wbuf, n, resp, rn);
+			vw_render(s, false, o->verbose, "    | ", wbuf, n, resp, rn, 0);
 	}
 	if (o->verbose) {
 		lib_decode(r, false, text, sizeof(text));
@@ -456,7 +465,7 @@ static void text_write(struct sbuf *s, const struct tr_record *r, const struct r
 			put_indented(s, tmp, "    ");
 		} else {
 			vw_render(s, false, o->verbose, "    ", tr_bytes(r, &w->cmd), w->cmd.got, resp,
-				  w->resp.got);
+				  w->resp.got, r->driver_id);
 		}
 		if (w->resp.read && (w->resp.fault || w->resp.cut)) {
 			sb_puts(s, "    ! response");
@@ -492,7 +501,7 @@ static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i)
 	uint16_t flags_after = after ? ld16(after + 4) : flags;
 	uint64_t data = ld64(a + 8);
 	const struct tr_attr *t = &r->attrs[i];
-	const char *name = uvio_attr_name(ld16(r->cmd + 2), ld16(r->cmd + 4), id);
+	const char *name = attr_name(r, ld16(r->cmd + 2), ld16(r->cmd + 4), id);
 	const char *kind = t->kind ? uvio_kind_name((enum uvio_attr_kind)t->kind) : NULL;
 
 	sb_printf(s, "%s{\"id\":%u,\"name\":", i ? "," : "", id);
@@ -558,8 +567,8 @@ static void json_ioctl(struct sbuf *s, const struct tr_record *r)
 	obj = ld16(r->cmd + 2);
 	meth = ld16(r->cmd + 4);
 	num = ld16(r->cmd + 6);
-	o = uvio_object_name(obj);
-	m = uvio_method_name(obj, meth);
+	o = uvio_driver_object_name(tr_driver_id(r), obj);
+	m = uvio_driver_method_name(tr_driver_id(r), obj, meth);
 	sb_printf(s, ",\"object_id\":%u,\"method_id\":%u,\"object\":", obj, meth);
 	json_str_or_null(s, o);
 	sb_puts(s, ",\"method\":");
@@ -582,7 +591,7 @@ static void json_ioctl(struct sbuf *s, const struct tr_record *r)
 
 		if (n) {
 			sb_puts(s, ",\"write\":{");
-			vw_render(s, true, false, "", wbuf, n, resp, rn);
+			vw_render(s, true, false, "", wbuf, n, resp, rn, 0);
 			sb_puts(s, "}");
 		}
 	}
@@ -621,7 +630,7 @@ static void json_write(struct sbuf *s, const struct tr_record *r)
 				vw_name(ld32(tr_bytes(r, &w->cmd)), name, sizeof(name));
 
 			vw_render(s, true, false, "", tr_bytes(r, &w->cmd), w->cmd.got, resp,
-				  w->resp.got);
+				  w->resp.got, r->driver_id);
 			sb_puts(s, ",\"name\":");
 			if (known)
 				sb_json_str(s, name);
@@ -703,8 +712,8 @@ void tr_objects(const struct tr_record *r, tr_object_fn fn, void *ctx)
 		for (uint32_t i = 0; i < r->nattrs; i++) {
 			const uint8_t *after = attr_after(r, i);
 			uint16_t of = 0;
-			int d = tr_attr_lifecycle(obj, meth, ld16(attr_at(r, i)), &of);
-			const char *o = d ? uvio_object_name(of) : NULL;
+			int d = tr_attr_lifecycle(tr_driver_id(r), obj, meth, ld16(attr_at(r, i)), &of);
+			const char *o = d ? uvio_driver_object_name(tr_driver_id(r), of) : NULL;
 
 			if (!o)
 				continue;

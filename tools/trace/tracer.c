@@ -224,6 +224,7 @@ static bool on_entry(struct task *t, const struct tr_syscall_info *si, const uin
 	struct tr_record *r;
 	enum tr_fdkind kind;
 	char dev[32], ibdev[32];
+	uint32_t driver_id;
 	int fd = (int)args[0];
 
 	if (si->arch != TR_ARCH || !t->shown)
@@ -240,7 +241,7 @@ static bool on_entry(struct task *t, const struct tr_syscall_info *si, const uin
 	/* The request number is the verbs ABI's whatever the fd: show it. A
 	 * write() is a command only on uverbs and rdma_cm. */
 	kind = fd_classify(t->tid, fd, call == TR_IOCTL || call == TR_IOCTL_2017, dev, sizeof(dev),
-			   ibdev, sizeof(ibdev));
+			   ibdev, sizeof(ibdev), &driver_id);
 	if ((call == TR_WRITE || call == TR_WRITEV) && kind != TR_FD_UVERBS &&
 	    kind != TR_FD_RDMA_CM)
 		return false;
@@ -258,6 +259,7 @@ static bool on_entry(struct task *t, const struct tr_syscall_info *si, const uin
 	r->fd = fd;
 	snprintf(r->dev, sizeof(r->dev), "%s", dev);
 	snprintf(r->ibdev, sizeof(r->ibdev), "%s", ibdev);
+	r->driver_id = driver_id;
 	r->pid = t->tgid;
 	r->tid = t->tid;
 	r->request = args[1];

@@ -6,6 +6,7 @@
  * and which commands make or end an object, for the tracer's record of
  * objects.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <rdma/ib_user_verbs.h>
@@ -87,13 +88,39 @@ size_t vw_from_invoke(uint32_t command, const uint8_t *core_in, size_t in_len, s
 	return total;
 }
 
+/* The response as captured: the only memory a write() command's decoding
+ * follows is its response, which the tracer read where the command says. */
+struct resp_bytes {
+	const uint8_t *p;
+	size_t n;
+};
+
+static int resp_fetch(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct resp_bytes *r = ctx;
+
+	(void)addr;
+	if (len > r->n)
+		return -EFAULT;
+	memcpy(buf, r->p, len);
+	return 0;
+}
+
 void vw_render(struct sbuf *s, bool json, bool verbose, const char *indent, const uint8_t *cmd,
-	       size_t n, const uint8_t *resp, size_t rn)
+	       size_t n, const uint8_t *resp, size_t rn, uint32_t driver_id)
 {
 	static char text[1 << 16];
+	struct resp_bytes rb = { resp, resp ? rn : 0 };
+	struct uvio_decode_opts o = {
+		.sz = sizeof(o), .flags = UVIO_DECODE_WRITE | (resp ? UVIO_DECODE_AFTER : 0),
+		.fetch = resp_fetch, .ctx = &rb, .driver_id = driver_id,
+	};
 
 	(void)verbose;	/* the library shows every field; it bounds arrays itself */
-	uvio_decode_write(cmd, n, resp, resp ? rn : 0, text, sizeof(text));
+	if (driver_id)
+		uvio_decode_cmd(cmd, n, &o, text, sizeof(text));
+	else
+		uvio_decode_write(cmd, n, resp, resp ? rn : 0, text, sizeof(text));
 	if (json) {
 		if (n >= HDR)
 			sb_printf(s, "\"command\":%u,\"in_words\":%u,\"out_words\":%u,", ld32(cmd),

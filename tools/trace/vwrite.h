@@ -19,10 +19,11 @@ bool vw_name(uint32_t command, char *buf, size_t size);
  * n bytes of it), and at most how much. */
 bool vw_resp_ptr(const uint8_t *p, size_t n, uint64_t *addr, uint64_t *len);
 /* The command in cmd (header first, n bytes of it) and its response (rn
- * bytes; NULL when none was read), decoded by the library: text lines, each
- * after indent, or JSON members. */
+ * bytes; NULL when none was read), decoded by the library with the driver's
+ * data where driver_id names one: text lines, each after indent, or JSON
+ * members. */
 void vw_render(struct sbuf *s, bool json, bool verbose, const char *indent, const uint8_t *cmd,
-	       size_t n, const uint8_t *resp, size_t rn);
+	       size_t n, const uint8_t *resp, size_t rn, uint32_t driver_id);
 /* Build the write() form of an INVOKE_WRITE command: header for command and
  * the core sizes, then core_in. Returns the length written to out. */
 size_t vw_from_invoke(uint32_t command, const uint8_t *core_in, size_t in_len, size_t out_len,

@@ -360,10 +360,63 @@ static void uar_alloc(void **state)
 	t = render(false, false);
 	if (strstr(t, "UHW_IN") || strstr(t, "UHW_OUT") || strstr(t, "bad pointer 0x1>"))
 		fail_msg("a driver object's attributes read as UHW_IN/UHW_OUT:\n%s", t);
+	/* mlx5's tables name it all, and the outputs were read */
+	has(t, "mlx5_0 fd 3 UAR.ALLOC = 0");
+	has(t, "[0] 0x1000 HANDLE           idr-new len 0 mandatory new UAR handle 5\n");
+	has(t, "[1] 0x1001 TYPE             ptr-in  len 4 mandatory (!length: the kernel wants 8)"
+	       " = NC(1)\n");
+	has(t, "MMAP_OFFSET      ptr-out len 8 mandatory,valid-output ptr 0x7000 = 0x3000000\n");
+	has(t, "MMAP_LENGTH      ptr-out len 4 mandatory,valid-output ptr 0x7008 = 4096\n");
+	has(t, "PAGE_ID          ptr-out len 4 mandatory,valid-output ptr 0x700c = 17\n");
+	has(t, "+ uar 5");
 	t = render(true, false);
 	valid_json(t);
 	if (strstr(t, "UHW_"))
 		fail_msg("a driver object's attributes named UHW in JSON:\n%s", t);
+	has(t, "\"name\":\"UAR.ALLOC\"");
+	has(t, "\"unknown\":0");
+	has(t, "\"object\":\"UAR\",\"method\":\"ALLOC\"");
+	has(t, "{\"id\":4097,\"name\":\"TYPE\",\"kind\":\"ptr-in\"");
+	has(t, "{\"type\":\"uar\",\"handle\":5,\"created\":true}");
+}
+
+/* A write() command to an mlx5 device: the device's driver decodes the
+ * driver data after the core structs, both ways. */
+static void mlx5_write(void **state)
+{
+	struct fake f = { .m = { fake_read } };
+	struct {
+		struct ib_uverbs_cmd_hdr h;
+		struct ib_uverbs_alloc_pd c;
+	} cmd = { { IB_USER_VERBS_CMD_ALLOC_PD, sizeof(cmd) / 4, 2 }, { .response = 0x5000 } };
+	struct {
+		struct ib_uverbs_alloc_pd_resp r;
+		uint32_t pdn;
+	} resp = { { 0 }, 0 };
+	const char *t;
+
+	(void)state;
+	map(&f, 0x2000, &cmd, sizeof(cmd));
+	map(&f, 0x5000, &resp, sizeof(resp));
+	start(TR_WRITE, TR_FD_UVERBS, 0x2000, sizeof(cmd));
+	snprintf(rec.ibdev, sizeof(rec.ibdev), "mlx5_0");
+	rec.driver_id = 1;	/* RDMA_DRIVER_MLX5, as netlink tells the tracer */
+	tr_capture_entry(&rec, &f.m);
+	resp.r.pd_handle = 2;
+	resp.pdn = 0x1234;
+	tr_capture_exit(&rec, &f.m, sizeof(cmd));
+	t = render(false, false);
+	has(t, "mlx5_0 fd 3 write(ALLOC_PD) = 16");
+	has(t, "    driver mlx5\n");
+	has(t, "        pd_handle = 2\n        driver data out = mlx5_alloc_pd_resp {pdn = 4660}\n");
+	has(t, "+ pd 2");
+	t = render(true, false);
+	valid_json(t);
+	has(t, "driver data out = mlx5_alloc_pd_resp {pdn = 4660}");
+	/* no driver known: bytes */
+	rec.driver_id = 0;
+	t = render(false, false);
+	has(t, "        driver data out = 34:12:00:00\n");
 }
 
 /* --- write() ------------------------------------------------------------- */
@@ -487,6 +540,7 @@ int main(void)
 		cmocka_unit_test(ioctl_garbage),
 		cmocka_unit_test(invoke_write),
 		cmocka_unit_test(uar_alloc),
+		cmocka_unit_test(mlx5_write),
 		cmocka_unit_test(verbs_write),
 		cmocka_unit_test(rdma_cm_write),
 		cmocka_unit_test(writev_two),
