@@ -2,8 +2,11 @@
  * The decoder on any bytes, both layouts, into roomy and tiny buffers; the
  * write() decoder on any command and response ('W'); the ioctl decoder
  * following pointers into a fuzzed memory, as it does for a traced program
- * ('F'); and the builder driven by a fuzzed sequence of puts ('B'), whose
- * command must then be either refused with a reason or well formed.
+ * ('F'); the same with a driver's tables ('D': the driver id the options
+ * give, for write() commands and the 2017 layout, or that the header
+ * carries, mlx5's with the seeds); and the builder driven by a fuzzed
+ * sequence of puts ('B'), whose command must then be either refused with a
+ * reason or well formed.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -150,6 +153,47 @@ static void followed(const uint8_t *d, size_t n)
 	same(a, b, tiny, sizeof(tiny));
 }
 
+/* 'D', driver id, flags (1: after the call, 2: a write() command, 4: the
+ * 2017 layout), 2 bytes of command length, the command, the memory. */
+static void driver(const uint8_t *d, size_t n)
+{
+	struct mem m = { 0 };
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .ctx = &m };
+	size_t len;
+	char tiny[11];
+	int a, b;
+
+	if (n < 4)
+		return;
+	o.driver_id = d[0];
+	o.flags = (d[1] & 1 ? UVIO_DECODE_AFTER : 0) | (d[1] & 2 ? UVIO_DECODE_WRITE : 0);
+	o.layout = d[1] & 4 ? UVIO_LAYOUT_2017 : UVIO_LAYOUT_CURRENT;
+	len = (size_t)(d[2] | d[3] << 8);
+	d += 4;
+	n -= 4;
+	if (len > n)
+		len = n;
+	m.p = d + len;
+	m.n = n - len;
+	a = uvio_decode_cmd(d, len, &o, big, sizeof(big));
+	b = uvio_decode_cmd(d, len, &o, tiny, sizeof(tiny));
+	same(a, b, tiny, sizeof(tiny));
+	/* the names of what the command names, in the driver's namespace */
+	if (len >= 8 && !(d[1] & 2)) {
+		struct uvio_attr_desc desc = { .sz = sizeof(desc) };
+		uint16_t obj = (uint16_t)(d[2] | d[3] << 8), meth = (uint16_t)(d[4] | d[5] << 8);
+		const char *on = uvio_driver_object_name(o.driver_id, obj);
+		const char *mn = uvio_driver_method_name(o.driver_id, obj, meth);
+
+		if ((on && !*on) || (mn && !*mn))
+			abort();
+		if (!uvio_driver_describe_attr(o.driver_id, obj, meth, (uint16_t)(d[6] | d[7] << 8),
+					       &desc) &&
+		    (!desc.name || !desc.type || !desc.kind || desc.min_len > desc.max_len))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char tiny[7];
@@ -164,6 +208,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size && data[0] == 'F') {
 		followed(data + 1, size - 1);
+		return 0;
+	}
+	if (size && data[0] == 'D') {
+		driver(data + 1, size - 1);
 		return 0;
 	}
 	for (int layout = 0; layout < 2; layout++)

@@ -2,7 +2,8 @@
  * uverbs-trace's decoding of tracee memory: the fuzzer's bytes are the
  * traced process's memory and the system call it made. The first bytes say
  * which call (ioctl in either layout, write(), writev()), on what kind of fd,
- * with which argument and count, and what it returned; the memory before the
+ * with which argument and count, what it returned and whether the device is
+ * an mlx5 (whose tables then decode it); the memory before the
  * call is the rest of the input, and after the call the same bytes with
  * every 8-byte word rotated (the kernel "wrote" everywhere). Addresses below
  * 2^40 read the input cyclically, so that any pointer the bytes hold leads
@@ -151,6 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.count = ld_le(data + 19, 4) % (data[18] & 2 ? UINT32_MAX : 64);
 	r.fd = 3;
 	r.pid = r.tid = 1;
+	/* the device's driver, as netlink tells the tracer: mlx5 (1) */
+	r.driver_id = data[18] & 0x10 ? 1 : 0;
 	r.t_entry = 1;
 	r.t_exit = 2 + data[23];
 	f.mem = data + 24;

@@ -13,7 +13,7 @@ cmake --build "$b" -j"$(nproc)" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rc=0
-for t in decode outputs trace; do
+for t in decode outputs trace cm; do
 	mkdir -p "$work/$t"
 	[ -d "$top/fuzz/corpus/$t" ] && cp "$top/fuzz/corpus/$t"/* "$work/$t/"
 	if (cd "$work" && "$b/fuzz/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 \
