@@ -494,8 +494,34 @@ static void json_buf(struct sbuf *s, const char *key, const struct tr_record *r,
 	buf_note(s, b, true);
 }
 
-static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i)
+/* The library's line for attribute i in its decode of the command (one
+ * line per attribute, after the header's), without its indent; NULL. */
+static const char *decoded_line(const char *text, uint32_t i, size_t *len)
 {
+	const char *l = strchr(text, '\n');
+
+	for (uint32_t k = 0; l; k++) {
+		const char *nl;
+
+		l++;
+		if (strncmp(l, "  [", 3))
+			return NULL;
+		nl = strchr(l, '\n');
+		if (k == i) {
+			*len = (nl ? (size_t)(nl - l) : strlen(l)) - 2;
+			return l + 2;
+		}
+		l = nl;
+	}
+	return NULL;
+}
+
+static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i, const char *text)
+{
+	static char one[8192];
+	const char *line;
+	size_t n = 0;
+
 	const uint8_t *a = attr_at(r, i), *after = attr_after(r, i);
 	uint16_t id = ld16(a), len = ld16(a + 2), flags = ld16(a + 4);
 	uint16_t flags_after = after ? ld16(after + 4) : flags;
@@ -510,6 +536,17 @@ static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i)
 	json_str_or_null(s, kind);
 	sb_printf(s, ",\"len\":%u,\"flags\":%u,\"flags_after\":%u,\"attr_data\":%u", len, flags,
 		  flags_after, ld16(a + 6));
+	/* the value as the library decodes it: fields by name, the driver's
+	 * data by its driver's layout */
+	line = decoded_line(text, i, &n);
+	if (line) {
+		if (n >= sizeof(one))
+			n = sizeof(one) - 1;
+		memcpy(one, line, n);
+		one[n] = 0;
+		sb_puts(s, ",\"decoded\":");
+		sb_json_str(s, one);
+	}
 	switch (t->kind) {
 	case UVIO_KIND_IDR:
 		sb_printf(s, ",\"handle\":%u", (uint32_t)data);
@@ -553,6 +590,7 @@ static void json_attr(struct sbuf *s, const struct tr_record *r, uint32_t i)
 
 static void json_ioctl(struct sbuf *s, const struct tr_record *r)
 {
+	static char text[1 << 17];
 	size_t hl = ioctl_hdr_len(r);
 	uint16_t obj, meth, length, num;
 	const char *o, *m;
@@ -581,8 +619,9 @@ static void json_ioctl(struct sbuf *s, const struct tr_record *r)
 	if (length != hl + (size_t)num * sizeof(struct ib_uverbs_attr))
 		sb_puts(s, ",\"bad_length\":true");
 	sb_puts(s, ",\"attrs\":[");
+	lib_decode(r, r->done, text, sizeof(text));
 	for (uint32_t i = 0; i < r->nattrs; i++)
-		json_attr(s, r, i);
+		json_attr(s, r, i, text);
 	sb_puts(s, "]");
 	if (is_invoke_write(r)) {
 		uint8_t wbuf[TR_MAX_CMD + 32];

@@ -183,6 +183,8 @@ static void cq_create(void **state)
 	has(t, "\"handle\":7");
 	has(t, "\"value\":31");
 	has(t, "{\"type\":\"cq\",\"handle\":7,\"created\":true}");
+	has(t, "\"decoded\":\"[2] 0x0006 RESP_CQE         ptr-out len 4 "
+	       "mandatory,valid-output ptr 0x9000 = 31\"");
 	t = render(false, true);
 	has(t, "    as sent:\n      CQ.CREATE (object 3, method 0)");
 	has(t, "driver_id 14");
@@ -378,6 +380,8 @@ static void uar_alloc(void **state)
 	has(t, "\"object\":\"UAR\",\"method\":\"ALLOC\"");
 	has(t, "{\"id\":4097,\"name\":\"TYPE\",\"kind\":\"ptr-in\"");
 	has(t, "{\"type\":\"uar\",\"handle\":5,\"created\":true}");
+	has(t, "\"decoded\":\"[4] 0x1004 PAGE_ID          ptr-out len 4 mandatory,valid-output "
+	       "ptr 0x700c = 17\"");
 }
 
 /* A write() command to an mlx5 device: the device's driver decodes the
