@@ -1,7 +1,7 @@
 #!/bin/bash
 # Fetch one Debian kernel, and build siw.ko for it, into the cache.
 #
-#   fetch.sh KERNEL [siw]
+#   fetch.sh KERNEL [siw] [kbuild]
 #
 # KERNEL is a Debian suite (bullseye, bookworm, trixie, sid: that suite's
 # linux-image-amd64), SUITE:META (a meta or image package in that suite,
@@ -20,9 +20,20 @@
 # Prints the kernel directory on stdout. It holds: version (uname -r),
 # package (image package and Debian version), suite, series (e.g. 6.12),
 # vmlinux, modules/ with modules/order (load order), and siw.ko.
+# With "kbuild" it also keeps kbuild/: that kernel's headers and kbuild
+# prepared for out-of-tree modules, and kbuild/kmake, which runs make
+# against them (kbuild/kmake M=DIR modules; tests/standin/build.sh uses it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-spec=$1 want_siw=${2:-}
+spec=$1; shift
+want_siw= want_kbuild=
+for w in "$@"; do
+	case $w in
+	siw) want_siw=siw ;;
+	kbuild) want_kbuild=kbuild ;;
+	*) echo "fetch: unknown word $w" >&2; exit 2 ;;
+	esac
+done
 cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
 mkdir -p "$cache/kernels"
 log() { printf 'fetch: %s\n' "$*" >&2; }
@@ -146,8 +157,9 @@ if [ ! -f "$kdir/vmlinux" ] || [ "$(cat "$kdir/modules.want" 2>/dev/null)" != "$
 	log "$image_pkg $version ready"
 fi
 
-# siw.ko, out of tree, from the same version's sources, headers and kbuild,
-# with the host's gcc. What it takes beyond a plain `make M=`:
+# Out-of-tree modules (siw.ko; the stand-ins of tests/standin/) are built
+# against the same version's linux-headers and linux-kbuild, with the host's
+# gcc. What that takes beyond a plain `make M=`:
 #  - the headers' Makefiles and symlinks name /usr/src and /usr/lib/linux-kbuild-*
 #    by absolute path: pointed at the unpacked copies;
 #  - kbuild's own programs (fixdep, modpost, objtool) of newer suites need a
@@ -155,27 +167,17 @@ fi
 #  - the configuration was made for a newer gcc: options the host's gcc lacks
 #    are turned off on the command line (min function alignment, BTF for
 #    modules, which needs pahole), and unknown attributes are not errors.
-build_siw() {
-	local series b=$kdir/siw-build hdr tarball top glibc= ld libdir elfs f p d
-	series=$(cat "$kdir/series")
+# prepare_kbuild DIR: the headers and kbuild unpacked and fixed in DIR, and
+# DIR/kmake, which runs make in them with those settings.
+prepare_kbuild() {
+	local b=$1 hdr glibc= ld libdir elfs f p d
 	local pkgs=("linux-headers-$kver")
 	for d in $(depends "linux-headers-$kver"); do
 		case $d in linux-headers-*-common*|linux-kbuild-*) pkgs+=("$d") ;; esac
 	done
-	[ "$(field "linux-source-$series" Version)" = "$version" ] ||
-		die "linux-source-$series in $suite is not at $version"
-	pkgs+=("linux-source-$series")
 	download "${pkgs[@]}"
 	rm -rf "$b" && mkdir -p "$b/root"
-	for p in "${pkgs[@]}"; do
-		[ "$p" = "linux-source-$series" ] || dpkg -x "$(deb_of "$p")" "$b/root"
-	done
-	dpkg -x "$(deb_of "linux-source-$series")" "$b/src"
-	tarball=$(ls "$b"/src/usr/src/linux-source-*.tar.*)
-	top=$(basename "$tarball"); top=${top%.tar.*}
-	log "unpacking siw's sources from $(basename "$tarball")"
-	tar -xaf "$tarball" -C "$b" "$top/drivers/infiniband/sw/siw"
-	rm -rf "$b/src"
+	for p in "${pkgs[@]}"; do dpkg -x "$(deb_of "$p")" "$b/root"; done
 	hdr=$b/root/usr/src/linux-headers-$kver
 	[ -f "$hdr/Makefile" ] || die "no linux-headers-$kver tree"
 	# Absolute paths into /usr/src in the headers' top files, and absolute
@@ -208,9 +210,27 @@ build_siw() {
 			chmod +x "$f"
 		done
 	fi
-	make -s -C "$hdr" M="$b/$top/drivers/infiniband/sw/siw" CC=gcc CONFIG_RDMA_SIW=m \
-		CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT= CONFIG_DEBUG_INFO_BTF_MODULES= \
-		KCFLAGS=-Wno-attributes modules >&2
+	printf '#!/bin/sh\n# make against the headers of %s: kmake M=DIR [VAR=VALUE...] modules\n' "$kver" > "$b/kmake"
+	printf 'exec make -C %q CC=gcc CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT= CONFIG_DEBUG_INFO_BTF_MODULES= KCFLAGS=-Wno-attributes "$@"\n' \
+		"$hdr" >> "$b/kmake"
+	chmod +x "$b/kmake"
+}
+
+# siw.ko from the same version's sources, built in a directory of its own.
+build_siw() {
+	local series b=$kdir/siw-build tarball top
+	series=$(cat "$kdir/series")
+	[ "$(field "linux-source-$series" Version)" = "$version" ] ||
+		die "linux-source-$series in $suite is not at $version"
+	prepare_kbuild "$b"
+	download "linux-source-$series"
+	dpkg -x "$(deb_of "linux-source-$series")" "$b/src"
+	tarball=$(ls "$b"/src/usr/src/linux-source-*.tar.*)
+	top=$(basename "$tarball"); top=${top%.tar.*}
+	log "unpacking siw's sources from $(basename "$tarball")"
+	tar -xaf "$tarball" -C "$b" "$top/drivers/infiniband/sw/siw"
+	rm -rf "$b/src"
+	"$b/kmake" -s M="$b/$top/drivers/infiniband/sw/siw" CONFIG_RDMA_SIW=m modules >&2
 	strip --strip-debug -o "$kdir/siw.ko.tmp" "$b/$top/drivers/infiniband/sw/siw/siw.ko"
 	mv "$kdir/siw.ko.tmp" "$kdir/siw.ko"
 	rm -rf "$b"
@@ -219,6 +239,15 @@ if [ "$want_siw" = siw ] && [ ! -f "$kdir/siw.ko" ]; then
 	t0=$SECONDS
 	build_siw
 	log "siw.ko for $kver built in $((SECONDS - t0)) s"
+fi
+# The prepared tree, kept: it names its own path, so a cache moved elsewhere
+# prepares it again.
+if [ "$want_kbuild" = kbuild ] && [ "$(cat "$kdir/kbuild/.ready" 2>/dev/null)" != "$kdir" ]; then
+	t0=$SECONDS
+	rm -f "$kdir/kbuild/.ready"
+	prepare_kbuild "$kdir/kbuild"
+	echo "$kdir" > "$kdir/kbuild/.ready"
+	log "headers and kbuild for $kver prepared in $((SECONDS - t0)) s"
 fi
 # Kernels no run has used for 30 days go (a suite's newer version took over).
 find "$cache/kernels" -mindepth 1 -maxdepth 1 -type d -mtime +30 -print0 |
