@@ -1,0 +1,1965 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlx5_standin: an RDMA device that answers the uverbs ABI as mlx5_ib does,
+ * without hardware. A test fixture of libuverbs-ioctl (the rest of that
+ * project is MIT; this file is GPL-2.0 because it restates mlx5_ib's rules).
+ * Never installed: tests/standin/build.sh builds it against the Debian
+ * headers of the guest's kernel and the kernel suite loads it in a qemu
+ * guest.
+ *
+ *   insmod mlx5_standin.ko [netdev=dummy0]
+ *
+ * registers mlx5_0 (driver id RDMA_DRIVER_MLX5, uverbs ABI version 1) with
+ * one RoCE port on NETDEV, so that Debian's libmlx5 (rdma-core 44) drives it
+ * through libibverbs as it drives a ConnectX.
+ *
+ * What of mlx5_ib it reproduces, as Linux 6.1 states it (Debian 6.1.192,
+ * drivers/infiniband/hw/mlx5 and include/uapi/rdma/mlx5*.h): the user-data
+ * (UHW) contract of every command below, the checks in mlx5_ib's order with
+ * its errno, and the lengths it pins. The rules are transcribed; the code is
+ * written anew.
+ *  - GET_CONTEXT: mlx5_ib_alloc_ucontext_req (8 bytes, "version 0") or
+ *    _req_v2 (16 bytes or more, up to max_cqe_version); anything else,
+ *    no driver data included, is EINVAL. Unknown flags, comp_mask or a
+ *    reserved field: EOPNOTSUPP. total_num_bfregs rounded up to 2;
+ *    num_low_latency_bfregs above it less one: EINVAL. Without the dynamic
+ *    UAR capability (lib_caps bit 1): total_num_bfregs 0 is EINVAL, above
+ *    512 ENOMEM; the static UAR pages are allocated then, and 1024 dynamic
+ *    bfregs are reserved behind them. DEVX (flags bit 0): EINVAL, as
+ *    mlx5_ib answers on an HCA whose firmware has no user contexts
+ *    (log_max_uctx 0); libmlx5 then asks again without it. cqe_version is
+ *    the lesser of the request's max_cqe_version and 1. The response is
+ *    mlx5_ib_alloc_ucontext_resp cut to the caller's length, and says so in
+ *    response_length.
+ *  - mmap: the command in bits 8-15 of the page offset. UAR pages by
+ *    index (commands 0, 2 and 3: the static pages; 6: a dynamic page,
+ *    index in bits 0-7 and 16-23, each one once), refused with EINVAL for a
+ *    context with dynamic UARs, for a length other than a page, a private
+ *    mapping or an index out of range. Command 1: ENOSYS. The core clock
+ *    (5) and the clock info page (7): refused after mlx5_ib's own checks,
+ *    EOPNOTSUPP (this HCA has no clock to show; the context does not offer
+ *    the clock's offset, so libmlx5 does not ask). Anything else: an offset
+ *    handed out by a UAR object (commands 9 to 255), else EINVAL.
+ *  - MLX5_IB_OBJECT_UAR (alloc: handle, type BF or NC, and out the mmap
+ *    offset, length and page id; destroy), declared with the kernel's
+ *    uverbs_named_ioctl.h macros as mlx5_ib declares it; any other type:
+ *    EOPNOTSUPP. Write-combining is "supported" (bf_reg_size 512).
+ *  - ALLOC_PD: 4 bytes out, the pdn.
+ *  - CREATE_CQ: mlx5_ib_create_cq at least up to flags (24 bytes), else
+ *    EINVAL; unknown flags, a cqe_size other than 64 or 128, reserved
+ *    fields: EINVAL. The buffer is pinned (ib_umem_get, local write) for
+ *    exactly entries * cqe_size, entries being the cqe count plus one
+ *    rounded up to a power of two; it must start on a page (the CQ's page
+ *    offset is 0 in mlx5's layout), else EINVAL; the doorbell's page is
+ *    pinned and shared by the context's objects in that page. The UAR: the
+ *    page index given with the UAR_PAGE_INDEX flag, else EINVAL in a
+ *    context with dynamic UARs, else the first static page. CQE compression
+ *    (cqe_comp_en 1) and 128-byte padding: EOPNOTSUPP (not in this HCA's
+ *    capabilities). 4 bytes out, the cqn. RESIZE_CQ: mlx5_ib_resize_cq
+ *    (reserved fields: EINVAL; its cqe_size is not checked, as in mlx5_ib),
+ *    the new buffer pinned for the new length and, as the HCA does, a
+ *    "resize" CQE written in the old buffer at the producer index, where
+ *    libmlx5 looks for it before it moves to the new buffer.
+ *  - CREATE_QP (RC, UC, UD; other types EOPNOTSUPP): mlx5_ib_create_qp of
+ *    at least 48 bytes (up to ece_options), bytes past it zero; flags
+ *    SIGNATURE, BFREG_INDEX and UAR_PAGE_INDEX taken, SCATTER_CQE and
+ *    ALLOW_SCATTER_CQE dropped (no such capability), any other flag EINVAL;
+ *    the user index rule of cqe version 0 and 1; any create flag
+ *    EOPNOTSUPP; rq_wqe_count/rq_wqe_shift must be 0 when the QP has no
+ *    receive queue (an SRQ, or max_recv_wr 0); sq_wqe_count a power of two
+ *    within 2^15. The buffer is pinned for (rq_wqe_count << rq_wqe_shift) +
+ *    (sq_wqe_count << 6) bytes and must start on 64 bytes. The UAR: by page
+ *    index, by dynamic bfreg index, or (no flag) a bfreg allocated from the
+ *    static pages in mlx5_ib's classes (low latency, medium, the shared
+ *    bfreg 0); EINVAL without a UAR in a context with dynamic UARs. The
+ *    response is mlx5_ib_create_qp_resp (bfreg_index; the rest 0).
+ *    MODIFY_QP: mlx5_ib_modify_qp in, when there is any (less than 16
+ *    bytes: EINVAL; bytes past it, comp_mask or the burst info's reserved
+ *    field not zero: EOPNOTSUPP), the state machine of the core and
+ *    mlx5's transition table, port 1, pkey index 0, path MTU 256-4096, a
+ *    GRH for RoCE addresses, the sgid index within the table, the static
+ *    rate's range, at most 16 outstanding reads each way, no atomics
+ *    (EOPNOTSUPP); mlx5_ib_modify_qp_resp out when the caller has room.
+ *  - CREATE_SRQ: mlx5_ib_create_srq (reserved fields and bytes past it:
+ *    EINVAL; the user index for XRC and tag-matching SRQs), the buffer
+ *    pinned for (max_wr + 1 rounded to a power of two) descriptors of
+ *    16 + 16 * max_sge bytes rounded to a power of two (at least 32),
+ *    starting on 64 bytes; tag matching EINVAL (no list); srqn out.
+ *  - REG_MR: the range pinned with the caller's access (on-demand paging:
+ *    EOPNOTSUPP). CREATE_AH (RoCE): a GRH is required (EINVAL),
+ *    mlx5_ib_create_ah_resp out (at least 10 bytes, else EINVAL) with the
+ *    destination MAC the core resolved. EX_QUERY_DEVICE: the
+ *    mlx5_ib_query_device_resp sections mlx5_ib counts for an Ethernet HCA
+ *    without offloads, in the caller's length (less than 8: EINVAL; driver
+ *    input not zero: EINVAL). QUERY_PORT: a RoCE port on NETDEV, active when
+ *    it is up with carrier.
+ * What stands in for the firmware: pdn, cqn, qpn, srqn, mkeys and UAR page
+ * ids come from IDAs; a CQ's or QP's UAR page must be one this context holds
+ * (EINVAL otherwise). The UAR pages are zeroed memory the process maps (its
+ * doorbell writes land there); the doorbell records and queues stay in the
+ * process's pinned pages.
+ * What it does not: no data path (the kernel's POST_SEND, POST_RECV,
+ * POLL_CQ and REQ_NOTIFY_CQ are absent: the core refuses them, and libmlx5
+ * never sends them; nothing is ever sent or received, and the only CQEs
+ * written are the resize ones), no kernel verbs (no MAD, CM or
+ * IPoIB: kernel clients skip the device), no DEVX, VAR, DM, flow steering,
+ * counters, XRC, DC, raw packet, RSS or WQs, no memory windows, rereg or
+ * ODP, no multicast attach, no clock. Delete NETDEV only after unloading
+ * the module.
+ */
+#include <linux/module.h>
+#include <linux/etherdevice.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/overflow.h>
+#include <linux/sched/mm.h>
+#include <linux/xarray.h>
+#include <net/addrconf.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+#define UVERBS_MODULE_NAME mlx5_standin
+#include <rdma/uverbs_named_ioctl.h>
+#include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+
+static char *netdev = "dummy0";
+module_param(netdev, charp, 0444);
+MODULE_PARM_DESC(netdev, "the Ethernet device under the RoCE port (default dummy0)");
+
+/* The HCA this stands in for: ConnectX-5-like limits, few capabilities. */
+enum {
+	SD_LOG_MAX_QP = 18,
+	SD_LOG_MAX_QP_SZ = 15,
+	SD_MAX_WQE_SZ_SQ = 1024,
+	SD_MAX_WQE_SZ_RQ = 512,
+	SD_LOG_MAX_SRQ = 23,
+	SD_LOG_MAX_SRQ_SZ = 15,
+	SD_LOG_MAX_CQ = 24,
+	SD_LOG_MAX_CQ_SZ = 22,
+	SD_LOG_MAX_MKEY = 24,
+	SD_LOG_MAX_PD = 23,
+	SD_LOG_MAX_RA_REQ = 4,	/* outstanding reads as responder, 2^n */
+	SD_LOG_MAX_RA_RES = 4,	/* as requester */
+	SD_LOG_MAX_MSG = 30,
+	SD_LOG_BF_REG_SIZE = 9,
+	SD_GID_TBL_LEN = 255,
+	SD_PKEY_TBL_LEN = 1,
+	SD_CQE_VERSION = 1,
+	SD_LOCAL_CA_ACK_DELAY = 16,
+	SD_VENDOR_ID = 0x02c9,	/* Mellanox */
+	SD_VENDOR_PART = 4119,	/* ConnectX-5 */
+	SD_FW_MAJOR = 16, SD_FW_MINOR = 35, SD_FW_SUB = 0,
+};
+
+/* mlx5's layout constants (4 KiB UARs, two non-fast-path bfregs in each). */
+enum {
+	SD_ADAPTER_PAGE = 4096,
+	SD_UARS_IN_PAGE = PAGE_SIZE / SD_ADAPTER_PAGE,
+	SD_NON_FP_BFREGS_PER_UAR = 2,
+	SD_BFREGS_PER_UAR = 4,
+	SD_MAX_UARS = 256,
+	SD_MAX_BFREGS = SD_MAX_UARS * SD_NON_FP_BFREGS_PER_UAR,
+	SD_MIN_DYN_BFREGS = 512,
+	SD_MAX_DYN_BFREGS = 1024,
+	SD_MMAP_CMD_SHIFT = 8,
+	SD_MMAP_CMD_MASK = 0xff,
+	SD_MMAP_ENTRY_FIRST_CMD = 9,
+	SD_MMAP_ENTRY_LAST_CMD = 255,
+	SD_DEFAULT_UIDX = 0xffffff,	/* "cqe version 0" in a user index */
+	SD_UIDX_MASK = 0xffffff,
+	SD_SEND_WQE_BB = 64,
+	SD_DATA_SEG = 16,		/* one scatter entry of a WQE */
+	SD_SRQ_NEXT_SEG = 16,		/* the link at the head of an SRQ WQE */
+	SD_CTRL_SEG = 16,
+	SD_RADDR_SEG = 16,
+	SD_MAX_UAR_ID = 0xffff,		/* the CQ names its UAR in 16 bits */
+};
+#define SD_INVALID_UAR BIT(31)
+#define SD_INVALID_BFREG BIT(31)
+
+struct sd_dev {
+	struct ib_device ibdev;
+	int ifindex;
+	struct ida pdn_ida, cqn_ida, qpn_ida, srqn_ida, mkey_ida, uar_ida;
+	atomic_t mkey_variant;
+};
+
+static struct sd_dev *sd_the_dev;
+
+/* A page of doorbell records, pinned once for the objects of one context
+ * and one process that keep their records in it. */
+struct sd_db_page {
+	struct list_head list;
+	unsigned long user_virt;
+	struct mm_struct *mm;
+	struct ib_umem *umem;
+	unsigned int refcnt;
+};
+
+struct sd_ucontext {
+	struct ib_ucontext ibuc;
+	struct mutex lock;	/* bfreg counts, system pages, doorbell pages */
+	int ver;		/* 0: the 8-byte request, 2: the v2 one */
+	u8 cqe_version;
+	u64 lib_caps;
+	bool lib_uar_4k;
+	bool lib_uar_dyn;
+	u32 total_num_bfregs;	/* static and dynamic */
+	u32 num_low_latency_bfregs;
+	u32 num_static_sys_pages;
+	u32 num_sys_pages;
+	u32 num_dyn_bfregs;
+	u32 *count;		/* users of each bfreg */
+	u32 *sys_pages;		/* UAR id of each system page, or SD_INVALID_UAR */
+	struct page **sys_page_mem;
+	struct list_head db_pages;
+	struct xarray uars;	/* the UAR ids this context may name */
+};
+
+struct sd_pd {
+	struct ib_pd ibpd;
+	u32 pdn;
+};
+
+struct sd_cq {
+	struct ib_cq ibcq;
+	u32 cqn;
+	int cqe_size;
+	u32 uar_index;
+	bool real_time_ts;
+	u32 produced;		/* CQEs written: the resize CQEs */
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex resize_lock;
+};
+
+struct sd_srq {
+	struct ib_srq ibsrq;
+	u32 srqn;
+	u32 max;		/* descriptors, a power of two */
+	u32 max_gs;
+	u32 wqe_shift;
+	bool wq_sig;
+	u32 limit;
+	u32 uidx;
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex lock;
+};
+
+struct sd_qp {
+	struct ib_qp ibqp;
+	u32 qpn;
+	u32 flags_en;		/* the vendor flags taken */
+	u32 uidx;
+	u32 bfregn;		/* or SD_INVALID_BFREG */
+	u32 uar_index;
+	bool has_rq;
+	u32 rq_wqe_cnt, rq_wqe_shift, rq_max_gs, sq_wqe_cnt;
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex lock;	/* state and attributes */
+	enum ib_qp_state state;
+	struct ib_qp_attr attr;	/* as last set; sgid_attr pointers dropped */
+	struct ib_qp_cap init_cap;
+	enum ib_sig_type sq_sig_type;
+	u8 port;
+	u8 resp_depth;
+	int atomic_rd_en;
+};
+
+struct sd_mr {
+	struct ib_mr ibmr;
+	u32 index;
+	struct ib_umem *umem;
+};
+
+struct sd_ah {
+	struct ib_ah ibah;
+	u8 dmac[ETH_ALEN];
+};
+
+/* A UAR object's page, reached through an mmap offset. */
+struct sd_uar_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	struct sd_dev *dev;
+	struct page *page;
+	u32 uar_index;
+	bool nc;
+};
+
+static struct sd_dev *to_sddev(struct ib_device *d) { return container_of(d, struct sd_dev, ibdev); }
+static struct sd_ucontext *to_sduc(struct ib_ucontext *c) { return container_of(c, struct sd_ucontext, ibuc); }
+static struct sd_pd *to_sdpd(struct ib_pd *p) { return container_of(p, struct sd_pd, ibpd); }
+static struct sd_cq *to_sdcq(struct ib_cq *c) { return container_of(c, struct sd_cq, ibcq); }
+static struct sd_srq *to_sdsrq(struct ib_srq *s) { return container_of(s, struct sd_srq, ibsrq); }
+static struct sd_qp *to_sdqp(struct ib_qp *q) { return container_of(q, struct sd_qp, ibqp); }
+static struct sd_mr *to_sdmr(struct ib_mr *m) { return container_of(m, struct sd_mr, ibmr); }
+static struct sd_ah *to_sdah(struct ib_ah *a) { return container_of(a, struct sd_ah, ibah); }
+static struct sd_uar_entry *to_sdentry(struct rdma_user_mmap_entry *e)
+{
+	return container_of(e, struct sd_uar_entry, rdma_entry);
+}
+
+static struct sd_ucontext *udata_uc(struct ib_udata *udata)
+{
+	return rdma_udata_to_drv_context(udata, struct sd_ucontext, ibuc);
+}
+
+static int sd_id_alloc(struct ida *ida, u32 first, u32 last)
+{
+	int id = ida_alloc_range(ida, first, last, GFP_KERNEL);
+
+	return id == -ENOSPC ? -ENOMEM : id;
+}
+
+/* ---- UARs: an id and a zeroed page -------------------------------------- */
+
+static int sd_uar_get(struct sd_dev *dev, u32 *index, struct page **page)
+{
+	int id = sd_id_alloc(&dev->uar_ida, 1, SD_MAX_UAR_ID);
+
+	if (id < 0)
+		return id;
+	*page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!*page) {
+		ida_free(&dev->uar_ida, id);
+		return -ENOMEM;
+	}
+	*index = id;
+	return 0;
+}
+
+/* The page may still be mapped: the mapping holds its own reference. */
+static void sd_uar_put(struct sd_dev *dev, u32 index, struct page *page)
+{
+	put_page(page);
+	ida_free(&dev->uar_ida, index);
+}
+
+static int sd_uar_hold(struct sd_ucontext *uc, u32 index)
+{
+	return xa_err(xa_store(&uc->uars, index, xa_mk_value(1), GFP_KERNEL));
+}
+
+static bool sd_uar_held(struct sd_ucontext *uc, u32 index)
+{
+	return xa_load(&uc->uars, index) != NULL;
+}
+
+static u32 sd_uars_per_sys_page(const struct sd_ucontext *uc)
+{
+	return uc->lib_uar_4k ? SD_UARS_IN_PAGE : 1;	/* the HCA has 4K UARs */
+}
+
+/* ---- doorbell records ---------------------------------------------------- */
+
+static int sd_db_map(struct sd_ucontext *uc, u64 virt, struct sd_db_page **out)
+{
+	unsigned long page_virt = (unsigned long)virt & PAGE_MASK;
+	struct sd_db_page *p;
+	int err = 0;
+
+	mutex_lock(&uc->lock);
+	list_for_each_entry(p, &uc->db_pages, list)
+		if (p->mm == current->mm && p->user_virt == page_virt)
+			goto found;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		err = -ENOMEM;
+		goto out;
+	}
+	p->user_virt = page_virt;
+	p->umem = ib_umem_get(uc->ibuc.device, page_virt, PAGE_SIZE, 0);
+	if (IS_ERR(p->umem)) {
+		err = PTR_ERR(p->umem);
+		kfree(p);
+		goto out;
+	}
+	mmgrab(current->mm);
+	p->mm = current->mm;
+	list_add(&p->list, &uc->db_pages);
+found:
+	p->refcnt++;
+	*out = p;
+out:
+	mutex_unlock(&uc->lock);
+	return err;
+}
+
+static void sd_db_unmap(struct sd_ucontext *uc, struct sd_db_page *p)
+{
+	mutex_lock(&uc->lock);
+	if (!--p->refcnt) {
+		list_del(&p->list);
+		mmdrop(p->mm);
+		ib_umem_release(p->umem);
+		kfree(p);
+	}
+	mutex_unlock(&uc->lock);
+}
+
+/* ---- device and port ----------------------------------------------------- */
+
+static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
+			   struct ib_udata *uhw)
+{
+	size_t outlen = uhw ? uhw->outlen : 0;
+	struct mlx5_ib_query_device_resp resp = {};
+	int max_rq_sg = SD_MAX_WQE_SZ_RQ / SD_DATA_SEG;
+	int max_sq_sg = (min(SD_MAX_WQE_SZ_SQ, 512) - SD_CTRL_SEG - SD_RADDR_SEG) / SD_DATA_SEG;
+
+	resp.response_length = sizeof(resp.comp_mask) + sizeof(resp.response_length);
+	if (outlen && outlen < resp.response_length)
+		return -EINVAL;
+	if (uhw && uhw->inlen && !ib_is_udata_cleared(uhw, 0, uhw->inlen))
+		return -EINVAL;
+
+	memset(props, 0, sizeof(*props));
+	props->sys_image_guid = ibdev->node_guid;
+	props->max_pkeys = SD_PKEY_TBL_LEN;
+	props->vendor_id = SD_VENDOR_ID;
+	props->vendor_part_id = SD_VENDOR_PART;
+	props->fw_ver = ((u64)SD_FW_MAJOR << 32) | (SD_FW_MINOR << 16) | SD_FW_SUB;
+	props->device_cap_flags = IB_DEVICE_CHANGE_PHY_PORT | IB_DEVICE_PORT_ACTIVE_EVENT |
+				  IB_DEVICE_SYS_IMAGE_GUID | IB_DEVICE_RC_RNR_NAK_GEN;
+	props->max_mr_size = ~0ull;
+	props->page_size_cap = ~(u64)(SD_ADAPTER_PAGE - 1);
+	props->max_qp = 1 << SD_LOG_MAX_QP;
+	props->max_qp_wr = 1 << SD_LOG_MAX_QP_SZ;
+	props->max_send_sge = max_sq_sg;
+	props->max_recv_sge = max_rq_sg;
+	props->max_sge_rd = max_sq_sg;
+	props->max_cq = 1 << SD_LOG_MAX_CQ;
+	props->max_cqe = (1 << SD_LOG_MAX_CQ_SZ) - 1;
+	props->max_mr = 1 << SD_LOG_MAX_MKEY;
+	props->max_pd = 1 << SD_LOG_MAX_PD;
+	props->max_qp_rd_atom = 1 << SD_LOG_MAX_RA_REQ;
+	props->max_qp_init_rd_atom = 1 << SD_LOG_MAX_RA_RES;
+	props->max_srq = 1 << SD_LOG_MAX_SRQ;
+	props->max_srq_wr = (1 << SD_LOG_MAX_SRQ_SZ) - 1;
+	props->max_srq_sge = max_rq_sg - 1;
+	props->local_ca_ack_delay = SD_LOCAL_CA_ACK_DELAY;
+	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
+	props->atomic_cap = IB_ATOMIC_NONE;
+	props->masked_atomic_cap = IB_ATOMIC_NONE;
+	props->max_ah = INT_MAX;
+	props->timestamp_mask = 0x7FFFFFFFFFFFFFFFULL;
+
+	/* The sections mlx5_ib counts for an Ethernet HCA with raw packet
+	 * support and none of the offloads: all zero but the flag it always
+	 * sets. */
+	if (offsetofend(typeof(resp), tso_caps) <= outlen)
+		resp.response_length += sizeof(resp.tso_caps);
+	if (offsetofend(typeof(resp), rss_caps) <= outlen)
+		resp.response_length += sizeof(resp.rss_caps);
+	if (offsetofend(typeof(resp), cqe_comp_caps) <= outlen)
+		resp.response_length += sizeof(resp.cqe_comp_caps);
+	if (offsetofend(typeof(resp), packet_pacing_caps) <= outlen)
+		resp.response_length += sizeof(resp.packet_pacing_caps);
+	if (offsetofend(typeof(resp), mlx5_ib_support_multi_pkt_send_wqes) <= outlen)
+		resp.response_length += sizeof(resp.mlx5_ib_support_multi_pkt_send_wqes);
+	if (offsetofend(typeof(resp), flags) <= outlen) {
+		resp.response_length += sizeof(resp.flags);
+		resp.flags |= MLX5_IB_QUERY_DEV_RESP_FLAGS_SCAT2CQE_DCT;
+	}
+	if (offsetofend(typeof(resp), sw_parsing_caps) <= outlen)
+		resp.response_length += sizeof(resp.sw_parsing_caps);
+	if (offsetofend(typeof(resp), striding_rq_caps) <= outlen)
+		resp.response_length += sizeof(resp.striding_rq_caps);
+	if (offsetofend(typeof(resp), tunnel_offloads_caps) <= outlen)
+		resp.response_length += sizeof(resp.tunnel_offloads_caps);
+	if (offsetofend(typeof(resp), dci_streams_caps) <= outlen)
+		resp.response_length += sizeof(resp.dci_streams_caps);
+	if (outlen)
+		return ib_copy_to_udata(uhw, &resp, resp.response_length);
+	return 0;
+}
+
+static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *props)
+{
+	struct net_device *ndev;
+
+	/* the core zeroed props */
+	props->active_width = IB_WIDTH_4X;
+	props->active_speed = IB_SPEED_QDR;
+	props->port_cap_flags |= IB_PORT_CM_SUP;
+	props->ip_gids = true;
+	props->gid_tbl_len = SD_GID_TBL_LEN;
+	props->max_mtu = IB_MTU_4096;
+	props->max_msg_sz = 1 << SD_LOG_MAX_MSG;
+	props->pkey_tbl_len = SD_PKEY_TBL_LEN;
+	props->state = IB_PORT_DOWN;
+	props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	props->active_mtu = IB_MTU_256;
+
+	ndev = dev_get_by_index(&init_net, to_sddev(ibdev)->ifindex);
+	if (!ndev)
+		return 0;
+	if (netif_running(ndev) && netif_carrier_ok(ndev)) {
+		props->state = IB_PORT_ACTIVE;
+		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	}
+	props->active_mtu = min(props->max_mtu, iboe_get_mtu(ndev->mtu));
+	dev_put(ndev);
+	return 0;
+}
+
+static int sd_port_immutable(struct ib_device *ibdev, u32 port,
+			     struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err = ib_query_port(ibdev, port, &attr);
+
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE | RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
+{
+	if (index >= SD_PKEY_TBL_LEN)
+		return -EINVAL;
+	*pkey = 0xffff;		/* RoCE has the default partition only */
+	return 0;
+}
+
+static void sd_fw_str(struct ib_device *ibdev, char *str)
+{
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%d.%d.%04d", SD_FW_MAJOR, SD_FW_MINOR, SD_FW_SUB);
+}
+
+/* ---- user context -------------------------------------------------------- */
+
+static void sd_free_uars(struct sd_dev *dev, struct sd_ucontext *uc)
+{
+	u32 i;
+
+	/* a page is there exactly when its UAR was allocated */
+	for (i = 0; uc->sys_pages && uc->sys_page_mem && i < uc->num_sys_pages; i++)
+		if (uc->sys_page_mem[i])
+			sd_uar_put(dev, uc->sys_pages[i], uc->sys_page_mem[i]);
+	kfree(uc->sys_page_mem);
+	kfree(uc->sys_pages);
+	kfree(uc->count);
+	uc->sys_page_mem = NULL;
+	uc->sys_pages = NULL;
+	uc->count = NULL;
+}
+
+/* The static bfregs the library asked for, and the dynamic ones behind
+ * them, in system pages (mlx5_ib's calc_total_bfregs), and the static
+ * pages' UARs (its allocate_uars). */
+static int sd_setup_bfregs(struct sd_dev *dev, struct sd_ucontext *uc,
+			   struct mlx5_ib_alloc_ucontext_req_v2 *req)
+{
+	u32 per_page = sd_uars_per_sys_page(uc) * SD_NON_FP_BFREGS_PER_UAR;
+	u32 dyn = (sd_uars_per_sys_page(uc) == 1 && PAGE_SIZE > 4096) ?
+		  SD_MIN_DYN_BFREGS : SD_MAX_DYN_BFREGS;
+	u32 i;
+	int err;
+
+	if (req->total_num_bfregs == 0)
+		return -EINVAL;
+	if (req->total_num_bfregs > SD_MAX_BFREGS)
+		return -ENOMEM;
+	req->total_num_bfregs = ALIGN(req->total_num_bfregs, per_page);
+	if (req->num_low_latency_bfregs > req->total_num_bfregs - 1)
+		return -EINVAL;
+
+	uc->num_static_sys_pages = req->total_num_bfregs / per_page;
+	uc->num_dyn_bfregs = ALIGN(dyn, per_page);
+	uc->total_num_bfregs = req->total_num_bfregs + uc->num_dyn_bfregs;
+	uc->num_sys_pages = uc->total_num_bfregs / per_page;
+
+	uc->count = kcalloc(uc->total_num_bfregs, sizeof(*uc->count), GFP_KERNEL);
+	uc->sys_pages = kcalloc(uc->num_sys_pages, sizeof(*uc->sys_pages), GFP_KERNEL);
+	uc->sys_page_mem = kcalloc(uc->num_sys_pages, sizeof(*uc->sys_page_mem), GFP_KERNEL);
+	if (!uc->count || !uc->sys_pages || !uc->sys_page_mem)
+		return -ENOMEM;
+	for (i = 0; i < uc->num_sys_pages; i++)
+		uc->sys_pages[i] = SD_INVALID_UAR;
+	for (i = 0; i < uc->num_static_sys_pages; i++) {
+		err = sd_uar_get(dev, &uc->sys_pages[i], &uc->sys_page_mem[i]);
+		if (err) {
+			uc->sys_pages[i] = SD_INVALID_UAR;
+			uc->sys_page_mem[i] = NULL;
+			return err;
+		}
+		err = sd_uar_hold(uc, uc->sys_pages[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibuc->device);
+	struct sd_ucontext *uc = to_sduc(ibuc);
+	struct mlx5_ib_alloc_ucontext_req_v2 req = {};
+	struct mlx5_ib_alloc_ucontext_resp resp = {};
+	size_t min_req_v2 = offsetof(struct mlx5_ib_alloc_ucontext_req_v2, max_cqe_version);
+	int ver, err;
+
+	mutex_init(&uc->lock);
+	INIT_LIST_HEAD(&uc->db_pages);
+	xa_init(&uc->uars);
+
+	if (udata->inlen == sizeof(struct mlx5_ib_alloc_ucontext_req))
+		ver = 0;
+	else if (udata->inlen >= min_req_v2)
+		ver = 2;
+	else
+		return -EINVAL;
+	err = ib_copy_from_udata(&req, udata, min(udata->inlen, sizeof(req)));
+	if (err)
+		return err;
+	if (req.flags & ~MLX5_IB_ALLOC_UCTX_DEVX)
+		return -EOPNOTSUPP;
+	if (req.comp_mask || req.reserved0 || req.reserved1 || req.reserved2)
+		return -EOPNOTSUPP;
+	req.total_num_bfregs = ALIGN(req.total_num_bfregs, SD_NON_FP_BFREGS_PER_UAR);
+	if (req.num_low_latency_bfregs > req.total_num_bfregs - 1)
+		return -EINVAL;
+	if (req.flags & MLX5_IB_ALLOC_UCTX_DEVX)
+		return -EINVAL;		/* no user contexts in this firmware */
+
+	uc->lib_uar_4k = req.lib_caps & MLX5_LIB_CAP_4K_UAR;
+	uc->lib_uar_dyn = req.lib_caps & MLX5_LIB_CAP_DYN_UAR;
+	if (!uc->lib_uar_dyn) {
+		err = sd_setup_bfregs(dev, uc, &req);
+		if (err)
+			goto fail;
+	}
+	uc->cqe_version = min_t(u8, SD_CQE_VERSION, req.max_cqe_version);
+
+	resp.qp_tab_size = 1 << SD_LOG_MAX_QP;
+	resp.bf_reg_size = 1 << SD_LOG_BF_REG_SIZE;	/* write-combining "works" */
+	resp.cache_line_size = cache_line_size();
+	resp.max_sq_desc_sz = SD_MAX_WQE_SZ_SQ;
+	resp.max_rq_desc_sz = SD_MAX_WQE_SZ_RQ;
+	resp.max_send_wqebb = 1 << SD_LOG_MAX_QP_SZ;
+	resp.max_recv_wr = 1 << SD_LOG_MAX_QP_SZ;
+	resp.max_srq_recv_wr = 1 << SD_LOG_MAX_SRQ_SZ;
+	resp.cqe_version = uc->cqe_version;
+	resp.log_uar_size = ilog2(SD_ADAPTER_PAGE);
+	resp.num_uars_per_page = SD_UARS_IN_PAGE;
+	resp.tot_bfregs = uc->lib_uar_dyn ? 0 : uc->total_num_bfregs - uc->num_dyn_bfregs;
+	resp.num_ports = 1;
+	resp.cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
+			     MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	/* the port's minimum inline mode, "none", off by one as mlx5 sends it */
+	resp.eth_min_inline = MLX5_USER_INLINE_MODE_NONE;
+	resp.num_dyn_bfregs = uc->num_dyn_bfregs;
+	resp.comp_mask = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_MKEY_UPDATE_TAG;
+	resp.response_length = min(udata->outlen, sizeof(resp));
+	err = ib_copy_to_udata(udata, &resp, resp.response_length);
+	if (err)
+		goto fail;
+
+	uc->ver = ver;
+	uc->num_low_latency_bfregs = req.num_low_latency_bfregs;
+	uc->lib_caps = req.lib_caps;
+	return 0;
+
+fail:
+	sd_free_uars(dev, uc);
+	xa_destroy(&uc->uars);
+	return err;
+}
+
+static void sd_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+	struct sd_ucontext *uc = to_sduc(ibuc);
+	struct sd_db_page *p, *tmp;
+
+	sd_free_uars(to_sddev(ibuc->device), uc);
+	list_for_each_entry_safe(p, tmp, &uc->db_pages, list) {	/* none, normally */
+		list_del(&p->list);
+		mmdrop(p->mm);
+		ib_umem_release(p->umem);
+		kfree(p);
+	}
+	xa_destroy(&uc->uars);
+}
+
+/* ---- mmap ---------------------------------------------------------------- */
+
+static unsigned long sd_index(unsigned long pgoff)
+{
+	return pgoff & ((1UL << SD_MMAP_CMD_SHIFT) - 1);
+}
+
+/* a dynamic page's index: one more byte in bits 16-23 */
+static unsigned long sd_ext_index(unsigned long pgoff)
+{
+	return sd_index(pgoff) | ((pgoff >> 16) & 0xff) << 8;
+}
+
+static int sd_map_page(struct vm_area_struct *vma, struct page *page, size_t size)
+{
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != size)
+		return -EINVAL;
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	return vm_insert_page(vma, vma->vm_start, page) ? -EAGAIN : 0;
+}
+
+static int sd_uar_mmap(struct sd_dev *dev, struct sd_ucontext *uc, unsigned int cmd,
+		       struct vm_area_struct *vma)
+{
+	bool dyn = cmd == MLX5_IB_MMAP_ALLOC_WC;
+	u32 max_valid = dyn ? uc->num_sys_pages : uc->num_static_sys_pages;
+	unsigned long idx;
+	struct page *page;
+	u32 uar, bfreg = 0;
+	int err;
+
+	if (uc->lib_uar_dyn)
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	idx = dyn ? sd_ext_index(vma->vm_pgoff) + uc->num_static_sys_pages :
+		    sd_index(vma->vm_pgoff);
+	if (idx >= max_valid)
+		return -EINVAL;
+	if (!dyn)
+		return sd_map_page(vma, uc->sys_page_mem[idx], PAGE_SIZE);
+
+	/* A dynamic page is mapped once; the count of its first bfreg says
+	 * it is taken. */
+	bfreg = idx * sd_uars_per_sys_page(uc) * SD_NON_FP_BFREGS_PER_UAR;
+	if (bfreg >= uc->total_num_bfregs)
+		return -EINVAL;
+	mutex_lock(&uc->lock);
+	if (uc->count[bfreg]) {
+		mutex_unlock(&uc->lock);
+		return -EINVAL;
+	}
+	uc->count[bfreg]++;
+	mutex_unlock(&uc->lock);
+
+	err = sd_uar_get(dev, &uar, &page);
+	if (err)
+		goto undo_count;
+	err = sd_uar_hold(uc, uar);
+	if (!err) {
+		err = sd_map_page(vma, page, PAGE_SIZE);
+		if (err)
+			xa_erase(&uc->uars, uar);
+	}
+	if (err) {
+		sd_uar_put(dev, uar, page);
+		goto undo_count;
+	}
+	mutex_lock(&uc->lock);
+	uc->sys_pages[idx] = uar;
+	uc->sys_page_mem[idx] = page;
+	mutex_unlock(&uc->lock);
+	return 0;
+
+undo_count:
+	mutex_lock(&uc->lock);
+	uc->count[bfreg]--;
+	mutex_unlock(&uc->lock);
+	return err;
+}
+
+static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct sd_dev *dev = to_sddev(ibuc->device);
+	struct sd_ucontext *uc = to_sduc(ibuc);
+	unsigned int cmd = (vma->vm_pgoff >> SD_MMAP_CMD_SHIFT) & SD_MMAP_CMD_MASK;
+	struct rdma_user_mmap_entry *entry;
+	int err;
+
+	switch (cmd) {
+	case MLX5_IB_MMAP_WC_PAGE:
+	case MLX5_IB_MMAP_ALLOC_WC:
+	case MLX5_IB_MMAP_NC_PAGE:
+	case MLX5_IB_MMAP_REGULAR_PAGE:
+		return sd_uar_mmap(dev, uc, cmd, vma);
+	case MLX5_IB_MMAP_GET_CONTIGUOUS_PAGES:
+		return -ENOSYS;
+	case MLX5_IB_MMAP_CORE_CLOCK:
+		if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+			return -EINVAL;
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		return -EOPNOTSUPP;	/* no clock */
+	case MLX5_IB_MMAP_CLOCK_INFO:
+		if (vma->vm_end - vma->vm_start != PAGE_SIZE || !(vma->vm_flags & VM_SHARED))
+			return -EINVAL;
+		if (sd_index(vma->vm_pgoff) != MLX5_IB_CLOCK_INFO_V1)
+			return -EOPNOTSUPP;
+		if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+			return -EPERM;
+		return -EOPNOTSUPP;	/* no clock */
+	default:
+		break;
+	}
+	/* an offset a UAR object handed out */
+	entry = rdma_user_mmap_entry_get_pgoff(ibuc, ((unsigned long)cmd << 16) |
+						     sd_ext_index(vma->vm_pgoff));
+	if (!entry)
+		return -EINVAL;
+	err = sd_map_page(vma, to_sdentry(entry)->page, entry->npages * PAGE_SIZE);
+	rdma_user_mmap_entry_put(entry);
+	return err;
+}
+
+static void sd_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	struct sd_uar_entry *ue = to_sdentry(entry);
+
+	sd_uar_put(ue->dev, ue->uar_index, ue->page);
+	kfree(ue);
+}
+
+/* The offset the library passes to mmap() for an entry: the command in
+ * bits 8-15, the index in bits 0-7 and 16-23, in pages. */
+static u64 sd_entry_offset(const struct sd_uar_entry *ue)
+{
+	u64 cmd = (ue->rdma_entry.start_pgoff >> 16) & 0xffff;
+	u64 index = ue->rdma_entry.start_pgoff & 0xffff;
+
+	return (((index >> 8) << 16) | (cmd << SD_MMAP_CMD_SHIFT) | (index & 0xff)) << PAGE_SHIFT;
+}
+
+/* ---- the UAR object (MLX5_IB_OBJECT_UAR) --------------------------------- */
+
+static int sd_uar_obj_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
+			      struct uverbs_attr_bundle *attrs)
+{
+	struct sd_uar_entry *ue = uobject->object;
+
+	xa_erase(&to_sduc(ue->rdma_entry.ucontext)->uars, ue->uar_index);
+	rdma_user_mmap_entry_remove(&ue->rdma_entry);
+	return 0;
+}
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
+	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
+	enum mlx5_ib_uapi_uar_alloc_type type;
+	struct sd_uar_entry *ue;
+	struct sd_ucontext *uc;
+	u64 offset;
+	u32 length;
+	int err;
+
+	if (IS_ERR(ibuc))
+		return PTR_ERR(ibuc);
+	uc = to_sduc(ibuc);
+	err = uverbs_get_const(&type, attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE);
+	if (err)
+		return err;
+	if (type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF && type != MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC)
+		return -EOPNOTSUPP;
+
+	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
+	if (!ue)
+		return -ENOMEM;
+	ue->dev = to_sddev(ibuc->device);
+	ue->nc = type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC;
+	err = sd_uar_get(ue->dev, &ue->uar_index, &ue->page);
+	if (err) {
+		kfree(ue);
+		return err;
+	}
+	err = rdma_user_mmap_entry_insert_range(ibuc, &ue->rdma_entry, PAGE_SIZE,
+						SD_MMAP_ENTRY_FIRST_CMD << 16,
+						(SD_MMAP_ENTRY_LAST_CMD << 16) + 0xffff);
+	if (err) {
+		sd_uar_put(ue->dev, ue->uar_index, ue->page);
+		kfree(ue);
+		return err;
+	}
+	err = sd_uar_hold(uc, ue->uar_index);
+	if (err) {
+		rdma_user_mmap_entry_remove(&ue->rdma_entry);	/* frees ue */
+		return err;
+	}
+	offset = sd_entry_offset(ue);
+	length = ue->rdma_entry.npages * PAGE_SIZE;
+	uobj->object = ue;
+	uverbs_finalize_uobj_create(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
+
+	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &offset, sizeof(offset));
+	if (err)
+		return err;
+	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &ue->uar_index,
+			     sizeof(ue->uar_index));
+	if (err)
+		return err;
+	return uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &length, sizeof(length));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_UAR_OBJ_ALLOC,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, MLX5_IB_OBJECT_UAR,
+			UVERBS_ACCESS_NEW, UA_MANDATORY),
+	UVERBS_ATTR_CONST_IN(MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
+			     enum mlx5_ib_uapi_uar_alloc_type, UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID,
+			    UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
+			    UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
+			    UVERBS_ATTR_TYPE(u64), UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(
+	MLX5_IB_METHOD_UAR_OBJ_DESTROY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, MLX5_IB_OBJECT_UAR,
+			UVERBS_ACCESS_DESTROY, UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(MLX5_IB_OBJECT_UAR,
+			    UVERBS_TYPE_ALLOC_IDR(sd_uar_obj_cleanup),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_ALLOC),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_DESTROY));
+
+static const struct uapi_definition sd_uapi_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(MLX5_IB_OBJECT_UAR),
+	{}
+};
+
+/* ---- PD ------------------------------------------------------------------ */
+
+static int sd_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibpd->device);
+	struct sd_pd *pd = to_sdpd(ibpd);
+	struct mlx5_ib_alloc_pd_resp resp;
+	int id = sd_id_alloc(&dev->pdn_ida, 1, (1 << SD_LOG_MAX_PD) - 1);
+
+	if (id < 0)
+		return id;
+	pd->pdn = id;
+	if (udata) {
+		resp.pdn = pd->pdn;
+		if (ib_copy_to_udata(udata, &resp, sizeof(resp))) {
+			ida_free(&dev->pdn_ida, id);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+static int sd_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	ida_free(&to_sddev(ibpd->device)->pdn_ida, to_sdpd(ibpd)->pdn);
+	return 0;
+}
+
+/* ---- CQ ------------------------------------------------------------------ */
+
+static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibcq->device);
+	struct sd_cq *cq = to_sdcq(ibcq);
+	struct mlx5_ib_create_cq ucmd = {};
+	struct sd_ucontext *uc;
+	int entries = attr->cqe;
+	size_t ucmdlen;
+	u32 index;
+	int id, err;
+
+	if (!udata)
+		return -EOPNOTSUPP;	/* no kernel verbs */
+	uc = udata_uc(udata);
+	if (entries < 0 || entries > (1 << SD_LOG_MAX_CQ_SZ))
+		return -EINVAL;
+	if (attr->flags & ~(IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN |
+			    IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION))
+		return -EOPNOTSUPP;
+	entries = roundup_pow_of_two(entries + 1);
+	if (entries > (1 << SD_LOG_MAX_CQ_SZ))
+		return -EINVAL;
+	cq->ibcq.cqe = entries - 1;
+	mutex_init(&cq->resize_lock);
+
+	ucmdlen = min(udata->inlen, sizeof(ucmd));
+	if (ucmdlen < offsetof(struct mlx5_ib_create_cq, flags))
+		return -EINVAL;
+	if (ib_copy_from_udata(&ucmd, udata, ucmdlen))
+		return -EFAULT;
+	if (ucmd.flags & ~(MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD |
+			   MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |
+			   MLX5_IB_CREATE_CQ_FLAGS_REAL_TIME_TS))
+		return -EINVAL;
+	if ((ucmd.cqe_size != 64 && ucmd.cqe_size != 128) || ucmd.reserved0 || ucmd.reserved1)
+		return -EINVAL;
+	cq->cqe_size = ucmd.cqe_size;
+
+	cq->umem = ib_umem_get(&dev->ibdev, ucmd.buf_addr, entries * ucmd.cqe_size,
+			       IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(cq->umem))
+		return PTR_ERR(cq->umem);
+	if (ucmd.buf_addr & ~PAGE_MASK) {
+		err = -EINVAL;
+		goto err_umem;
+	}
+	err = sd_db_map(uc, ucmd.db_addr, &cq->db);
+	if (err)
+		goto err_umem;
+
+	if (ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX) {
+		index = ucmd.uar_page_index;
+	} else if (uc->lib_uar_dyn) {
+		err = -EINVAL;
+		goto err_db;
+	} else {
+		index = uc->sys_pages[0];
+	}
+	if (ucmd.cqe_comp_en == 1) {	/* no CQE compression */
+		err = -EOPNOTSUPP;
+		goto err_db;
+	}
+	if (ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD) {	/* no padding */
+		err = -EOPNOTSUPP;
+		goto err_db;
+	}
+	cq->real_time_ts = ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_REAL_TIME_TS;
+
+	/* the firmware's part */
+	if (!sd_uar_held(uc, index)) {
+		err = -EINVAL;
+		goto err_db;
+	}
+	cq->uar_index = index;
+	id = sd_id_alloc(&dev->cqn_ida, 1, (1 << SD_LOG_MAX_CQ) - 1);
+	if (id < 0) {
+		err = id;
+		goto err_db;
+	}
+	cq->cqn = id;
+	if (ib_copy_to_udata(udata, &cq->cqn, sizeof(u32))) {
+		err = -EFAULT;
+		goto err_cqn;
+	}
+	return 0;
+
+err_cqn:
+	ida_free(&dev->cqn_ida, cq->cqn);
+err_db:
+	sd_db_unmap(uc, cq->db);
+err_umem:
+	ib_umem_release(cq->umem);
+	return err;
+}
+
+static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct sd_cq *cq = to_sdcq(ibcq);
+
+	sd_db_unmap(udata_uc(udata), cq->db);
+	ib_umem_release(cq->umem);
+	ida_free(&to_sddev(ibcq->device)->cqn_ida, cq->cqn);
+	return 0;
+}
+
+/* What the HCA does on a resize: a CQE of opcode "resize" at its producer
+ * index in the old buffer, owned by software, where the library looks for
+ * it before it moves to the new buffer. Only its last byte (opcode and
+ * owner bit) is written. */
+enum { SD_CQE_OPCODE_RESIZE = 5 };
+
+static int sd_write_resize_cqe(struct sd_cq *cq)
+{
+	u32 nent = cq->ibcq.cqe + 1;
+	size_t pos = ib_umem_offset(cq->umem) +
+		     (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - 1;
+	struct sg_page_iter it;
+	u8 *p;
+
+	for_each_sgtable_page(&cq->umem->sgt_append.sgt, &it, pos >> PAGE_SHIFT) {
+		p = kmap_local_page(sg_page_iter_page(&it));
+		p[pos & ~PAGE_MASK] = SD_CQE_OPCODE_RESIZE << 4 | !!(cq->produced & nent);
+		kunmap_local(p);
+		cq->produced++;
+		return 0;
+	}
+	return -EFAULT;
+}
+
+static int sd_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct sd_cq *cq = to_sdcq(ibcq);
+	struct mlx5_ib_resize_cq ucmd = {};
+	struct ib_umem *umem;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (entries < 1 || entries > (1 << SD_LOG_MAX_CQ_SZ))
+		return -EINVAL;
+	entries = roundup_pow_of_two(entries + 1);
+	if (entries > (1 << SD_LOG_MAX_CQ_SZ) + 1)
+		return -EINVAL;
+	if (entries == ibcq->cqe + 1)
+		return 0;
+
+	mutex_lock(&cq->resize_lock);
+	/* mlx5_ib reads the whole struct, whatever the caller's length */
+	err = ib_copy_from_udata(&ucmd, udata, sizeof(ucmd));
+	if (err)
+		goto out;
+	if (ucmd.reserved0 || ucmd.reserved1) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (ucmd.cqe_size && SIZE_MAX / ucmd.cqe_size <= entries - 1) {
+		err = -EINVAL;
+		goto out;
+	}
+	umem = ib_umem_get(ibcq->device, ucmd.buf_addr, (size_t)ucmd.cqe_size * entries,
+			   IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(umem)) {
+		err = PTR_ERR(umem);
+		goto out;
+	}
+	if (ucmd.buf_addr & ~PAGE_MASK) {
+		ib_umem_release(umem);
+		err = -EINVAL;
+		goto out;
+	}
+	err = sd_write_resize_cqe(cq);
+	if (err) {
+		ib_umem_release(umem);
+		goto out;
+	}
+	ib_umem_release(cq->umem);
+	cq->umem = umem;
+	cq->cqe_size = ucmd.cqe_size;
+	cq->ibcq.cqe = entries - 1;
+out:
+	mutex_unlock(&cq->resize_lock);
+	return err;
+}
+
+/* ---- SRQ ----------------------------------------------------------------- */
+
+/* mlx5_ib's get_{qp,srq}_user_index: a user index is what cqe version 1
+ * carries; with version 0 only the "none" value may be there. */
+static int sd_user_index(struct sd_ucontext *uc, bool present, u32 uidx, u32 *out)
+{
+	if (present && !uc->cqe_version && uidx == SD_DEFAULT_UIDX)
+		return 0;
+	if (present != !!uc->cqe_version)
+		return -EINVAL;
+	if (uc->cqe_version) {
+		if (uidx == SD_DEFAULT_UIDX || (uidx & ~SD_UIDX_MASK))
+			return -EINVAL;
+		*out = uidx;
+	} else {
+		*out = SD_DEFAULT_UIDX;
+	}
+	return 0;
+}
+
+static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+			 struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibsrq->device);
+	struct sd_srq *srq = to_sdsrq(ibsrq);
+	struct mlx5_ib_create_srq ucmd = {};
+	struct mlx5_ib_create_srq_resp resp = {};
+	u32 max_wqes = 1 << SD_LOG_MAX_SRQ_SZ;
+	u32 max_sge = SD_MAX_WQE_SZ_RQ / SD_DATA_SEG;
+	struct sd_ucontext *uc;
+	size_t desc, buf_size;
+	int id, err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	uc = udata_uc(udata);
+	if (init->srq_type != IB_SRQT_BASIC && init->srq_type != IB_SRQT_XRC &&
+	    init->srq_type != IB_SRQT_TM)
+		return -EOPNOTSUPP;
+	if (init->attr.max_wr >= max_wqes || init->attr.max_sge > max_sge)
+		return -EINVAL;
+	mutex_init(&srq->lock);
+	srq->max = roundup_pow_of_two(init->attr.max_wr + 1);
+	srq->max_gs = init->attr.max_sge;
+	desc = SD_SRQ_NEXT_SEG + (size_t)srq->max_gs * SD_DATA_SEG;
+	desc = max_t(size_t, 32, roundup_pow_of_two(desc));
+	srq->wqe_shift = ilog2(desc);
+	buf_size = srq->max * desc;
+	if (buf_size < desc)
+		return -EINVAL;
+
+	if (ib_copy_from_udata(&ucmd, udata, min(udata->inlen, sizeof(ucmd))))
+		return -EFAULT;
+	if (ucmd.reserved0 || ucmd.reserved1)
+		return -EINVAL;
+	if (udata->inlen > sizeof(ucmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(ucmd), udata->inlen - sizeof(ucmd)))
+		return -EINVAL;
+	srq->uidx = SD_DEFAULT_UIDX;
+	if (init->srq_type != IB_SRQT_BASIC) {
+		err = sd_user_index(uc, offsetofend(typeof(ucmd), uidx) <= udata->inlen,
+				    ucmd.uidx, &srq->uidx);
+		if (err)
+			return err;
+	}
+	srq->wq_sig = ucmd.flags & MLX5_SRQ_FLAG_SIGNATURE;
+
+	srq->umem = ib_umem_get(ibsrq->device, ucmd.buf_addr, buf_size, 0);
+	if (IS_ERR(srq->umem))
+		return PTR_ERR(srq->umem);
+	err = sd_db_map(uc, ucmd.db_addr, &srq->db);
+	if (err)
+		goto err_umem;
+	if (init->srq_type == IB_SRQT_TM) {	/* no tag matching list */
+		err = -EINVAL;
+		goto err_db;
+	}
+	if (ucmd.buf_addr & (SD_SEND_WQE_BB - 1)) {	/* 64-byte page offsets */
+		err = -EINVAL;
+		goto err_db;
+	}
+	id = sd_id_alloc(&dev->srqn_ida, 1, (1 << SD_LOG_MAX_SRQ) - 1);
+	if (id < 0) {
+		err = id;
+		goto err_db;
+	}
+	srq->srqn = id;
+	resp.srqn = srq->srqn;
+	if (ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)))) {
+		err = -EFAULT;
+		goto err_srqn;
+	}
+	init->attr.max_wr = srq->max - 1;
+	return 0;
+
+err_srqn:
+	ida_free(&dev->srqn_ida, srq->srqn);
+err_db:
+	sd_db_unmap(uc, srq->db);
+err_umem:
+	ib_umem_release(srq->umem);
+	return err;
+}
+
+static int sd_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+			 enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct sd_srq *srq = to_sdsrq(ibsrq);
+
+	if (mask & IB_SRQ_MAX_WR)	/* mlx5_ib does not resize SRQs */
+		return -EINVAL;
+	if (mask & IB_SRQ_LIMIT) {
+		if (attr->srq_limit >= srq->max)
+			return -EINVAL;
+		mutex_lock(&srq->lock);
+		srq->limit = attr->srq_limit;
+		mutex_unlock(&srq->lock);
+	}
+	return 0;
+}
+
+static int sd_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct sd_srq *srq = to_sdsrq(ibsrq);
+
+	mutex_lock(&srq->lock);
+	attr->srq_limit = srq->limit;
+	mutex_unlock(&srq->lock);
+	attr->max_wr = srq->max - 1;
+	attr->max_sge = srq->max_gs;
+	return 0;
+}
+
+static int sd_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct sd_srq *srq = to_sdsrq(ibsrq);
+
+	sd_db_unmap(udata_uc(udata), srq->db);
+	ib_umem_release(srq->umem);
+	ida_free(&to_sddev(ibsrq->device)->srqn_ida, srq->srqn);
+	return 0;
+}
+
+/* ---- QP ------------------------------------------------------------------ */
+
+static u32 sd_max_bfregs(struct sd_ucontext *uc)
+{
+	return sd_uars_per_sys_page(uc) * uc->num_static_sys_pages * SD_NON_FP_BFREGS_PER_UAR;
+}
+
+/* mlx5_ib's classes of static bfregs: 0 shared without a lock, then the
+ * medium ones (shared, least used first), then the low-latency ones (one
+ * QP each) at the top. */
+static int sd_alloc_bfreg(struct sd_ucontext *uc)
+{
+	int max = sd_max_bfregs(uc);
+	int med = max - (int)uc->num_low_latency_bfregs - 1;
+	int first_hi, i, n = -ENOMEM;
+
+	if (uc->lib_uar_dyn)
+		return -EINVAL;
+	if (med < 0)
+		med = 0;
+	first_hi = med + 1;
+	mutex_lock(&uc->lock);
+	if (uc->ver >= 2) {
+		for (i = first_hi; i < max; i++)
+			if (!uc->count[i]) {
+				n = i;
+				break;
+			}
+		if (n < 0 && med) {
+			n = 1;
+			for (i = 1; i < first_hi; i++) {
+				if (uc->count[i] < uc->count[n])
+					n = i;
+				if (!uc->count[n])
+					break;
+			}
+		}
+	}
+	if (n < 0)
+		n = 0;
+	uc->count[n]++;
+	mutex_unlock(&uc->lock);
+	return n;
+}
+
+static void sd_free_bfreg(struct sd_ucontext *uc, u32 n)
+{
+	mutex_lock(&uc->lock);
+	uc->count[n]--;
+	mutex_unlock(&uc->lock);
+}
+
+static int sd_bfregn_to_uar(struct sd_ucontext *uc, u32 n, bool dyn, u32 *uar)
+{
+	u32 per_page = sd_uars_per_sys_page(uc) * SD_NON_FP_BFREGS_PER_UAR;
+	u32 page = n / per_page;
+	int err = 0;
+
+	if (uc->lib_uar_dyn)
+		return -EINVAL;
+	mutex_lock(&uc->lock);
+	if (dyn) {
+		page += uc->num_static_sys_pages;
+		if (page >= uc->num_sys_pages || n > uc->num_dyn_bfregs ||
+		    uc->sys_pages[page] == SD_INVALID_UAR) {
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	*uar = uc->sys_pages[page] + n % per_page / SD_NON_FP_BFREGS_PER_UAR;
+out:
+	mutex_unlock(&uc->lock);
+	return err;
+}
+
+/* what a bfreg number is to the library: four per UAR, two of them used */
+static u32 sd_adjust_bfregn(u32 n)
+{
+	return n / SD_NON_FP_BFREGS_PER_UAR * SD_BFREGS_PER_UAR + n % SD_NON_FP_BFREGS_PER_UAR;
+}
+
+static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+			struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibqp->device);
+	struct sd_qp *qp = to_sdqp(ibqp);
+	struct mlx5_ib_create_qp ucmd = {};
+	struct mlx5_ib_create_qp_resp resp = {};
+	size_t min_inlen = offsetof(struct mlx5_ib_create_qp, ece_options);
+	size_t last = offsetof(struct mlx5_ib_create_qp, reserved);
+	size_t inlen, outlen;
+	int rq_size, sq_size, buf_size, sq_offset, wqe_size;
+	struct sd_ucontext *uc;
+	u32 flags, wq_sig;
+	int id, n, err;
+
+	switch (attr->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_UD:
+		break;
+	default:		/* this HCA: no XRC, DC, raw packet */
+		return -EOPNOTSUPP;
+	}
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->rwq_ind_tbl)
+		return -EINVAL;
+	uc = udata_uc(udata);
+
+	outlen = min(udata->outlen, sizeof(resp));
+	inlen = udata->inlen < min_inlen ? 0 : min(udata->inlen, sizeof(ucmd));
+	if (!inlen)
+		return -EINVAL;
+	if (udata->inlen > last && !ib_is_udata_cleared(udata, last, udata->inlen - last))
+		return -EINVAL;
+	if (ib_copy_from_udata(&ucmd, udata, inlen))
+		return -EFAULT;
+
+	/* the vendor flags */
+	flags = ucmd.flags;
+	if (flags & (MLX5_QP_FLAG_TYPE_DCI | MLX5_QP_FLAG_TYPE_DCT))
+		return -EINVAL;		/* no DC */
+	qp->flags_en = flags & (MLX5_QP_FLAG_SIGNATURE | MLX5_QP_FLAG_BFREG_INDEX |
+				MLX5_QP_FLAG_UAR_PAGE_INDEX);
+	flags &= ~(qp->flags_en | MLX5_QP_FLAG_SCATTER_CQE | MLX5_QP_FLAG_ALLOW_SCATTER_CQE);
+	if (flags)
+		return -EINVAL;
+	/* mlx5_ib judges the user index on the whole struct's length */
+	err = sd_user_index(uc, true, ucmd.uidx, &qp->uidx);
+	if (err)
+		return err;
+	if (attr->create_flags)
+		return -EOPNOTSUPP;	/* none of them is in this HCA */
+
+	/* the receive queue is the library's to size */
+	wq_sig = !!(qp->flags_en & MLX5_QP_FLAG_SIGNATURE);
+	qp->has_rq = !attr->srq && attr->cap.max_recv_wr;
+	if (attr->cap.max_recv_wr > (1 << SD_LOG_MAX_QP_SZ))
+		return -EINVAL;
+	if (!qp->has_rq) {
+		qp->rq_wqe_cnt = 0;
+		qp->rq_wqe_shift = 0;
+		qp->rq_max_gs = 0;
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	} else {
+		qp->rq_wqe_cnt = ucmd.rq_wqe_count;
+		qp->rq_wqe_shift = ucmd.rq_wqe_shift;
+		if (check_shl_overflow(1, qp->rq_wqe_shift, &wqe_size))
+			return -EINVAL;
+		if (wqe_size / SD_DATA_SEG < wq_sig)
+			return -EINVAL;
+		qp->rq_max_gs = wqe_size / SD_DATA_SEG - wq_sig;
+	}
+	if (ucmd.rq_wqe_shift != qp->rq_wqe_shift || ucmd.rq_wqe_count != qp->rq_wqe_cnt)
+		return -EINVAL;
+	if (ucmd.sq_wqe_count > (1 << SD_LOG_MAX_QP_SZ))
+		return -EINVAL;
+	/* timestamps: free-running only, no real time */
+	if ((attr->send_cq && to_sdcq(attr->send_cq)->real_time_ts) ||
+	    (attr->recv_cq && to_sdcq(attr->recv_cq)->real_time_ts))
+		return -EOPNOTSUPP;
+
+	/* the UAR the QP rings */
+	qp->bfregn = SD_INVALID_BFREG;
+	switch (qp->flags_en & (MLX5_QP_FLAG_UAR_PAGE_INDEX | MLX5_QP_FLAG_BFREG_INDEX)) {
+	case MLX5_QP_FLAG_UAR_PAGE_INDEX:
+		qp->uar_index = ucmd.bfreg_index;
+		break;
+	case MLX5_QP_FLAG_BFREG_INDEX:
+		err = sd_bfregn_to_uar(uc, ucmd.bfreg_index, true, &qp->uar_index);
+		if (err)
+			return err;
+		break;
+	case 0:
+		n = sd_alloc_bfreg(uc);
+		if (n < 0)
+			return n;
+		qp->bfregn = n;
+		err = sd_bfregn_to_uar(uc, n, false, &qp->uar_index);
+		if (err)
+			goto err_bfreg;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	/* the buffer: the receive queue, then the send queue in 64-byte units */
+	if (check_shl_overflow(qp->rq_wqe_cnt, qp->rq_wqe_shift, &sq_offset)) {
+		err = -EINVAL;
+		goto err_bfreg;
+	}
+	if (ucmd.sq_wqe_count && !is_power_of_2(ucmd.sq_wqe_count)) {
+		err = -EINVAL;
+		goto err_bfreg;
+	}
+	qp->sq_wqe_cnt = ucmd.sq_wqe_count;
+	if (check_shl_overflow(qp->rq_wqe_cnt, qp->rq_wqe_shift, &rq_size) ||
+	    check_shl_overflow(qp->sq_wqe_cnt, ilog2(SD_SEND_WQE_BB), &sq_size) ||
+	    check_add_overflow(rq_size, sq_size, &buf_size)) {
+		err = -EINVAL;
+		goto err_bfreg;
+	}
+	qp->umem = NULL;
+	if (ucmd.buf_addr && buf_size) {
+		qp->umem = ib_umem_get(ibqp->device, ucmd.buf_addr, buf_size, 0);
+		if (IS_ERR(qp->umem)) {
+			err = PTR_ERR(qp->umem);
+			qp->umem = NULL;
+			goto err_bfreg;
+		}
+		if (ucmd.buf_addr & (SD_SEND_WQE_BB - 1)) {	/* 64-byte page offsets */
+			err = -EINVAL;
+			goto err_umem;
+		}
+	}
+	resp.bfreg_index = qp->bfregn != SD_INVALID_BFREG ? sd_adjust_bfregn(qp->bfregn) :
+							  SD_INVALID_BFREG;
+	err = sd_db_map(uc, ucmd.db_addr, &qp->db);
+	if (err)
+		goto err_umem;
+
+	/* the firmware's part */
+	if (!sd_uar_held(uc, qp->uar_index)) {
+		err = -EINVAL;
+		goto err_db;
+	}
+	id = sd_id_alloc(&dev->qpn_ida, 2, (1 << 24) - 1);
+	if (id < 0) {
+		err = id;
+		goto err_db;
+	}
+	qp->qpn = id;
+	qp->ibqp.qp_num = id;
+	mutex_init(&qp->lock);
+	qp->state = IB_QPS_RESET;
+	qp->init_cap = attr->cap;
+	qp->sq_sig_type = attr->sq_sig_type;
+
+	if (ib_copy_to_udata(udata, &resp, outlen)) {
+		err = -EFAULT;
+		goto err_qpn;
+	}
+	return 0;
+
+err_qpn:
+	ida_free(&dev->qpn_ida, qp->qpn);
+err_db:
+	sd_db_unmap(uc, qp->db);
+err_umem:
+	ib_umem_release(qp->umem);
+err_bfreg:
+	if (qp->bfregn != SD_INVALID_BFREG)
+		sd_free_bfreg(uc, qp->bfregn);
+	return err;
+}
+
+static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct sd_qp *qp = to_sdqp(ibqp);
+	struct sd_ucontext *uc = udata_uc(udata);
+
+	sd_db_unmap(uc, qp->db);
+	ib_umem_release(qp->umem);
+	if (qp->bfregn != SD_INVALID_BFREG)
+		sd_free_bfreg(uc, qp->bfregn);
+	ida_free(&to_sddev(ibqp->device)->qpn_ida, qp->qpn);
+	return 0;
+}
+
+/* The transitions mlx5's firmware has a command for. */
+static bool sd_transition_ok(enum ib_qp_state cur, enum ib_qp_state next)
+{
+	if (next == IB_QPS_RESET || next == IB_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IB_QPS_RESET:
+		return next == IB_QPS_INIT;
+	case IB_QPS_INIT:
+		return next == IB_QPS_INIT || next == IB_QPS_RTR;
+	case IB_QPS_RTR:
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+	case IB_QPS_SQE:
+		return next == IB_QPS_RTS;
+	default:
+		return false;
+	}
+}
+
+static int sd_check_path(struct sd_qp *qp, const struct rdma_ah_attr *ah)
+{
+	u8 rate = rdma_ah_get_static_rate(ah);
+
+	if ((rdma_ah_get_ah_flags(ah) & IB_AH_GRH) &&
+	    rdma_ah_read_grh(ah)->sgid_index >= SD_GID_TBL_LEN)
+		return -EINVAL;
+	if (ah->type == RDMA_AH_ATTR_TYPE_ROCE && !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
+		return -EINVAL;
+	if (rate != IB_RATE_PORT_CURRENT && (rate < IB_RATE_2_5_GBPS || rate > IB_RATE_600_GBPS))
+		return -EINVAL;
+	return 0;
+}
+
+static void sd_keep_ah(struct rdma_ah_attr *dst, const struct rdma_ah_attr *src)
+{
+	*dst = *src;
+	dst->grh.sgid_attr = NULL;	/* the core owns that reference */
+}
+
+static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+			struct ib_udata *udata)
+{
+	struct sd_qp *qp = to_sdqp(ibqp);
+	struct mlx5_ib_modify_qp ucmd = {};
+	struct mlx5_ib_modify_qp_resp resp = {};
+	enum ib_qp_state cur, next;
+	int dest_rd, access, err = -EINVAL;
+
+	if (mask & ~(IB_QP_ATTR_STANDARD_BITS | IB_QP_RATE_LIMIT))
+		return -EOPNOTSUPP;
+	if (ibqp->rwq_ind_tbl)
+		return -ENOSYS;
+	if (udata && udata->inlen) {
+		if (udata->inlen < offsetofend(typeof(ucmd), ece_options))
+			return -EINVAL;
+		if (udata->inlen > sizeof(ucmd) &&
+		    !ib_is_udata_cleared(udata, sizeof(ucmd), udata->inlen - sizeof(ucmd)))
+			return -EOPNOTSUPP;
+		if (ib_copy_from_udata(&ucmd, udata, min(udata->inlen, sizeof(ucmd))))
+			return -EFAULT;
+		if (ucmd.comp_mask || ucmd.burst_info.reserved)
+			return -EOPNOTSUPP;
+	}
+
+	mutex_lock(&qp->lock);
+	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	next = mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+		goto out;
+	if ((mask & IB_QP_PORT) && (attr->port_num == 0 || attr->port_num > 1))
+		goto out;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= SD_PKEY_TBL_LEN)
+		goto out;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > (1 << SD_LOG_MAX_RA_RES))
+		goto out;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > (1 << SD_LOG_MAX_RA_REQ))
+		goto out;
+	if (cur == next && cur == IB_QPS_RESET) {
+		err = 0;
+		goto out;
+	}
+
+	if (ibqp->qp_type != IB_QPT_UD && (mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		goto out;
+	if (mask & IB_QP_AV) {
+		err = sd_check_path(qp, &attr->ah_attr);
+		if (err)
+			goto out;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		err = sd_check_path(qp, &attr->alt_ah_attr);
+		if (err)
+			goto out;
+	}
+	if (mask & (IB_QP_ACCESS_FLAGS | IB_QP_MAX_DEST_RD_ATOMIC)) {
+		dest_rd = mask & IB_QP_MAX_DEST_RD_ATOMIC ? attr->max_dest_rd_atomic :
+							    qp->resp_depth;
+		access = mask & IB_QP_ACCESS_FLAGS ? attr->qp_access_flags : qp->atomic_rd_en;
+		if (!dest_rd)
+			access &= IB_ACCESS_REMOTE_WRITE;
+		if (access & IB_ACCESS_REMOTE_ATOMIC) {	/* no atomics */
+			err = -EOPNOTSUPP;
+			goto out;
+		}
+	}
+	if (!sd_transition_ok(cur, next)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (udata)
+		resp.response_length = sizeof(resp);	/* ece_options 0: no ECE */
+
+	/* applied */
+	err = 0;
+	qp->state = next;
+	if (mask & IB_QP_ACCESS_FLAGS) {
+		qp->atomic_rd_en = attr->qp_access_flags;
+		qp->attr.qp_access_flags = attr->qp_access_flags;
+	}
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC) {
+		qp->resp_depth = attr->max_dest_rd_atomic;
+		qp->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	}
+	if (mask & IB_QP_PORT) {
+		qp->port = attr->port_num;
+		qp->attr.port_num = attr->port_num;
+	}
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->attr.pkey_index = attr->pkey_index;
+	if (mask & IB_QP_QKEY)
+		qp->attr.qkey = attr->qkey;
+	if (mask & IB_QP_AV)
+		sd_keep_ah(&qp->attr.ah_attr, &attr->ah_attr);
+	if (mask & IB_QP_ALT_PATH) {
+		sd_keep_ah(&qp->attr.alt_ah_attr, &attr->alt_ah_attr);
+		qp->attr.alt_port_num = attr->alt_port_num;
+		qp->attr.alt_pkey_index = attr->alt_pkey_index;
+		qp->attr.alt_timeout = attr->alt_timeout;
+	}
+	if (mask & IB_QP_PATH_MTU)
+		qp->attr.path_mtu = attr->path_mtu;
+	if (mask & IB_QP_TIMEOUT)
+		qp->attr.timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->attr.retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->attr.rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		qp->attr.rq_psn = attr->rq_psn;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->attr.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_SQ_PSN)
+		qp->attr.sq_psn = attr->sq_psn;
+	if (mask & IB_QP_PATH_MIG_STATE)
+		qp->attr.path_mig_state = attr->path_mig_state;
+	if (mask & IB_QP_DEST_QPN)
+		qp->attr.dest_qp_num = attr->dest_qp_num;
+
+	if (resp.response_length && udata->outlen >= resp.response_length)
+		err = ib_copy_to_udata(udata, &resp, resp.response_length);
+out:
+	mutex_unlock(&qp->lock);
+	return err;
+}
+
+static int sd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *qa, int mask,
+		       struct ib_qp_init_attr *init)
+{
+	struct sd_qp *qp = to_sdqp(ibqp);
+
+	memset(qa, 0, sizeof(*qa));
+	memset(init, 0, sizeof(*init));
+	mutex_lock(&qp->lock);
+	*qa = qp->attr;
+	qa->qp_state = qp->state;
+	qa->cur_qp_state = qp->state;
+	mutex_unlock(&qp->lock);
+	/* a user QP's send queue is the library's: mlx5_ib reports none */
+	qa->cap.max_recv_wr = qp->rq_wqe_cnt;
+	qa->cap.max_recv_sge = qp->rq_max_gs;
+	qa->cap.max_send_wr = 0;
+	qa->cap.max_send_sge = 0;
+	qa->cap.max_inline_data = 0;
+	init->event_handler = ibqp->event_handler;
+	init->qp_context = ibqp->qp_context;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->qp_type = ibqp->qp_type;
+	init->cap = qa->cap;
+	init->sq_sig_type = qp->sq_sig_type;
+	return 0;
+}
+
+/* ---- MR and AH ----------------------------------------------------------- */
+
+static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64 iova,
+				    int access, struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(pd->device);
+	struct sd_mr *mr;
+	int id;
+
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);	/* no ODP */
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = ib_umem_get(pd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		struct ib_umem *umem = mr->umem;
+
+		kfree(mr);
+		return ERR_CAST(umem);
+	}
+	id = sd_id_alloc(&dev->mkey_ida, 1, (1 << SD_LOG_MAX_MKEY) - 1);
+	if (id < 0) {
+		ib_umem_release(mr->umem);
+		kfree(mr);
+		return ERR_PTR(id);
+	}
+	mr->index = id;
+	mr->ibmr.lkey = (id << 8) | (atomic_inc_return(&dev->mkey_variant) & 0xff);
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	return &mr->ibmr;
+}
+
+static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct sd_mr *mr = to_sdmr(ibmr);
+
+	ib_umem_release(mr->umem);
+	ida_free(&to_sddev(ibmr->device)->mkey_ida, mr->index);
+	kfree(mr);
+	return 0;
+}
+
+static int sd_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+			struct ib_udata *udata)
+{
+	struct rdma_ah_attr *a = init->ah_attr;
+	struct sd_ah *ah = to_sdah(ibah);
+
+	if (a->type == RDMA_AH_ATTR_TYPE_ROCE && !(rdma_ah_get_ah_flags(a) & IB_AH_GRH))
+		return -EINVAL;
+	if (a->type == RDMA_AH_ATTR_TYPE_ROCE && udata) {
+		struct mlx5_ib_create_ah_resp resp = {};
+		u32 min_len = offsetofend(struct mlx5_ib_create_ah_resp, dmac);
+		int err;
+
+		if (udata->outlen < min_len)
+			return -EINVAL;
+		resp.response_length = min_len;
+		memcpy(resp.dmac, a->roce.dmac, ETH_ALEN);
+		err = ib_copy_to_udata(udata, &resp, resp.response_length);
+		if (err)
+			return err;
+	}
+	if (a->type == RDMA_AH_ATTR_TYPE_ROCE)
+		memcpy(ah->dmac, a->roce.dmac, ETH_ALEN);
+	return 0;
+}
+
+static int sd_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	return 0;
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static const struct ib_device_ops sd_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_MLX5,
+	.uverbs_abi_ver = MLX5_IB_UVERBS_ABI_VERSION,
+
+	.alloc_pd = sd_alloc_pd,
+	.alloc_ucontext = sd_alloc_ucontext,
+	.create_cq = sd_create_cq,
+	.create_qp = sd_create_qp,
+	.create_srq = sd_create_srq,
+	.create_user_ah = sd_create_ah,
+	.dealloc_pd = sd_dealloc_pd,
+	.dealloc_ucontext = sd_dealloc_ucontext,
+	.dereg_mr = sd_dereg_mr,
+	.destroy_ah = sd_destroy_ah,
+	.destroy_cq = sd_destroy_cq,
+	.destroy_qp = sd_destroy_qp,
+	.destroy_srq = sd_destroy_srq,
+	.get_dev_fw_str = sd_fw_str,
+	.get_link_layer = sd_link_layer,
+	.get_port_immutable = sd_port_immutable,
+	.mmap = sd_mmap,
+	.mmap_free = sd_mmap_free,
+	.modify_qp = sd_modify_qp,
+	.modify_srq = sd_modify_srq,
+	.query_device = sd_query_device,
+	.query_pkey = sd_query_pkey,
+	.query_port = sd_query_port,
+	.query_qp = sd_query_qp,
+	.query_srq = sd_query_srq,
+	.reg_user_mr = sd_reg_user_mr,
+	.resize_cq = sd_resize_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_ah, sd_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, sd_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, sd_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, sd_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, sd_srq, ibsrq),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, sd_ucontext, ibuc),
+};
+
+static void sd_destroy_ids(struct sd_dev *dev)
+{
+	ida_destroy(&dev->pdn_ida);
+	ida_destroy(&dev->cqn_ida);
+	ida_destroy(&dev->qpn_ida);
+	ida_destroy(&dev->srqn_ida);
+	ida_destroy(&dev->mkey_ida);
+	ida_destroy(&dev->uar_ida);
+}
+
+static int __init sd_init(void)
+{
+	struct net_device *ndev;
+	struct sd_dev *dev;
+	int err;
+
+	BUILD_BUG_ON(PAGE_SIZE != SD_ADAPTER_PAGE);	/* one UAR per system page */
+	ndev = dev_get_by_name(&init_net, netdev);
+	if (!ndev) {
+		pr_err("mlx5_standin: no netdev %s\n", netdev);
+		return -ENODEV;
+	}
+	dev = ib_alloc_device(sd_dev, ibdev);
+	if (!dev) {
+		dev_put(ndev);
+		return -ENOMEM;
+	}
+	dev->ifindex = ndev->ifindex;
+	ida_init(&dev->pdn_ida);
+	ida_init(&dev->cqn_ida);
+	ida_init(&dev->qpn_ida);
+	ida_init(&dev->srqn_ida);
+	ida_init(&dev->mkey_ida);
+	ida_init(&dev->uar_ida);
+	atomic_set(&dev->mkey_variant, 0);
+
+	dev->ibdev.node_type = RDMA_NODE_IB_CA;
+	dev->ibdev.phys_port_cnt = 1;
+	dev->ibdev.num_comp_vectors = 1;
+	dev->ibdev.local_dma_lkey = 0;
+	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
+	strscpy(dev->ibdev.node_desc, "mlx5_standin", sizeof(dev->ibdev.node_desc));
+	ib_set_device_ops(&dev->ibdev, &sd_ops);
+	dev->ibdev.driver_def = sd_uapi_defs;
+
+	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
+	dev_put(ndev);		/* the core holds its own reference */
+	if (err)
+		goto err_dealloc;
+	/* no DMA device: the core maps user memory by kernel address */
+	err = ib_register_device(&dev->ibdev, "mlx5_%d", NULL);
+	if (err)
+		goto err_dealloc;
+	sd_the_dev = dev;
+	pr_info("mlx5_standin: %s on %s\n", dev_name(&dev->ibdev.dev), netdev);
+	return 0;
+
+err_dealloc:
+	sd_destroy_ids(dev);
+	ib_dealloc_device(&dev->ibdev);
+	return err;
+}
+
+static void __exit sd_exit(void)
+{
+	struct sd_dev *dev = sd_the_dev;
+
+	ib_unregister_device(&dev->ibdev);
+	sd_destroy_ids(dev);
+	ib_dealloc_device(&dev->ibdev);
+}
+
+module_init(sd_init);
+module_exit(sd_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("mlx5_ib's user ABI on a software device (a test fixture)");
