@@ -30,7 +30,8 @@
 # exist, so that their kernel panics, to show the second.
 #
 # Downloads and built modules are cached in $UVIO_CACHE (~/.cache/uvio);
-# the initramfs and the console log go to BUILD_DIR/vm/.
+# the initramfs and the console log go to BUILD_DIR/vm/ (UVIO_VM_TAG adds a
+# word to their names).
 # Exits 77 (skip) with the reason when qemu or apt-get is not there, unless
 # UVIO_REQUIRE_VM=1, as in CI.
 set -euo pipefail
@@ -71,6 +72,9 @@ userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the gues
 kver=$(cat "$kdir/version") series=$(cat "$kdir/series")
 ran="kernel $kver ($(cat "$kdir/package"), $(cat "$kdir/suite")) dev $devs"
 tag=$series-${devs/,/-}$([ "$mode" = tests ] || echo "-$mode")
+# UVIO_VM_TAG: a word more in the names of this boot's files (initramfs,
+# console log, result), for a test of its own beside the others.
+tag=$tag${UVIO_VM_TAG:+-$UVIO_VM_TAG}
 work=$build/vm
 mkdir -p "$work"
 initrd=$work/initramfs-$tag.cpio.gz
@@ -196,7 +200,7 @@ rm -f "$raw"
 rc=$(sed -n 's/^UVIO-EXIT \([0-9]*\)$/\1/p' "$log" | tail -n1)
 suite=$(awk -v a="$booted" -v b="$total" 'BEGIN { printf "%.1f", b - a }')
 summary="boot $booted s, suite $suite s$retried"
-echo "$ran $mode: exit ${rc:-none}, $summary" > "$work/result-$tag.txt"
+echo "$ran $mode${UVIO_VM_TAG:+ $UVIO_VM_TAG}: exit ${rc:-none}, $summary" > "$work/result-$tag.txt"
 if [ -z "$rc" ]; then
 	echo "vm: RESULT $ran: FAIL, no exit marker from the guest (timeout or crash); $summary"
 	exit 1
