@@ -19,7 +19,11 @@
  * - a new object: a file like the others, listed in ABI_OBJECTS below and in
  *   lib/CMakeLists.txt;
  * - an id the oldest supported headers (5.10) lack: in lib/abi/uapi.h,
- *   under the version of the headers that added it.
+ *   under the version of the headers that added it;
+ * - a hardware driver's part (its driver data, objects, methods and
+ *   attributes): one file, lib/abi/drivers/<driver>.c as mlx5.c is, listed
+ *   in ABI_DRIVERS below with a slot of its own and in lib/CMakeLists.txt;
+ *   the decoder, the names and the tracer find it by driver id.
  * tests/unit/test_abi fails until every enumerator of the headers is named.
  */
 #ifndef UVIO_ABI_H
