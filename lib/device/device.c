@@ -256,12 +256,13 @@ UVIO_API void uvio_device_close(struct uvio_device *dev)
 {
 	if (!dev)
 		return;
-	if (dev->owned)
-		close(dev->fd);
-	/* The kernel freed the objects with the fd; the driver half frees
-	 * the memory it kept for them (queues, doorbells, mapped pages). */
+	/* The driver half's memory (queues, doorbells, mapped pages) and
+	 * objects of its own, while the fd is there; the kernel frees the
+	 * rest with the fd. */
 	if (dev->hw_release)
 		dev->hw_release(dev);
+	if (dev->owned)
+		close(dev->fd);
 	free(dev);
 }
 

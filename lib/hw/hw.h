@@ -66,6 +66,7 @@ struct hw_call {
 	const struct hw_ops *ops;	/* NULL: no driver half takes part */
 	enum hw_verb verb;
 	void *obj;			/* what prepare allocated for the object */
+	const char *why;		/* prepare's refusal, in words, or NULL */
 	uint64_t in[HW_DATA_MAX / 8];
 	uint64_t out[HW_DATA_MAX / 8];
 };
@@ -73,11 +74,11 @@ struct hw_call {
 struct hw_ops {
 	const char *driver;		/* "mlx5" */
 	/* Fill the driver data of verb c->verb into b (pointing into c->in
-	 * and c->out), allocating what the object needs; a negative errno,
-	 * with a message naming dev and verb, refuses before anything is
-	 * sent. */
-	int (*prepare)(struct uvio_device *dev, const char *verb, struct hw_call *c,
-		       union hw_params *p, struct drv_bufs *b);
+	 * and c->out), allocating what the object needs; a negative errno
+	 * (with c->why saying why, where there is more to say than the
+	 * errno) refuses before anything is sent. */
+	int (*prepare)(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
+		       struct drv_bufs *b);
 	/* The kernel answered ret (0: the object is handle). On success the
 	 * half keeps what prepare allocated; on failure it frees it. */
 	void (*finish)(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,

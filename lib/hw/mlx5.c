@@ -97,6 +97,7 @@ struct mlx5_state {
 	bool dyn_uar;
 	void *uar;			/* the page CQs and QPs are given */
 	uint32_t uar_page_id;		/* dynamic UARs: the object's page */
+	uint32_t uar_handle;		/* and the object */
 	int uar_error;			/* why there is no UAR page, or 0 */
 	void *static_uar[MAX_STATIC_UARS];
 	size_t uar_len;
@@ -139,10 +140,10 @@ static uint32_t log2_of(uint32_t pow2)
 	return (uint32_t)__builtin_ctz(pow2);
 }
 
-static int refuse(struct uvio_device *dev, const char *verb, int ret, const char *why)
+/* Refused before anything is sent: the verb reports why, with mlx5's name. */
+static int refuse(struct hw_call *c, int ret, const char *why)
 {
-	uvio_set_last_error("%s: %s: mlx5: %s", dev->name, verb, why);
-	uvio_log(LOG_ERR, "%s", uvio_last_error());
+	c->why = why;
 	return ret;
 }
 
@@ -272,7 +273,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 {
 	struct mlx5_state *st = (struct mlx5_state *)base;
 
-	(void)dev;
 	while (st->dbpages) {
 		struct dbpage *p = st->dbpages;
 
@@ -280,8 +280,16 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		queue_free(p->page, st->page);
 		free(p);
 	}
-	if (st->dyn_uar && st->uar)
+	if (st->dyn_uar && st->uar) {
+		/* The page, then the object (the fd may outlive the handle:
+		 * an adopted one). */
+		UVIO_CMD_DEFINE(cmd, 1, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_DESTROY);
+
 		munmap(st->uar, st->uar_len);
+		uvio_cmd_set_driver_id(&cmd, dev->driver_id);
+		uvio_put_idr(&cmd, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, st->uar_handle);
+		(void)uvio_dev_exec(dev, &cmd);
+	}
 	for (unsigned int i = 0; i < st->nstatic; i++)
 		munmap(st->static_uar[i], st->page);
 	free(st->uidx_map);
@@ -331,12 +339,14 @@ static int uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		uint64_t offset = 0;
 		uint32_t length = 0, page_id = 0;
+		struct ib_uverbs_attr *handle;
 		void *p;
 
 		UVIO_CMD_DEFINE(cmd, 5, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
 		uvio_cmd_set_driver_id(&cmd, dev->driver_id);
-		uvio_put_idr_new(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
-		uvio_put_u32(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, types[i]);
+		handle = uvio_put_idr_new(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
+		/* A "const" attribute: a u64 whatever the enum. */
+		uvio_put_u64(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, types[i]);
 		uvio_put_ptr_out(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &offset,
 				 sizeof(offset));
 		uvio_put_ptr_out(&cmd, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &length,
@@ -358,6 +368,7 @@ static int uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
 		st->uar = p;
 		st->uar_len = length;
 		st->uar_page_id = page_id;
+		st->uar_handle = (uint32_t)handle->data;
 		return 0;
 	}
 	return ret;
@@ -428,8 +439,8 @@ static int answer_prepare(struct mlx5_state *st, struct hw_call *c, struct drv_b
 
 /* CQ */
 
-static int cq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_state *st,
-		      struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			struct drv_bufs *b)
 {
 	struct mlx5_ib_create_cq *req = (void *)c->in;
 	uint32_t ncqe = p->cq.cqe < (1u << 24) ? pow2_up((uint64_t)p->cq.cqe + 1) : 0;
@@ -437,9 +448,9 @@ static int cq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (!ncqe || ncqe > (1u << 24))
-		return refuse(dev, verb, -EINVAL, "more than 2^24 - 1 CQEs asked");
+		return refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
 	if (!st->uar)
-		return refuse(dev, verb, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -468,7 +479,7 @@ static int cq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 	if (st->dyn_uar) {
 		if (st->uar_page_id > UINT16_MAX) {
 			obj_free(st, o);
-			return refuse(dev, verb, -EOPNOTSUPP,
+			return refuse(c, -EOPNOTSUPP,
 				      "UAR page id past 16 bits (needs the UAR index attribute)");
 		}
 		req->flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
@@ -483,8 +494,8 @@ static int cq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 	return 0;
 }
 
-static int cq_resize_prepare(struct uvio_device *dev, const char *verb, struct mlx5_state *st,
-			     struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			struct drv_bufs *b)
 {
 	struct mlx5_ib_resize_cq *req = (void *)c->in;
 	uint32_t ncqe = p->cq.cqe < (1u << 24) ? pow2_up((uint64_t)p->cq.cqe + 1) : 0;
@@ -492,13 +503,13 @@ static int cq_resize_prepare(struct uvio_device *dev, const char *verb, struct m
 	uint32_t cqe_size;
 
 	if (!ncqe || ncqe > (1u << 24))
-		return refuse(dev, verb, -EINVAL, "more than 2^24 - 1 CQEs asked");
+		return refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
 	pthread_mutex_lock(&st->base.lock);
 	cq = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, HW_CQ, p->cq.handle);
 	cqe_size = cq ? cq->cqe_size : 0;
 	pthread_mutex_unlock(&st->base.lock);
 	if (!cq)
-		return refuse(dev, verb, -ENOENT, "not a CQ this handle's mlx5 half made");
+		return refuse(c, -ENOENT, "not a CQ this handle's mlx5 half made");
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
@@ -599,8 +610,8 @@ static int qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5
 	return 0;
 }
 
-static int qp_prepare(struct uvio_device *dev, const char *verb, struct mlx5_state *st,
-		      struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			struct drv_bufs *b)
 {
 	struct mlx5_ib_create_qp *req = (void *)c->in;
 	const char *why = NULL;
@@ -610,7 +621,7 @@ static int qp_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx5_ib_create_qp_resp) <= sizeof(c->out), "room");
 	if (!st->uar)
-		return refuse(dev, verb, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -618,7 +629,7 @@ static int qp_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 	ret = qp_sizes(st, p, o, &why);
 	if (ret) {
 		free(o);
-		return refuse(dev, verb, ret, why);
+		return refuse(c, ret, why);
 	}
 	if (o->buf_len) {
 		o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
@@ -639,7 +650,7 @@ static int qp_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 		pthread_mutex_lock(&st->base.lock);
 		obj_free(st, o);
 		pthread_mutex_unlock(&st->base.lock);
-		return refuse(dev, verb, ret, ret == -ENOSPC ? "no free user index" : "no memory");
+		return refuse(c, ret, ret == -ENOSPC ? "no free user index" : "no memory");
 	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
@@ -669,8 +680,8 @@ static int qp_prepare(struct uvio_device *dev, const char *verb, struct mlx5_sta
 
 /* SRQ */
 
-static int srq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_state *st,
-		       struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			struct drv_bufs *b)
 {
 	struct mlx5_ib_create_srq *req = (void *)c->in;
 	uint32_t wqe, entries, max_wr = p->srq.max_wr;
@@ -678,17 +689,17 @@ static int srq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_st
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
-		return refuse(dev, verb, -EOPNOTSUPP,
+		return refuse(c, -EOPNOTSUPP,
 			      "the library's mlx5 half makes basic SRQs; pass driver data for others");
 	if (max_wr > st->resp.max_srq_recv_wr || p->srq.max_sge > st->resp.max_rq_desc_sz / SEG_DATA)
-		return refuse(dev, verb, -EINVAL, "SRQ past the device's limits");
+		return refuse(c, -EINVAL, "SRQ past the device's limits");
 	wqe = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
 	wqe = pow2_up(wqe < 32 ? 32 : wqe);
 	/* A wait queue behind the receives, where the device has room. */
 	entries = (uint64_t)max_wr * 2 + 1 <= st->resp.max_srq_recv_wr ? max_wr * 2 + 1 : max_wr + 1;
 	entries = pow2_up(entries);
 	if (!entries)
-		return refuse(dev, verb, -EINVAL, "SRQ past the device's limits");
+		return refuse(c, -EINVAL, "SRQ past the device's limits");
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
@@ -731,8 +742,8 @@ static int srq_prepare(struct uvio_device *dev, const char *verb, struct mlx5_st
 	return 0;
 }
 
-static int prepare(struct uvio_device *dev, const char *verb, struct hw_call *c,
-		   union hw_params *p, struct drv_bufs *b)
+static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
+		   struct drv_bufs *b)
 {
 	struct mlx5_state *st;
 
@@ -741,7 +752,7 @@ static int prepare(struct uvio_device *dev, const char *verb, struct hw_call *c,
 		return context_prepare(dev, c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(dev, verb, -EOPNOTSUPP,
+		return refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx5's request");
 	switch (c->verb) {
@@ -753,13 +764,13 @@ static int prepare(struct uvio_device *dev, const char *verb, struct hw_call *c,
 			return 0;
 		return answer_prepare(st, c, b, sizeof(struct mlx5_ib_create_ah_resp));
 	case HW_CQ:
-		return cq_prepare(dev, verb, st, c, p, b);
+		return cq_prepare(st, c, p, b);
 	case HW_CQ_RESIZE:
-		return cq_resize_prepare(dev, verb, st, c, p, b);
+		return cq_resize_prepare(st, c, p, b);
 	case HW_QP:
-		return qp_prepare(dev, verb, st, c, p, b);
+		return qp_prepare(st, c, p, b);
 	case HW_SRQ:
-		return srq_prepare(dev, verb, st, c, p, b);
+		return srq_prepare(st, c, p, b);
 	default:
 		return 0;
 	}

@@ -54,6 +54,8 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 		a.c.pd_handle = in.pd_handle;
 		av_to_ah_attr(&a.c.attr, &in.av);
 		ret = drv_prepare_hw(dev, "AH.CREATE", drv, HW_AH, &hc, NULL, &a.b);
+		if (ret)
+			return drv_refused(dev, "AH.CREATE", &hc, ret, path);
 	}
 	if (ret)
 		return uvio_verb_end(dev, "AH.CREATE", UVIO_PATH_AUTO, ret, path);

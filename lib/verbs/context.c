@@ -99,8 +99,11 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 	struct hw_call hc;
 	int ret = uvio_out_check(ctx);
 
-	if (!ret)
+	if (!ret) {
 		ret = drv_prepare_hw(dev, "DEVICE.GET_CONTEXT", drv, HW_CONTEXT, &hc, NULL, &a.b);
+		if (ret)
+			return drv_refused(dev, "DEVICE.GET_CONTEXT", &hc, ret, path);
+	}
 	if (ret)
 		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",

@@ -106,6 +106,8 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 	if (!ret) {
 		hp.cq.cqe = UVIO_OPT(attr, cqe);
 		ret = drv_prepare_hw(dev, "CQ.CREATE", drv, HW_CQ, &hc, &hp, &a.b);
+		if (ret)
+			return drv_refused(dev, "CQ.CREATE", &hc, ret, path);
 	}
 	if (ret)
 		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
@@ -180,6 +182,8 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 		hp.cq.cqe = a.c.cqe;
 		hp.cq.handle = a.c.cq_handle;
 		ret = drv_prepare_hw(dev, "CQ.RESIZE", drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
+		if (ret)
+			return drv_refused(dev, "CQ.RESIZE", &hc, ret, path);
 	}
 
 	if (ret)

@@ -107,11 +107,11 @@ void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b)
 	own->result = cmd->result;
 }
 
-int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
-			union hw_params *p, struct drv_bufs *b)
+int drv_prepare_hw_slow(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
+			struct drv_bufs *b)
 {
 	c->ops = uvio_hw_ops(dev->driver_id);
-	return c->ops ? c->ops->prepare(dev, verb, c, p, b) : 0;
+	return c->ops ? c->ops->prepare(dev, c, p, b) : 0;
 }
 
 void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, struct hw_call *c,
@@ -135,4 +135,17 @@ void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, str
 			    "struct uvio_drv, as %s lays out; the library builds it for mlx5 only)",
 			    was, name, header);
 	uvio_log(LOG_ERR, "%s", uvio_last_error());
+}
+
+int drv_refused(struct uvio_device *dev, const char *verb, const struct hw_call *c, int ret,
+		enum uvio_path *path)
+{
+	if (!c->why || !c->ops)
+		return uvio_verb_end(dev, verb, UVIO_PATH_AUTO, ret, path);
+	if (path)
+		*path = UVIO_PATH_AUTO;
+	uvio_set_last_error("%s: %s: %s: %s: %s", dev->name, verb, c->ops->driver,
+			    uvio_errno_name(ret), c->why);
+	uvio_log(LOG_ERR, "%s", uvio_last_error());
+	return ret;
 }

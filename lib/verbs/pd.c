@@ -25,11 +25,13 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 {
 	struct alloc_args a = { .handle = pd_handle };
 	struct hw_call hc;
-	int ret = pd_handle ? drv_prepare_hw(dev, "PD.ALLOC", drv, HW_PD, &hc, NULL, &a.b)
-			    : -EINVAL;
+	int ret;
 
+	if (!pd_handle)
+		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, -EINVAL, path);
+	ret = drv_prepare_hw(dev, "PD.ALLOC", drv, HW_PD, &hc, NULL, &a.b);
 	if (ret)
-		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, ret, path);
+		return drv_refused(dev, "PD.ALLOC", &hc, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write, &a, path);
 	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : *pd_handle, NULL);
 	return ret;

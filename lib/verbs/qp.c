@@ -208,6 +208,8 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 		hp.qp.create_flags = a.create_flags;
 		hp.qp.cap = a.cap;
 		ret = drv_prepare_hw(dev, "QP.CREATE", drv, HW_QP, &hc, &hp, &a.b);
+		if (ret)
+			return drv_refused(dev, "QP.CREATE", &hc, ret, path);
 		a.cap = hp.qp.cap;	/* as the driver's rules sized it */
 	}
 	if (ret)

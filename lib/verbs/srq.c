@@ -115,6 +115,8 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 		hp.srq.max_wr = a.in.max_wr;
 		hp.srq.max_sge = a.in.max_sge;
 		ret = drv_prepare_hw(dev, "SRQ.CREATE", drv, HW_SRQ, &hc, &hp, &a.b);
+		if (ret)
+			return drv_refused(dev, "SRQ.CREATE", &hc, ret, path);
 		/* What the driver's rules round up to is what the kernel sizes. */
 		a.in.max_wr = hp.srq.max_wr;
 		a.in.max_sge = hp.srq.max_sge;

@@ -74,18 +74,22 @@ int kt_rdma_res_count(const char *type, const char *dev, int pid)
 
 int kt_rdma_res_find(const char *type, const char *dev, int pid, const char *extra)
 {
-	char cmd[128], out[16384], want_dev[80], want_pid[32];
+	char cmd[128], out[16384], want_dev[80], want_link[80], want_pid[32];
 	int count = 0;
 
 	snprintf(cmd, sizeof(cmd), "rdma resource show %s", type);
 	kt_run(cmd, out, sizeof(out));
+	/* Most objects name their device ("dev rxe0 "), a QP its port
+	 * ("link rxe0/1 "). */
 	snprintf(want_dev, sizeof(want_dev), "dev %s ", dev);
+	snprintf(want_link, sizeof(want_link), "link %s/", dev);
 	snprintf(want_pid, sizeof(want_pid), "pid %d ", pid);
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		char l[1024];
 
 		snprintf(l, sizeof(l), "%s ", line);
-		if (strstr(l, want_dev) && strstr(l, want_pid) && (!extra || strstr(l, extra)))
+		if ((strstr(l, want_dev) || strstr(l, want_link)) && strstr(l, want_pid) &&
+		    (!extra || strstr(l, extra)))
 			count++;
 	}
 	return count;
