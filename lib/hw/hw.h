@@ -44,7 +44,7 @@ enum hw_verb {
  * its rules round up). */
 union hw_params {
 	struct {
-		uint32_t cqe;		/* asked */
+		uint32_t cqe;		/* in: asked; out: what the kernel is sent */
 		uint32_t handle;	/* HW_CQ_RESIZE: the CQ */
 	} cq;
 	struct {

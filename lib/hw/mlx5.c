@@ -491,6 +491,7 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	b->out = c->out;
 	b->out_len = sizeof(struct mlx5_ib_create_cq_resp);
 	c->obj = o;
+	p->cq.cqe = ncqe - 1;	/* the entries the buffer holds, as libmlx5 says it */
 	return 0;
 }
 
@@ -528,7 +529,11 @@ static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_
 	req->cqe_size = (uint16_t)cqe_size;
 	b->in = req;
 	b->in_len = sizeof(*req);
+	/* mlx5 answers a resize in the core response alone. */
+	b->out = NULL;
+	b->out_len = 0;
 	c->obj = o;
+	p->cq.cqe = ncqe - 1;
 	return 0;
 }
 

@@ -7,6 +7,7 @@ struct create_args {
 	const struct uvio_cq_attr *attr;
 	struct drv_bufs b;
 	struct uvio_cq *cq;
+	uint32_t cqe;			/* asked, or as a driver's rules round it */
 };
 
 static int channel_fd(const struct uvio_cq_attr *attr)
@@ -32,7 +33,7 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 
 	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, UVIO_OPT(attr, cqe));
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->cqe);
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, UVIO_OPT(attr, user_handle));
 	if (channel_fd(attr) >= 0)
 		fput_fd(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel_fd(attr));
@@ -63,7 +64,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (UVIO_OPT(attr, flags)) {
 		struct ib_uverbs_ex_create_cq c = {
 			.user_handle = UVIO_OPT(attr, user_handle),
-			.cqe = UVIO_OPT(attr, cqe),
+			.cqe = a->cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
 			.flags = UVIO_OPT(attr, flags),
@@ -77,7 +78,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	} else {
 		struct ib_uverbs_create_cq c = {
 			.user_handle = UVIO_OPT(attr, user_handle),
-			.cqe = UVIO_OPT(attr, cqe),
+			.cqe = a->cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
 		};
@@ -108,6 +109,7 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 		ret = drv_prepare_hw(dev, "CQ.CREATE", drv, HW_CQ, &hc, &hp, &a.b);
 		if (ret)
 			return drv_refused(dev, "CQ.CREATE", &hc, ret, path);
+		a.cqe = hp.cq.cqe;
 	}
 	if (ret)
 		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
@@ -184,6 +186,7 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 		ret = drv_prepare_hw(dev, "CQ.RESIZE", drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
 		if (ret)
 			return drv_refused(dev, "CQ.RESIZE", &hc, ret, path);
+		a.c.cqe = hp.cq.cqe;
 	}
 
 	if (ret)
