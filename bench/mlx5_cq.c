@@ -3,7 +3,8 @@
  * A CQ created and destroyed on an mlx5 device, CYCLES times: through the
  * library (its mlx5 half builds the driver data) or through libibverbs and
  * rdma-core's libmlx5 (ibv_create_cq, ibv_destroy_cq). Both with 16 CQEs and
- * a completion channel-less CQ, after one cycle not counted. Under callgrind,
+ * no completion channel, after one cycle not counted (the first CQ of a
+ * context allocates the doorbell page both ways). Under callgrind,
  * run_uvio() and run_ibv() hold exactly the counted cycles (user space only:
  * the kernel's work is not an instruction of the process).
  *
@@ -18,30 +19,36 @@
 #include <infiniband/verbs.h>
 #include <uvio.h>
 
-static __attribute__((noinline)) int run_uvio(struct uvio_device *dev, unsigned int n)
+/* One cycle each way; the counted loops call them, the warm-up too. */
+static __attribute__((noinline)) int cycle_uvio(struct uvio_device *dev)
 {
 	UVIO_OPTS(uvio_cq_attr, attr, .cqe = 16);
 	UVIO_OPTS(uvio_cq, cq);
+	int err = uvio_create_cq(dev, &attr, NULL, &cq, NULL);
 
-	for (unsigned int i = 0; i < n; i++) {
-		int err = uvio_create_cq(dev, &attr, NULL, &cq, NULL);
+	return err ? err : uvio_destroy_cq(dev, cq.handle, NULL, NULL);
+}
 
-		if (!err)
-			err = uvio_destroy_cq(dev, cq.handle, NULL, NULL);
-		if (err)
-			return err;
-	}
+static __attribute__((noinline)) int cycle_ibv(struct ibv_context *ctx)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+
+	return !cq || ibv_destroy_cq(cq) ? -1 : 0;
+}
+
+static __attribute__((noinline)) int run_uvio(struct uvio_device *dev, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (cycle_uvio(dev))
+			return -1;
 	return 0;
 }
 
 static __attribute__((noinline)) int run_ibv(struct ibv_context *ctx, unsigned int n)
 {
-	for (unsigned int i = 0; i < n; i++) {
-		struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-
-		if (!cq || ibv_destroy_cq(cq))
+	for (unsigned int i = 0; i < n; i++)
+		if (cycle_ibv(ctx))
 			return -1;
-	}
 	return 0;
 }
 
@@ -54,7 +61,7 @@ static int uvio(const char *name, unsigned int n)
 	if (!err)
 		err = uvio_get_context(dev, NULL, &ctx, NULL);
 	if (!err)
-		err = run_uvio(dev, 1);
+		err = cycle_uvio(dev);
 	if (!err)
 		err = run_uvio(dev, n);
 	if (err)
@@ -70,7 +77,7 @@ static int ibv(const char *name, unsigned int n)
 	for (int i = 0; list && list[i]; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), name))
 			ctx = ibv_open_device(list[i]);
-	if (!ctx || run_ibv(ctx, 1) || run_ibv(ctx, n)) {
+	if (!ctx || cycle_ibv(ctx) || run_ibv(ctx, n)) {
 		fprintf(stderr, "mlx5_cq: %s through libibverbs failed\n", name);
 		return -1;
 	}

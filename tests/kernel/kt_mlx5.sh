@@ -180,6 +180,65 @@ for p in $B/kt_mlx5_uvio*; do
 done
 [ $found = 1 ] || echo "  (no kt_mlx5_uvio* program in this build)"
 
+# --- (g) the existing programs, with no change of command line --------------
+if [ -x $B/create_cq ]; then
+	timeout $TMO create_cq $DEV > create_cq.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^CQ destroyed via ioctl' create_cq.out; then
+		ok "create_cq $DEV: a CQ created and destroyed"
+	else
+		bad "create_cq $DEV: exit $rc"
+	fi
+	show create_cq.out
+	nothing_left "create_cq"
+fi
+if [ -x $B/uverbs-info ]; then
+	timeout $TMO uverbs-info --no-caps $DEV > info.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^  context: path ioctl' info.out &&
+	   grep -q '^    mlx5 context: cqe_version 1 uar dynamic' info.out &&
+	   grep -q '^    mlx5 device (EX_QUERY_DEVICE driver data): response_length [1-9]' info.out &&
+	   grep -q '^    port 1 attributes: state 4' info.out; then
+		ok "uverbs-info $DEV: the context, the device, its port and mlx5's answers"
+	else
+		bad "uverbs-info $DEV: exit $rc"
+	fi
+	show info.out
+fi
+
+# --- (h) instructions: a CQ created and destroyed, the library against
+# libmlx5 (callgrind: user space only; 20 cycles each after one not counted)
+if [ -x $B/mlx5_cq ] && command -v valgrind >/dev/null; then
+	n=20
+	for how in uvio ibv; do
+		timeout $TMO valgrind --tool=callgrind --callgrind-out-file=cg.$how \
+			--toggle-collect=run_$how mlx5_cq $how $DEV $n > cg.$how.out 2>&1
+		eval "insn_$how=\$(sed -n 's/^summary: //p' cg.$how 2>/dev/null)"
+	done
+	if [ -n "$insn_uvio" ] && [ -n "$insn_ibv" ]; then
+		echo "INSN mlx5 CQ create+destroy, per cycle: library $((insn_uvio / n)), libmlx5 $((insn_ibv / n))"
+		if [ "$insn_uvio" -le "$insn_ibv" ]; then
+			ok "CQ create+destroy: $((insn_uvio / n)) user-space instructions, libmlx5 $((insn_ibv / n))"
+		else
+			bad "CQ create+destroy: $((insn_uvio / n)) user-space instructions, more than libmlx5's $((insn_ibv / n))"
+		fi
+	else
+		bad "callgrind of mlx5_cq"
+		show cg.uvio.out cg.ibv.out
+	fi
+fi
+
+# --- (i) memcheck over the library's mlx5 program -----------------------------
+if [ -x $B/kt_mlx5_uvio ] && command -v valgrind >/dev/null; then
+	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		kt_mlx5_uvio $DEV > memcheck.out 2>&1; rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "kt_mlx5_uvio under memcheck: $(grep -o 'ERROR SUMMARY: [0-9]* errors' memcheck.out)"
+	else
+		bad "kt_mlx5_uvio under memcheck: exit $rc"
+		grep -E '==[0-9]+==' memcheck.out | head -60
+	fi
+	nothing_left "kt_mlx5_uvio under memcheck"
+fi
+
 # --- (f) the traces, for the host --------------------------------------------
 for f in witness.json witness.txt kt_mlx5_uvio*.json kt_mlx5_uvio*.txt; do
 	[ -f "$f" ] || continue

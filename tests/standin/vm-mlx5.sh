@@ -38,11 +38,13 @@ ko=$("$here/build.sh" mlx5 "$kdir") || { echo "vm: FAIL: building the mlx5 stand
 echo "vm: mlx5 stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
 
 programs="$ko $witness $tracer @USERLAND@/usr/bin/ibv_devices"
-for p in "$build"/tests/kernel/kt_mlx5_uvio*; do
+for p in "$build"/tests/kernel/kt_mlx5_uvio* "$build"/examples/create_cq \
+	 "$build"/tools/uverbs-info "$build"/bench/mlx5_cq; do
 	[ -f "$p" ] && [ -x "$p" ] && programs="$programs $p"
 done
 rc=0
-UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5 \
+# valgrind: callgrind's instruction counts and memcheck (kt_mlx5.sh (h), (i)).
+UVIO_VM_VALGRIND=1 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5 \
 	"$vm/run.sh" "$build" "$kernel" run "$here/../kernel/kt_mlx5.sh" || rc=$?
 
 # The traces the guest printed between its markers (run.sh's console log:
@@ -58,4 +60,11 @@ if [ -f "$log" ]; then
 fi
 n=$(find "$out" -type f | wc -l)
 echo "vm: $n trace file(s) in $out"
+# The library's driver data against libmlx5's, field by field.
+if [ -s "$out/witness.json" ] && [ -s "$out/kt_mlx5_uvio.json" ]; then
+	python3 "$here/compare-mlx5.py" "$out/witness.json" "$out/kt_mlx5_uvio.json" || rc=1
+else
+	echo "vm: FAIL: no traces of both kt_mlx5_witness and kt_mlx5_uvio to compare"
+	rc=1
+fi
 exit "$rc"
