@@ -277,8 +277,9 @@ const struct abi_vtype abi_vtypes[VT__COUNT] = {
 	ENUM(QP_STATE, qp_state,
 	     C(0, RESET), C(1, INIT), C(2, RTR), C(3, RTS), C(4, SQD), C(5, SQE),
 	     C(6, ERR)),
-	ENUM(MTU, mtu, C(1, MTU_256), C(2, MTU_512), C(3, MTU_1024), C(4, MTU_2048),
-	     C(5, MTU_4096)),
+	/* 0: no path MTU yet (a QP queried before RTR) */
+	ENUM(MTU, mtu, C(0, MTU_UNSET), C(1, MTU_256), C(2, MTU_512), C(3, MTU_1024),
+	     C(4, MTU_2048), C(5, MTU_4096)),
 	ENUM(MIG_STATE, mig_state, C(0, MIGRATED), C(1, REARM), C(2, ARMED)),
 	ENUM(GID_TYPE, gid_type,
 	     C(IB_UVERBS_GID_TYPE_IB, IB), C(IB_UVERBS_GID_TYPE_ROCE_V1, ROCE_V1),

@@ -16,7 +16,12 @@
 #      nothing left);
 #  (f) the traces printed between "UVIO-FILE-BEGIN mlx5/NAME" and
 #      "UVIO-FILE-END mlx5/NAME" lines; the host copies them to
-#      BUILD_DIR/vm/mlx5/NAME.
+#      BUILD_DIR/vm/mlx5/NAME (and compares the driver data of the two,
+#      tests/standin/compare-mlx5.py);
+#  (g) examples/create_cq and uverbs-info on mlx5_0, as a user runs them;
+#  (h) callgrind: a CQ created and destroyed, the library's user-space
+#      instructions against libmlx5's (not more);
+#  (i) kt_mlx5_uvio under memcheck.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx5
 DEV=mlx5_0
@@ -152,6 +157,16 @@ else
 fi
 echo "  the commands libmlx5 sent for the witness, in order:"
 commands witness.json
+# Every command, attribute and driver-data field named: no record the
+# tracer could not place, no "unknown" or "?" where a name belongs (the
+# errno's meaning, which may say "unknown", aside).
+unnamed=$(grep -c '"unknown":[1-9]' witness.json)
+words=$(grep -vE '^ *error ' witness.txt | grep -E 'unknown|driver \?|\?\(' | head -5)
+if [ "$unnamed" = 0 ] && [ -z "$words" ]; then
+	ok "the witness's traces name every command, attribute and driver-data field"
+else
+	bad "the witness's traces leave things unnamed: $unnamed records; $words"
+fi
 echo "  objects in the trace:"
 json_objects witness.json | sed 's/^/    /'
 if got_context witness.json && balanced witness.json; then
