@@ -42,14 +42,14 @@ static int ops_for(struct uvio_device *dev, const char *what, const struct dp_op
 	return uvio_dp_fail(dev, what, -EOPNOTSUPP, why);
 }
 
-static int map_failed(struct uvio_device *dev, const char *what, int err)
-{
-	char why[128];
+/* The argument checks' words: what a NULL or a zeroed object means. */
+#define NOT_CREATED "NULL, or not created (never created, its create failed, or destroyed)"
 
-	snprintf(why, sizeof(why), "%s: mapping the driver's queue failed%s",
-		 uvio_errno_name(err),
-		 err == -EPROTO ? " (the driver's answer does not describe a queue)" : "");
-	return uvio_dp_fail(dev, what, err, why);
+/* One of a create's three pointers is NULL: say which. */
+static __attribute__((noinline, cold)) int create_null(const char *fn, const void *dev,
+						       const void *attr, const char *obj)
+{
+	return uvio_dp_bad_arg(fn, !dev ? "dev" : !attr ? "attr" : obj, "NULL");
 }
 
 static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
@@ -68,7 +68,7 @@ UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_att
 	int err;
 
 	if (!dev || !attr || !cq)
-		return -EINVAL;
+		return create_null("uvio_dp_create_cq", dev, attr, "cq");
 	err = ops_for(dev, "CQ.CREATE (data path)", &ops);
 	if (err)
 		return err;
@@ -90,7 +90,7 @@ UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_att
 		uvio_destroy_cq(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&cq->q.ring);
 		memset(cq, 0, sizeof(*cq));
-		return map_failed(dev, "CQ.CREATE (data path)", err);
+		return uvio_dp_map_failed(dev, "CQ.CREATE (data path)", err);
 	}
 	return 0;
 }
@@ -100,7 +100,7 @@ UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_report
 	int err;
 
 	if (!cq || !cq->dev)
-		return -EINVAL;
+		return uvio_dp_bad_arg("uvio_dp_destroy_cq", "cq", NOT_CREATED);
 	err = uvio_destroy_cq(cq->dev, cq->handle, events, NULL);
 	if (err)
 		return err;
@@ -114,24 +114,34 @@ UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	const struct dp_ops *ops;
 	int err;
 
-	if (!cq || !cq->dev)
-		return -EINVAL;
-	ops = ops_of(cq->driver_id);
+	if (!cq || !cq->dev || !(ops = ops_of(cq->driver_id)))
+		return uvio_dp_bad_arg("uvio_dp_resize_cq", "cq", NOT_CREATED);
 	if (!ops->resize_cq)
 		return uvio_dp_fail(cq->dev, "CQ.RESIZE (data path)", -EOPNOTSUPP,
 				    "EOPNOTSUPP: siw cannot resize a CQ");
 	uvio_dp_lock(&cq->q.lock);
-	err = ops->resize_cq(cq, cqe);
+	err = ops->resize_cq(cq, cqe);	/* each of its failures said */
 	uvio_dp_unlock(&cq->q.lock);
-	return err == -EPROTO ? map_failed(cq->dev, "CQ.RESIZE (data path)", err) : err;
+	return err;
+}
+
+static __attribute__((noinline, cold)) int poll_bad_arg(const struct uvio_dp_cq *cq,
+							const struct uvio_dp_wc *wc, int n)
+{
+	if (!cq || !cq->q.ring.map)
+		return uvio_dp_bad_arg("uvio_dp_poll_cq", "cq", NOT_CREATED);
+	if (n < 0)
+		return uvio_dp_bad_arg("uvio_dp_poll_cq", "n", "negative");
+	(void)wc;
+	return uvio_dp_bad_arg("uvio_dp_poll_cq", "wc", "NULL with n > 0");
 }
 
 UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 {
 	int got;
 
-	if (!cq || !cq->q.ring.map || n < 0 || (n && !wc))
-		return -EINVAL;
+	if (__builtin_expect(!cq || !cq->q.ring.map || n < 0 || (n && !wc), 0))
+		return poll_bad_arg(cq, wc, n);
 	uvio_dp_lock(&cq->q.lock);
 	got = cq->driver_id == RDMA_DRIVER_RXE ? uvio_dp_rxe_poll(cq, wc, n)
 					       : ops_of(cq->driver_id)->poll(cq, wc, n);
@@ -142,7 +152,7 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
 UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only)
 {
 	if (!cq || !cq->q.ring.map)
-		return -EINVAL;
+		return uvio_dp_bad_arg("uvio_dp_arm_cq", "cq", NOT_CREATED);
 	return ops_of(cq->driver_id)->arm(cq, solicited_only);
 }
 
@@ -155,7 +165,7 @@ UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_a
 	int err;
 
 	if (!dev || !attr || !srq)
-		return -EINVAL;
+		return create_null("uvio_dp_create_srq", dev, attr, "srq");
 	err = ops_for(dev, "SRQ.CREATE (data path)", &ops);
 	if (err)
 		return err;
@@ -179,7 +189,7 @@ UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_a
 		uvio_destroy_srq(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&srq->q.ring);
 		memset(srq, 0, sizeof(*srq));
-		return map_failed(dev, "SRQ.CREATE (data path)", err);
+		return uvio_dp_map_failed(dev, "SRQ.CREATE (data path)", err);
 	}
 	return 0;
 }
@@ -189,7 +199,7 @@ UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, struct uvio_events_rep
 	int err;
 
 	if (!srq || !srq->dev)
-		return -EINVAL;
+		return uvio_dp_bad_arg("uvio_dp_destroy_srq", "srq", NOT_CREATED);
 	err = uvio_destroy_srq(srq->dev, srq->handle, events, NULL);
 	if (err)
 		return err;
@@ -203,15 +213,16 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 	const struct dp_ops *ops;
 	int err;
 
-	if (!srq || !srq->dev || !attr)
-		return -EINVAL;
-	ops = ops_of(srq->driver_id);
+	if (!srq || !srq->dev || !(ops = ops_of(srq->driver_id)))
+		return uvio_dp_bad_arg("uvio_dp_modify_srq", "srq", NOT_CREATED);
+	if (!attr)
+		return uvio_dp_bad_arg("uvio_dp_modify_srq", "attr", "NULL");
 	if (!ops->modify_srq)
 		return uvio_modify_srq(srq->dev, srq->handle, attr, NULL, NULL);
 	uvio_dp_lock(&srq->q.lock);
-	err = ops->modify_srq(srq, attr);
+	err = ops->modify_srq(srq, attr);	/* each of its failures said */
 	uvio_dp_unlock(&srq->q.lock);
-	return err == -EPROTO ? map_failed(srq->dev, "SRQ.MODIFY (data path)", err) : err;
+	return err;
 }
 
 /*
@@ -248,7 +259,7 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 	int err;
 
 	if (!dev || !attr || !qp)
-		return -EINVAL;
+		return create_null("uvio_dp_create_qp", dev, attr, "qp");
 	err = ops_for(dev, "QP.CREATE (data path)", &ops);
 	if (err)
 		return err;
@@ -283,7 +294,7 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 		uvio_dp_unmap(&qp->sq.ring);
 		uvio_dp_unmap(&qp->rq.ring);
 		memset(qp, 0, sizeof(*qp));
-		return map_failed(dev, "QP.CREATE (data path)", err);
+		return uvio_dp_map_failed(dev, "QP.CREATE (data path)", err);
 	}
 	return 0;
 }
@@ -293,7 +304,7 @@ UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_report
 	int err;
 
 	if (!qp || !qp->dev)
-		return -EINVAL;
+		return uvio_dp_bad_arg("uvio_dp_destroy_qp", "qp", NOT_CREATED);
 	err = uvio_destroy_qp(qp->dev, qp->handle, events, NULL);
 	if (err)
 		return err;
@@ -351,17 +362,24 @@ static __attribute__((noinline, cold)) int post_send_failed(struct uvio_dp_qp *q
 	return uvio_dp_fail(qp->dev, "QP.POST_SEND (data path)", err, post_error(err));
 }
 
+static __attribute__((noinline, cold)) int post_send_bad_arg(const struct uvio_dp_qp *qp,
+							     uint32_t *bad)
+{
+	if (bad)
+		*bad = 0;
+	if (!qp || !qp->sq.ring.map)
+		return uvio_dp_bad_arg("uvio_dp_post_send", "qp", NOT_CREATED);
+	return uvio_dp_bad_arg("uvio_dp_post_send", "wr", "NULL with n > 0");
+}
+
 UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
 			       uint32_t n, uint32_t *bad)
 {
 	uint32_t i;
 	int err = 0;
 
-	if (__builtin_expect(!qp || !qp->sq.ring.map || (n && !wr), 0)) {
-		if (bad)
-			*bad = 0;
-		return -EINVAL;
-	}
+	if (__builtin_expect(!qp || !qp->sq.ring.map || (n && !wr), 0))
+		return post_send_bad_arg(qp, bad);
 	uvio_dp_lock(&qp->sq.lock);
 	if (qp->driver_id == RDMA_DRIVER_RXE) {
 		for (i = 0; i < n; i++)
@@ -408,15 +426,24 @@ static int post_recv(struct uvio_device *dev, const char *what, uint32_t driver_
 	return 0;
 }
 
+static __attribute__((noinline, cold)) int post_recv_bad_arg(const struct uvio_dp_qp *qp)
+{
+	if (qp && qp->srq)
+		return uvio_dp_fail(qp->dev, "QP.POST_RECV (data path)", -EINVAL,
+				    "EINVAL: the QP receives through its SRQ "
+				    "(uvio_dp_post_srq_recv)");
+	if (!qp || !qp->rq.ring.map)
+		return uvio_dp_bad_arg("uvio_dp_post_recv", "qp", NOT_CREATED);
+	return uvio_dp_bad_arg("uvio_dp_post_recv", "wr", "NULL with n > 0");
+}
+
 UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_wr *wr,
 			       uint32_t n, uint32_t *bad)
 {
 	if (bad)
 		*bad = 0;
-	if (!qp || !qp->rq.ring.map || (n && !wr))
-		return qp && qp->srq ? uvio_dp_fail(qp->dev, "QP.POST_RECV (data path)", -EINVAL,
-						    "EINVAL: the QP receives through its SRQ")
-				     : -EINVAL;
+	if (__builtin_expect(!qp || !qp->rq.ring.map || (n && !wr), 0))
+		return post_recv_bad_arg(qp);
 	return post_recv(qp->dev, "QP.POST_RECV (data path)", qp->driver_id, &qp->rq, wr, n, bad);
 }
 
@@ -425,8 +452,10 @@ UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp
 {
 	if (bad)
 		*bad = 0;
-	if (!srq || !srq->q.ring.map || (n && !wr))
-		return -EINVAL;
+	if (__builtin_expect(!srq || !srq->q.ring.map, 0))
+		return uvio_dp_bad_arg("uvio_dp_post_srq_recv", "srq", NOT_CREATED);
+	if (__builtin_expect(n && !wr, 0))
+		return uvio_dp_bad_arg("uvio_dp_post_srq_recv", "wr", "NULL with n > 0");
 	return post_recv(srq->dev, "SRQ.POST_RECV (data path)", srq->driver_id, &srq->q, wr, n,
 			 bad);
 }
@@ -439,7 +468,7 @@ UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_att
 	int err;
 
 	if (!dev || !attr || !ah)
-		return -EINVAL;
+		return create_null("uvio_dp_create_ah", dev, attr, "ah");
 	err = ops_for(dev, "AH.CREATE (data path)", &ops);
 	if (err)
 		return err;
@@ -472,7 +501,7 @@ UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah)
 	int err;
 
 	if (!ah || !ah->dev)
-		return -EINVAL;
+		return uvio_dp_bad_arg("uvio_dp_destroy_ah", "ah", NOT_CREATED);
 	err = uvio_destroy_ah(ah->dev, ah->handle, NULL);
 	if (!err)
 		memset(ah, 0, sizeof(*ah));

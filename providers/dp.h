@@ -87,6 +87,13 @@ static inline void uvio_dp_unlock(uint32_t *lock)
 }
 
 /* Say why, name the device, and return err. */
-int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why);
+int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why)
+	__attribute__((cold));
+/* An argument check failed: "fn: EINVAL: argument arg: why"; -EINVAL. */
+int uvio_dp_bad_arg(const char *fn, const char *arg, const char *why) __attribute__((cold));
+/* Mapping a queue the driver answered failed (err from uvio_dp_map() or a
+ * driver's map op): said, and err returned. */
+int uvio_dp_map_failed(struct uvio_device *dev, const char *what, int err)
+	__attribute__((cold));
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * What the drivers' queue code and the layer's objects share: mapping a
  * queue from the device fd, the queue locks' slow path, and saying why a
- * call failed. The bottom of providers/: it calls nothing above it.
+ * call failed (every failure of the layer is said, argument checks too). The bottom of providers/: it calls nothing above it.
  */
 #include <sched.h>
 #include <sys/mman.h>
@@ -14,10 +14,20 @@
 
 int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why)
 {
-	uvio_set_last_error("%s: %s: %s", dev ? uvio_device_name(dev) : "(no device)", what,
-			    why);
-	uvio_log(LOG_INFO, "%s", uvio_last_error());
-	return err;
+	return uvio_fail(LOG_INFO, err, "%s: %s: %s",
+			 dev ? uvio_device_name(dev) : "(no device)", what, why);
+}
+
+int uvio_dp_bad_arg(const char *fn, const char *arg, const char *why)
+{
+	return uvio_fail(LOG_DEBUG, -EINVAL, "%s: EINVAL: argument %s: %s", fn, arg, why);
+}
+
+int uvio_dp_map_failed(struct uvio_device *dev, const char *what, int err)
+{
+	return uvio_fail(LOG_INFO, err, "%s: %s: %s: mapping the driver's queue failed%s",
+			 uvio_device_name(dev), what, uvio_errno_name(err),
+			 err == -EPROTO ? " (the driver's answer does not describe a queue)" : "");
 }
 
 int uvio_dp_map(struct uvio_dp_ring *r, struct uvio_device *dev, uint64_t offset, size_t len)

@@ -353,7 +353,7 @@ static int rxe_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	if (err) {
 		/* The kernel has moved on: the old ring receives nothing more. */
 		cq->q.ring = old;
-		return err;
+		return uvio_dp_map_failed(cq->dev, "CQ.RESIZE (data path)", err);
 	}
 	uvio_dp_unmap(&old);
 	cq->cqe = granted.cqe;
@@ -377,7 +377,7 @@ static int rxe_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify 
 		       sizeof(struct dp_rxe_recv_wqe) + sizeof(struct rxe_sge));
 	if (err) {
 		srq->q.ring = old;
-		return err;
+		return uvio_dp_map_failed(srq->dev, "SRQ.MODIFY (data path)", err);
 	}
 	uvio_dp_unmap(&old);
 	srq->max_wr = srq->q.ring.entries;

@@ -22,10 +22,27 @@ extern "C" {
 #endif
 
 /*
- * The last failure of a verb or command in this thread, in words: the verb,
- * the path, the attribute where one is to blame, and what the errno means for
- * this ABI. Empty when nothing failed yet. Thread-local; valid until the
- * thread's next failure.
+ * The last failure in this thread, in words. Every call that returns a
+ * negative errno sets it first, argument checks included: what failed (the
+ * device, verb and path, "rxe0: CQ.DESTROY over ioctl"; the connection
+ * manager's command, "rdma_cm LISTEN"; or the function, "uvio_dp_post_send"),
+ * the errno's name, and the argument or cause ("argument qp: NULL, or not
+ * created ...", the attribute where one is to blame, what the errno means
+ * for this ABI where the kernel answered). A call that succeeds leaves it as
+ * it was, and pays nothing for it: the text is the latest failure, not the
+ * latest call, so read it right after a call failed. Empty when nothing
+ * failed yet. Thread-local; valid until the thread's next failure.
+ *
+ * Answers that are not failures leave it too: -ENOENT from
+ * uvio_known_method(), uvio_known_attr() and uvio_known_write_cmd() past
+ * their last index (the end of the list), and the command builder's inline
+ * calls (the puts, uvio_cmd_error()), whose error the command keeps until
+ * uvio_cmd_exec() or uvio_cmd_finish() returns it and names it here. Not
+ * yet covered (they return the errno and leave the older text): the event
+ * functions of <uvio/events.h>, the NULL checks of uvio_device_cmd_prepare(),
+ * uvio_device_exec() and uvio_device_write*() (<uvio/provider.h>), the
+ * decoders uvio_decode(), uvio_decode_cmd(), uvio_decode_write() and
+ * uvio_cmd_format(), and <uvio/mlx5.h>'s queries.
  */
 UVIO_API const char *uvio_last_error(void);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <uvio/cm.h>
 #include <uvio/qp.h>
 #include <uvio/device.h>
@@ -42,11 +43,18 @@ UVIO_API const char *uvio_cm_event_name(uint32_t event)
 }
 _Static_assert(UVIO_CM_EVENT_TIMEWAIT_EXIT + 1 == ABI_CM_NEVENTS, "an enumerator per event");
 
+/* Every failure is said: "rdma_cm LISTEN: EBADF: ...", or for what is no
+ * command "uvio_cm_open: EINVAL: argument cm: NULL". */
 static __attribute__((noinline, cold)) int cm_failed(uint32_t cmd, int ret, const char *why)
 {
-	uvio_set_last_error("rdma_cm %s: %s: %s", abi_cm_cmd(cmd)->name, uvio_errno_name(ret),
-			    why ? why : "the kernel's answer");
-	return ret;
+	return uvio_fail(LOG_DEBUG, ret, "rdma_cm %s: %s: %s", abi_cm_cmd(cmd)->name,
+			 uvio_errno_name(ret), why ? why : "the kernel's answer");
+}
+
+static __attribute__((noinline, cold)) int cm_bad_arg(const char *fn, const char *arg,
+						      const char *why)
+{
+	return uvio_fail(LOG_DEBUG, -EINVAL, "%s: EINVAL: argument %s: %s", fn, arg, why);
 }
 
 /*
@@ -68,7 +76,7 @@ static int cm_write(const struct uvio_cm *cm, uint32_t cmd, void *in, size_t len
 		       sizeof(struct rdma_ucm_accept) >= sizeof(struct rdma_ucm_connect),
 		       "the buffer holds the longest command");
 	if (!cm)
-		return -EINVAL;
+		return cm_failed(cmd, -EINVAL, "argument cm: NULL");
 	if (len != d->in.size || (resp_len && d->resp_at < 0))
 		return cm_failed(cmd, -EFAULT, "built against another description (a library bug)");
 	hdr->cmd = cmd;
@@ -119,7 +127,8 @@ static int cm_fd_check(int fd)
 	int ret = uvio_sys_fstat(fd, &st);
 
 	if (ret)
-		return ret;
+		return uvio_fail(LOG_DEBUG, ret, "rdma_cm: fd %d: %s: fstat failed", fd,
+				 uvio_errno_name(ret));
 	snprintf(path, sizeof(path), "%s/class/misc/rdma_cm/dev", uvio_sysfs_root);
 	if (S_ISCHR(st.st_mode) && uvio_sysfs_dev_is(path, st.st_rdev))
 		return 0;
@@ -132,7 +141,7 @@ static int cm_new(int fd, bool owned, struct uvio_cm **out)
 	struct uvio_cm *cm = malloc(sizeof(*cm));
 
 	if (!cm)
-		return -ENOMEM;
+		return uvio_fail(LOG_ERR, -ENOMEM, "rdma_cm: ENOMEM: no memory for the handle");
 	cm->fd = fd;
 	cm->owned = owned;
 	*out = cm;
@@ -144,7 +153,7 @@ UVIO_API int uvio_cm_open(struct uvio_cm **cm)
 	int fd, ret;
 
 	if (!cm)
-		return -EINVAL;
+		return cm_bad_arg("uvio_cm_open", "cm", "NULL");
 	*cm = NULL;
 	ret = abi_check();
 	if (ret)
@@ -167,8 +176,10 @@ UVIO_API int uvio_cm_adopt(int fd, struct uvio_cm **cm)
 {
 	int ret;
 
-	if (!cm || fd < 0)
-		return -EINVAL;
+	if (!cm)
+		return cm_bad_arg("uvio_cm_adopt", "cm", "NULL");
+	if (fd < 0)
+		return cm_bad_arg("uvio_cm_adopt", "fd", "negative");
 	*cm = NULL;
 	ret = abi_check();
 	if (!ret)
@@ -187,7 +198,7 @@ UVIO_API void uvio_cm_close(struct uvio_cm *cm)
 
 UVIO_API int uvio_cm_fd(const struct uvio_cm *cm)
 {
-	return cm ? cm->fd : -EINVAL;
+	return cm ? cm->fd : cm_bad_arg("uvio_cm_fd", "cm", "NULL");
 }
 
 UVIO_API int uvio_cm_create_id(struct uvio_cm *cm, uint64_t uid, uint16_t ps, uint8_t qp_type,
@@ -198,7 +209,7 @@ UVIO_API int uvio_cm_create_id(struct uvio_cm *cm, uint64_t uid, uint16_t ps, ui
 	int ret;
 
 	if (!id)
-		return -EINVAL;
+		return cm_failed(RDMA_USER_CM_CMD_CREATE_ID, -EINVAL, "argument id: NULL");
 	ret = cm_write(cm, RDMA_USER_CM_CMD_CREATE_ID, &c, sizeof(c), &r, sizeof(r));
 	if (!ret)
 		*id = r.id;
@@ -462,8 +473,11 @@ _Static_assert(UVIO_QP_STATE == 1 && UVIO_QP_AV == 1u << 7 && UVIO_QP_DEST_QPN =
 
 UVIO_API int uvio_cm_qp_attr(const struct ib_uverbs_qp_attr *k, struct uvio_qp_attr *a)
 {
-	if (!k || !a || a->sz < uvio_offsetofend(struct uvio_qp_attr, attr_mask))
-		return -EINVAL;
+	if (!k)
+		return cm_bad_arg("uvio_cm_qp_attr", "k", "NULL");
+	if (!a || a->sz < uvio_offsetofend(struct uvio_qp_attr, attr_mask))
+		return cm_bad_arg("uvio_cm_qp_attr", "attr",
+				  "NULL, or its sz ends before attr_mask");
 	{
 		struct uvio_qp_attr x = {
 			.sz = sizeof(x),

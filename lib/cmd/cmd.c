@@ -4,6 +4,7 @@
  * <uvio/cmd.h> stay inline and branch here only for what goes wrong.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -14,6 +15,7 @@
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "report/report.h"
+#include "cmd/run.h"
 #include "cmd/sys.h"
 #include "cmd/memcheck.h"
 
@@ -33,17 +35,61 @@ _Static_assert(UVIO_IOCTL_REQ_2017 == _IOWR(RDMA_IOCTL_MAGIC, 1, struct uvio_ioc
 	       "request number of the 2017 layout");
 _Static_assert(UVIO_MAX_ATTRS == 254, "a page holds 254 attributes");
 
+/* The object and method a command names, for messages: "CQ.CREATE", or
+ * the numbers where the library has no name. */
+static void cmd_names(const struct uvio_cmd *cmd, char *buf, size_t len)
+{
+	uint16_t o = cmd->hdr ? cmd->hdr->object_id : 0, m = cmd->hdr ? cmd->hdr->method_id : 0;
+	const char *obj = cmd->hdr ? uvio_object_name(o) : NULL;
+	const char *meth = cmd->hdr ? uvio_method_name(o, m) : NULL;
+
+	if (!cmd->hdr)
+		snprintf(buf, len, "?.?");
+	else if (obj && meth)
+		snprintf(buf, len, "%s.%s", obj, meth);
+	else
+		snprintf(buf, len, "object 0x%x method 0x%x", o, m);
+}
+
+/* A command refused before sending, or a builder call that found its
+ * sticky error: say which (what: "not sent", or the function), with the
+ * builder's reason. Returns the error. */
+static __attribute__((noinline, cold)) int uvio_cmd_note_error(const struct uvio_cmd *cmd,
+							       const char *what)
+{
+	const char *attr = cmd->hdr ? uvio_attr_name(cmd->hdr->object_id, cmd->hdr->method_id,
+						     cmd->error_attr) : NULL;
+	char names[64];
+
+	cmd_names(cmd, names, sizeof(names));
+	uvio_set_last_error("%s: %s: attribute 0x%04x%s%s%s: %s (%s)", names, what,
+			    cmd->error_attr, attr ? " (" : "", attr ? attr : "", attr ? ")" : "",
+			    cmd->error_msg, uvio_errno_name(cmd->error));
+	return cmd->error;
+}
+
+/* The layout refused: no attribute is to blame. */
+static __attribute__((noinline, cold)) int layout_failed(const struct uvio_cmd *cmd,
+							 const char *why)
+{
+	char names[64];
+
+	cmd_names(cmd, names, sizeof(names));
+	uvio_set_last_error("%s: uvio_cmd_set_layout: EINVAL: %s", names, why);
+	return cmd->error;
+}
+
 UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout)
 {
 	if (cmd->error)
-		return cmd->error;
+		return uvio_cmd_note_error(cmd, "uvio_cmd_set_layout");
 	if (layout != UVIO_LAYOUT_CURRENT && layout != UVIO_LAYOUT_2017) {
 		uvio__cmd_fail(cmd, -EINVAL, 0, "unknown header layout");
-		return cmd->error;
+		return layout_failed(cmd, "argument layout: no enum uvio_layout value");
 	}
 	if (cmd->num_attrs) {
 		uvio__cmd_fail(cmd, -EINVAL, 0, "header layout changed after attributes were added");
-		return cmd->error;
+		return layout_failed(cmd, "argument cmd: it has attributes already");
 	}
 	cmd->layout = (uint8_t)layout;
 	/* Capacity stays the one computed for the longer header: the 2017
@@ -80,22 +126,9 @@ static inline int finish(const struct uvio_cmd *cmd)
 
 UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd)
 {
-	return finish(cmd);
-}
+	int ret = finish(cmd);
 
-/* A command refused before sending: say which, with the builder's reason. */
-static void uvio_cmd_note_error(const struct uvio_cmd *cmd)
-{
-	const char *obj = cmd->hdr ? uvio_object_name(cmd->hdr->object_id) : NULL;
-	const char *meth = cmd->hdr ? uvio_method_name(cmd->hdr->object_id,
-						       cmd->hdr->method_id) : NULL;
-	const char *attr = cmd->hdr ? uvio_attr_name(cmd->hdr->object_id, cmd->hdr->method_id,
-						     cmd->error_attr) : NULL;
-
-	uvio_set_last_error("%s.%s: not sent: attribute 0x%04x%s%s%s: %s (%s)",
-			    obj ? obj : "?", meth ? meth : "?", cmd->error_attr,
-			    attr ? " (" : "", attr ? attr : "", attr ? ")" : "",
-			    cmd->error_msg, uvio_errno_name(cmd->error));
+	return __builtin_expect(ret < 0, 0) ? uvio_cmd_note_error(cmd, "uvio_cmd_finish") : ret;
 }
 
 #ifdef UVIO_HAVE_VALGRIND
@@ -224,15 +257,14 @@ static inline void reset_outputs(struct uvio_cmd *cmd)
 	}
 }
 
-UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
+static inline __attribute__((always_inline)) int run(int fd, struct uvio_cmd *cmd)
 {
 	int ret = finish(cmd);
 
 	if (__builtin_expect(ret < 0, 0)) {
 		cmd->state = UVIO_CMD_FAILED;
 		cmd->result = ret;
-		uvio_cmd_note_error(cmd);
-		return ret;
+		return uvio_cmd_note_error(cmd, "not sent");
 	}
 	if (cmd->state != UVIO_CMD_NOT_RUN)
 		reset_outputs(cmd);
@@ -247,6 +279,34 @@ UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
 	}
 	cmd->state = ret ? UVIO_CMD_FAILED : UVIO_CMD_SUCCEEDED;
 	cmd->result = ret;
+	return ret;
+}
+
+int uvio_cmd_run(int fd, struct uvio_cmd *cmd)
+{
+	return run(fd, cmd);
+}
+
+/* The kernel refused a command: its answer in words. */
+static __attribute__((noinline, cold)) int exec_failed(int fd, const struct uvio_cmd *cmd,
+						       int ret)
+{
+	char names[64];
+
+	cmd_names(cmd, names, sizeof(names));
+	uvio_set_last_error("%s: ioctl on fd %d: %s: %s", names, fd, uvio_errno_name(ret),
+			    uvio_errno_meaning(ret, cmd->layout == UVIO_LAYOUT_2017 ?
+						    UVIO_PATH_IOCTL_2017 : UVIO_PATH_IOCTL));
+	return ret;
+}
+
+UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd)
+{
+	int ret = run(fd, cmd);
+
+	/* A refusal before sending is said already. */
+	if (__builtin_expect(ret < 0, 0) && !cmd->error)
+		return exec_failed(fd, cmd, ret);
 	return ret;
 }
 
@@ -271,18 +331,37 @@ UVIO_API bool uvio_cmd_output_valid(const struct uvio_cmd *cmd, uint16_t attr_id
 	return (a->flags & (UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT)) != 0;
 }
 
+/* A read-back that has nothing to read: the function, the command and the
+ * attribute. */
+static __attribute__((noinline, cold)) int read_failed(const struct uvio_cmd *cmd, const char *fn,
+						       uint16_t attr_id, int err, const char *why)
+{
+	const char *attr = cmd->hdr ? uvio_attr_name(cmd->hdr->object_id, cmd->hdr->method_id,
+						     attr_id) : NULL;
+	char names[64];
+
+	cmd_names(cmd, names, sizeof(names));
+	uvio_set_last_error("%s: %s: %s: attribute 0x%04x%s%s%s: %s", fn, names,
+			    uvio_errno_name(err), attr_id, attr ? " (" : "", attr ? attr : "",
+			    attr ? ")" : "", why);
+	return err;
+}
+
 UVIO_API int uvio_cmd_read_handle(const struct uvio_cmd *cmd, uint16_t attr_id,
 				  uint32_t *handle)
 {
 	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, UVIO_KIND_IDR_NEW);
 
 	if (!a)
-		return -ENOENT;
+		return read_failed(cmd, "uvio_cmd_read_handle", attr_id, -ENOENT,
+				   "not put with uvio_put_idr_new()");
 	if (cmd->state != UVIO_CMD_SUCCEEDED)
-		return -ENODATA;
+		return read_failed(cmd, "uvio_cmd_read_handle", attr_id, -ENODATA,
+				   "the command has not succeeded");
 	/* Handles are u32 in the ABI; anything above is not one. */
 	if (a->data > UINT32_MAX)
-		return -ERANGE;
+		return read_failed(cmd, "uvio_cmd_read_handle", attr_id, -ERANGE,
+				   "the kernel's value is no 32-bit handle");
 	*handle = (uint32_t)a->data;
 	return 0;
 }
@@ -292,11 +371,14 @@ UVIO_API int uvio_cmd_read_fd(const struct uvio_cmd *cmd, uint16_t attr_id, int 
 	const struct ib_uverbs_attr *a = find_attr(cmd, attr_id, UVIO_KIND_FD_NEW);
 
 	if (!a)
-		return -ENOENT;
+		return read_failed(cmd, "uvio_cmd_read_fd", attr_id, -ENOENT,
+				   "not put with uvio_put_fd_new()");
 	if (cmd->state != UVIO_CMD_SUCCEEDED)
-		return -ENODATA;
+		return read_failed(cmd, "uvio_cmd_read_fd", attr_id, -ENODATA,
+				   "the command has not succeeded");
 	if (a->data_s64 < 0 || a->data_s64 > INT32_MAX)
-		return -ERANGE;
+		return read_failed(cmd, "uvio_cmd_read_fd", attr_id, -ERANGE,
+				   "the kernel's value is no fd");
 	*fd = (int)a->data_s64;
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <syslog.h>
 #include <uvio/cm.h>
 #include <uvio/decode.h>
 
@@ -13,6 +14,7 @@
 #include "abi/rdma_cm.h"
 #include "cmd/field_render.h"
 #include "opts.h"
+#include "report/report.h"
 
 UVIO_API const char *uvio_cm_cmd_name(uint32_t cmd)
 {
@@ -28,10 +30,13 @@ UVIO_API int uvio_cm_cmd_response(const void *buf, size_t len, uint64_t *addr,
 	const struct abi_cm_cmd *c;
 
 	if (!buf || len < ABI_CM_HDR || !addr || !resp_len)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_cm_cmd_response: EINVAL: argument %s: %s",
+				 !buf ? "buf" : len < ABI_CM_HDR ? "len" : !addr ? "addr" : "resp_len",
+				 !buf || len >= ABI_CM_HDR ? "NULL" : "shorter than the header");
 	c = abi_cm_cmd(ld32(p));
 	if (!c)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_cm_cmd_response: EINVAL: argument buf: "
+				 "command %u is no rdma_cm command", ld32(p));
 	if (c->resp_at < 0 || !ld16(p + 6) || len < ABI_CM_HDR + (size_t)c->resp_at + 8)
 		return 0;
 	*addr = ld64(p + ABI_CM_HDR + c->resp_at);
@@ -87,12 +92,15 @@ UVIO_API int uvio_decode_cm(const void *buf, size_t len, const void *resp, size_
 	struct sbuf s;
 
 	if ((!buf && len) || (!resp && resp_len) || (!out && size))
-		return -EFAULT;
+		return uvio_fail(LOG_DEBUG, -EFAULT, "uvio_decode_cm: EFAULT: argument %s: NULL with "
+				 "a length", !buf && len ? "buf" : !resp && resp_len ? "resp" : "out");
 	if (flags & ~UVIO_DECODE_JSON)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_decode_cm: EINVAL: argument flags: "
+				 "unknown bits 0x%x", flags & ~UVIO_DECODE_JSON);
 	sb_init(&s, out, size);
 	render(&s, flags & UVIO_DECODE_JSON, buf, len, resp, resp_len);
-	if (len < ABI_CM_HDR)
-		return -EINVAL;
+	if (len < ABI_CM_HDR)	/* rendered as far as it goes */
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_decode_cm: EINVAL: argument len: %zu "
+				 "bytes, shorter than the header", len);
 	return s.need > INT32_MAX ? INT32_MAX : (int)s.need;
 }

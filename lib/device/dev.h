@@ -10,6 +10,7 @@
 #include <uvio/cmd.h>
 #include <uvio/device.h>
 #include <uvio/verbs.h>
+#include "cmd/run.h"
 #include "cmd/sys.h"
 #include "device/path_state.h"
 
@@ -55,7 +56,7 @@ static inline int uvio_dev_exec(struct uvio_device *dev, struct uvio_cmd *cmd)
 {
 	if (__builtin_expect(dev->trace, 0))
 		return uvio_dev_exec_traced(dev, cmd);
-	return uvio_cmd_exec(dev->fd, cmd);
+	return uvio_cmd_run(dev->fd, cmd);
 }
 
 /* A write() command as laid out by lib/write/: all len bytes must go.

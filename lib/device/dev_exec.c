@@ -22,7 +22,7 @@ uint64_t uvio_now_ns(void)
 int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd)
 {
 	uint64_t t0 = uvio_now_ns();
-	int ret = uvio_cmd_exec(dev->fd, cmd);
+	int ret = uvio_cmd_run(dev->fd, cmd);
 
 	uvio_trace_ioctl(dev, cmd, ret, uvio_now_ns() - t0);
 	return ret;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <uvio/diag.h>
+#include "cmd/run.h"
 #include "cmd/sys.h"
 #include "device/dev.h"
 #include "device/path.h"
@@ -20,7 +21,8 @@
 
 /* The kernel checks driver_id before it looks up the object, so an empty
  * command for an object no kernel has answers EINVAL for a wrong id and
- * EPROTONOSUPPORT for the right one, and creates nothing. */
+ * EPROTONOSUPPORT for the right one, and creates nothing. The refusals are
+ * the answers sought, not failures: uvio_cmd_run() leaves no text. */
 int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 {
 	for (uint32_t id = 0; id < 64; id++) {
@@ -28,7 +30,7 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 
 		UVIO_CMD_DEFINE(cmd, 0, 0x3ff, 0);
 		uvio_cmd_set_driver_id(&cmd, id);
-		ret = uvio_cmd_exec(fd, &cmd);
+		ret = uvio_cmd_run(fd, &cmd);
 		if (ret == -EPROTONOSUPPORT) {
 			*driver_id = id;
 			return 0;
@@ -37,6 +39,21 @@ int uvio_probe_driver_id(int fd, uint32_t *driver_id)
 			return ret;	/* ENOTTY: no ioctl, so no id needed */
 	}
 	return -ENOENT;
+}
+
+/* The probe failed (ENOTTY, the write()-only kernel, is no failure). */
+static __attribute__((noinline, cold)) int probe_failed(const char *name, int ret)
+{
+	return uvio_fail(LOG_ERR, ret, "%s: %s: driver id probe failed: %s", name,
+			 uvio_errno_name(ret),
+			 ret == -ENOENT ? "the kernel refused every driver id from 0 to 63"
+					: uvio_errno_meaning(ret, UVIO_PATH_IOCTL));
+}
+
+static __attribute__((noinline, cold)) int bad_arg(const char *fn, const char *arg,
+						   const char *why)
+{
+	return uvio_fail(LOG_DEBUG, -EINVAL, "%s: EINVAL: argument %s: %s", fn, arg, why);
 }
 
 /* Names are copied on every open and adopt: no printf machinery there. */
@@ -89,11 +106,9 @@ static int path_from_env(const char *v, enum uvio_path *path)
 		*path = UVIO_PATH_WRITE;
 	else if (!strcmp(v, "invoke-write"))
 		*path = UVIO_PATH_INVOKE_WRITE;
-	else {
-		uvio_log(LOG_ERR, "UVERBS_IOCTL_PATH=%s: expected auto, ioctl, ioctl2017, "
-			 "invoke-write or write", v);
-		return -EINVAL;
-	}
+	else
+		return uvio_fail(LOG_ERR, -EINVAL, "UVERBS_IOCTL_PATH=%s: EINVAL: expected auto, "
+				 "ioctl, ioctl2017, invoke-write or write", v);
 	return 0;
 }
 
@@ -109,7 +124,7 @@ static int device_new(int fd, bool owned, const char *name, const char *ibdev,
 	ret = path_from_env(env.path, &pinned);
 
 	if (!dev)
-		return -ENOMEM;
+		return uvio_fail(LOG_ERR, -ENOMEM, "%s: ENOMEM: no memory for the handle", name);
 	if (ret) {
 		free(dev);
 		return ret;
@@ -138,9 +153,7 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 	ibdev[0] = 0;
 	if (rdev) {
 		ret = uvio_sys_fstat(fd, &st);
-		if (ret)
-			return ret;
-		ret = S_ISCHR(st.st_mode) && st.st_rdev == rdev ? 0 : -ENODEV;
+		ret = ret ? ret : S_ISCHR(st.st_mode) && st.st_rdev == rdev ? 0 : -ENODEV;
 		if (!ret)
 			copy_name(ibdev, 64, name);
 	} else {
@@ -157,6 +170,9 @@ static int check_fd(int fd, const char *what, dev_t rdev, const char *name, char
 					    "sysfs's class infiniband_verbs): refused, nothing sent",
 					    what);
 		uvio_log(LOG_ERR, "%s", uvio_last_error());
+	} else if (ret) {
+		uvio_fail(LOG_ERR, ret, "%s: %s: cannot tell whether it is a uverbs device (fstat, "
+			  "sysfs): refused, nothing sent", what, uvio_errno_name(ret));
 	}
 	return ret;
 }
@@ -170,9 +186,10 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	int fd, ret;
 
 	if (!out)
-		return -EINVAL;
+		return bad_arg("uvio_device_open", "dev", "NULL");
 	*out = NULL;
 	if (name) {
+		/* Discovery says why it failed; no such device is said here. */
 		ret = uvio_find_device_node(name, &info, &rdev);
 		if (ret == -ENODEV)
 			uvio_set_last_error("%s: no such RDMA device (netlink and sysfs list no device, "
@@ -210,7 +227,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 		if (ret == -ENOTTY)	/* no ioctl at all: write() needs no id */
 			ret = 0;
 		if (ret) {
-			uvio_log(LOG_ERR, "%s: driver id probe failed: %s", info.name, strerror(-ret));
+			probe_failed(info.name, ret);
 			free(dev);
 		}
 	}
@@ -229,10 +246,10 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	int ret;
 
 	if (!out)
-		return -EINVAL;
+		return bad_arg("uvio_device_adopt", "dev", "NULL");
 	*out = NULL;
 	if (fd < 0)
-		return -EINVAL;
+		return bad_arg("uvio_device_adopt", "fd", "negative");
 	sb_init(&sb, name, sizeof(name));
 	sb_puts(&sb, "fd");
 	sb_putu(&sb, (unsigned int)fd);
@@ -244,7 +261,7 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 		if (ret == -ENOTTY)
 			driver_id = 0, ret = 0;
 		if (ret)
-			return ret;
+			return probe_failed(name, ret);
 	}
 	ret = device_new(fd, false, name, ibdev, out);
 	if (!ret)
@@ -284,7 +301,7 @@ UVIO_API const char *uvio_device_name(const struct uvio_device *dev)
 UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path)
 {
 	if (path > UVIO_PATH_INVOKE_WRITE)
-		return -EINVAL;
+		return bad_arg("uvio_device_set_path", "path", "no enum uvio_path value");
 	uvio_path_pin(&dev->paths, path);
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <uvio/device.h>
+#include <uvio/diag.h>
 #include "cmd/sys.h"
 #include "device/discover.h"
 #include "report/report.h"
@@ -446,7 +447,10 @@ static int collect_all(struct collect *c)
 		ret = list_sysfs(c);
 	}
 	if (ret)
-		return ret;
+		return uvio_fail(LOG_ERR, ret, "RDMA device discovery: %s: %s", uvio_errno_name(ret),
+				 ret == -ENOMEM ? "no memory for the list"
+						: "neither RDMA netlink nor sysfs "
+						  "(class/infiniband_verbs) could be read");
 	if (c->count > 1)
 		qsort(c->devs, c->count, sizeof(c->devs[0]), by_node);
 	return 0;
@@ -513,8 +517,17 @@ int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t
 UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
 {
 	dev_t rdev;
+	int ret;
 
-	return uvio_find_device_node(name, info, &rdev);
+	if (!name || !info)
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_find_device: EINVAL: argument %s: NULL",
+				 !name ? "name" : "info");
+	ret = uvio_find_device_node(name, info, &rdev);
+	if (ret == -ENODEV)	/* discovery says its own failures */
+		return uvio_fail(LOG_DEBUG, ret, "uvio_find_device: ENODEV: no RDMA device %s "
+				 "(netlink and sysfs list no device, uverbsN node or "
+				 "/dev/infiniband path of that name)", name);
+	return ret;
 }
 
 int uvio_sysfs_dev_is(const char *dev_file, dev_t rdev)

@@ -3,8 +3,10 @@
  * firmware version, as a libibverbs user has them. */
 #include <errno.h>
 #include <stdio.h>
+#include <syslog.h>
 #include <uvio/diag.h>
 #include <uvio/qp.h>
+#include "report/report.h"
 
 UVIO_API const char *uvio_port_state_name(uint32_t state)
 {
@@ -33,8 +35,12 @@ UVIO_API int uvio_fw_ver_str(uint64_t fw_ver, char *buf, size_t len)
 	int n;
 
 	if (!buf || !len)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_fw_ver_str: EINVAL: argument %s",
+				 !buf ? "buf: NULL" : "len: 0");
 	n = snprintf(buf, len, "%u.%u.%03u", (unsigned int)(fw_ver >> 32) & 0xffff,
 		     (unsigned int)(fw_ver >> 16) & 0xffff, (unsigned int)fw_ver & 0xffff);
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+	if (n < 0 || (size_t)n >= len)
+		return uvio_fail(LOG_DEBUG, -ENOSPC, "uvio_fw_ver_str: ENOSPC: argument len: %zu "
+				 "bytes, the text takes %d and its NUL", len, n);
+	return 0;
 }

@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <syslog.h>
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
 #include "abi/abi.h"
 #include "report/names.h"
+#include "report/report.h"
 #include "opts.h"
 
 /* Here, with the other names, rather than with path choice: the tracer and
@@ -144,6 +146,20 @@ UVIO_API const char *uvio_driver_method_name(uint32_t driver_id, uint16_t object
 	return m ? abi_str(m->name) : NULL;
 }
 
+/* A lookup that found nothing, or had nowhere to write: said. (The
+ * iterators' -ENOENT past the last index ends a list and is not.) */
+static __attribute__((noinline, cold)) int no_desc(const char *fn, int err, uint32_t driver_id,
+						   uint16_t object_id, uint16_t method_id,
+						   uint16_t attr_id)
+{
+	if (err != -ENOENT)
+		return uvio_fail(LOG_DEBUG, err, "%s: %s: argument desc: NULL, or its sz less than "
+				 "a size_t", fn, uvio_errno_name(err));
+	return uvio_fail(LOG_DEBUG, err, "%s: ENOENT: the table has no attribute 0x%04x of "
+			 "object 0x%04x method 0x%04x%s", fn, attr_id, object_id, method_id,
+			 driver_id == UINT32_MAX ? "" : " in this driver's namespace");
+}
+
 static int describe(const struct abi_attr *a, uint16_t attr_id, struct uvio_attr_desc *desc)
 {
 	static const char *const access[] = { "read", "write", "new", "destroy" };
@@ -172,15 +188,21 @@ static int describe(const struct abi_attr *a, uint16_t attr_id, struct uvio_attr
 UVIO_API int uvio_describe_attr(uint16_t object_id, uint16_t method_id, uint16_t attr_id,
 				struct uvio_attr_desc *desc)
 {
-	return describe(abi_attr(object_id, method_id, attr_id), attr_id, desc);
+	int ret = describe(abi_attr(object_id, method_id, attr_id), attr_id, desc);
+
+	return __builtin_expect(ret, 0) ? no_desc("uvio_describe_attr", ret, UINT32_MAX, object_id,
+						  method_id, attr_id) : 0;
 }
 
 UVIO_API int uvio_driver_describe_attr(uint32_t driver_id, uint16_t object_id,
 				       uint16_t method_id, uint16_t attr_id,
 				       struct uvio_attr_desc *desc)
 {
-	return describe(abi_attr_drv(abi_driver(driver_id), object_id, method_id, attr_id),
-			attr_id, desc);
+	int ret = describe(abi_attr_drv(abi_driver(driver_id), object_id, method_id, attr_id),
+			   attr_id, desc);
+
+	return __builtin_expect(ret, 0) ? no_desc("uvio_driver_describe_attr", ret, driver_id,
+						  object_id, method_id, attr_id) : 0;
 }
 
 UVIO_API int uvio_known_write_cmd(unsigned int index, uint32_t *command)
@@ -206,10 +228,12 @@ UVIO_API int uvio_describe_write_cmd(uint32_t command, struct uvio_write_desc *d
 	int ret = uvio_out_check(desc);
 
 	if (ret)
-		return ret;
+		return uvio_fail(LOG_DEBUG, ret, "uvio_describe_write_cmd: EINVAL: argument desc: "
+				 "NULL, or its sz less than a size_t");
 	w = abi_write(command, &o);
 	if (!w)
-		return -ENOENT;
+		return uvio_fail(LOG_DEBUG, -ENOENT, "uvio_describe_write_cmd: ENOENT: the table "
+				 "has no write() command %u (0x%x)", command, command);
 	UVIO_OUT_SET(desc, name, abi_str(w->name));
 	UVIO_OUT_SET(desc, object_id, o->id);
 	UVIO_OUT_SET(desc, flags, (w->flags & ABI_W_EX ? UVIO_WRITE_EXTENDED : 0) |

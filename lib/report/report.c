@@ -28,6 +28,17 @@ void uvio_set_last_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+int uvio_fail(int level, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	uvio_log(level, "%s", last_error);
+	return err;
+}
+
 /*
  * The callback and its ctx are one pair, read and replaced under a small
  * readers-writer lock of C11 atomics (no libpthread on older glibc):
@@ -62,9 +73,13 @@ static void read_unlock(void)
 
 UVIO_API int uvio_set_log(uvio_log_fn fn, void *ctx, struct uvio_log_handler *old)
 {
-	/* It would wait for the callback it is called from. */
-	if (in_callback)
+	/* It would wait for the callback it is called from. Not logged:
+	 * the callback would run again, inside itself. */
+	if (in_callback) {
+		uvio_set_last_error("uvio_set_log: EDEADLK: called from the log callback, which "
+				    "it would wait for");
 		return -EDEADLK;
+	}
 	while (atomic_exchange(&writing, true))	/* one writer at a time */
 		sched_yield();
 	while (atomic_load(&readers))		/* callbacks in flight finish */

@@ -268,14 +268,15 @@ static void port_and_device_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		/* first: no call has failed yet, the text is empty */
+		cmocka_unit_test(last_error_names_verb_path_attr),
 		cmocka_unit_test(probe_encoding_and_verdicts),
 		cmocka_unit_test(known_tables),
 		cmocka_unit_test(meanings),
 		cmocka_unit_test(errno_names),
-		cmocka_unit_test(last_error_names_verb_path_attr),
 		cmocka_unit_test(trace_by_environment),
 		cmocka_unit_test(port_and_device_words),
-		cmocka_unit_test(probe_unreliable),	/* last: sets the last error */
+		cmocka_unit_test(probe_unreliable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

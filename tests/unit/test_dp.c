@@ -402,6 +402,47 @@ static void siw_queues(void **state)
 	uvio_device_close(dev);
 }
 
+static ssize_t busy_write(const void *buf, size_t len)
+{
+	(void)buf; (void)len;
+	return -EBUSY;
+}
+
+/*
+ * The transport author's case: a CQ destroy refused (EBUSY), then a post to
+ * a QP destroyed meanwhile. The post's -EINVAL must come with its own text,
+ * not the destroy's.
+ */
+static void a_refused_post_names_itself(void **state)
+{
+	struct uvio_device *dev = device(RDMA_DRIVER_RXE);
+	struct uvio_dp_sge sg = { 0x1000, 8, 1 };
+	struct uvio_dp_send_wr wr = { .wr_id = 1, .opcode = IB_UVERBS_WR_SEND, .sg_list = &sg,
+				      .num_sge = 1 };
+	struct uvio_dp_recv_wr rwr = { .wr_id = 2, .sg_list = &sg, .num_sge = 1 };
+	struct uvio_dp_qp qp;
+	uint32_t bad = 7;
+	(void)state;
+
+	rxe_qp(dev, &qp, IB_UVERBS_QPT_RC);
+	fake.on_write = busy_write;
+	assert_int_equal(uvio_destroy_cq(dev, 3, NULL, NULL), -EBUSY);
+	assert_non_null(strstr(uvio_last_error(), "CQ.DESTROY"));
+	fake.on_write = accept_write;
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+	assert_null(qp.sq.ring.map);
+
+	assert_int_equal(uvio_dp_post_send(&qp, &wr, 1, &bad), -EINVAL);
+	assert_int_equal(bad, 0);
+	assert_null(strstr(uvio_last_error(), "CQ.DESTROY"));
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_post_send"));
+	assert_non_null(strstr(uvio_last_error(), "argument qp"));
+	assert_int_equal(uvio_dp_post_recv(&qp, &rwr, 1, &bad), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_post_recv"));
+	assert_non_null(strstr(uvio_last_error(), "argument qp"));
+	uvio_device_close(dev);
+}
+
 /* Other drivers: refused by name, before any system call. */
 static void other_drivers(void **state)
 {
@@ -431,6 +472,7 @@ int main(void)
 		cmocka_unit_test(rxe_poll),
 		cmocka_unit_test(siw_queues),
 		cmocka_unit_test(other_drivers),
+		cmocka_unit_test(a_refused_post_names_itself),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
