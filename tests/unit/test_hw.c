@@ -1,0 +1,394 @@
+/*
+ * The hardware drivers' halves (lib/hw) against a stand-in kernel: what the
+ * library's mlx5 half sends for each verb, byte by byte, for requests whose
+ * sizes come out differently under mlx5's rules; its refusals before any
+ * command; and what a hardware driver without a half is told. The expected
+ * values are worked out here from mlx5's rules (send WQE: transport
+ * overhead, RC 192 and UD 64 bytes, plus 16 per gather entry or 4 + the
+ * inline data rounded to 16, in 64-byte blocks; ...), not taken from the
+ * library. The kernel suite (kernel/6.1-mlx5) runs the same half against a
+ * real kernel's stand-in driver and libmlx5.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <uvio.h>
+#include <uvio/mlx5.h>
+#include "wrap.h"
+#include "fake_sysfs.h"
+
+/* The doorbell page the stand-in kernel offers: anonymous memory. */
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (fd == fake_uverbs_fd())
+		return __real_mmap(addr, len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+/* What the stand-in kernel saw, and what it answers. */
+static struct {
+	uint16_t object, method;
+	uint8_t uhw_in[256];
+	uint32_t uhw_in_len;
+	uint32_t uar_type_len;		/* UAR.ALLOC's TYPE attribute */
+	uint32_t cap[5];		/* QP.CREATE's CAP */
+	uint32_t srq_max_wr, srq_max_sge;
+	int ioctls, answer;
+	uint32_t next_handle;
+	struct mlx5_ib_alloc_ucontext_resp ctx;
+} k;
+
+static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
+{
+	for (unsigned int i = 0; i < h->num_attrs; i++)
+		if (h->attrs[i].attr_id == id)
+			return &h->attrs[i];
+	return NULL;
+}
+
+static void put_out(struct ib_uverbs_attr *a, const void *v, size_t len)
+{
+	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
+	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+}
+
+static int kernel_ioctl(unsigned long request, void *arg)
+{
+	struct ib_uverbs_ioctl_hdr *h = arg;
+	const struct ib_uverbs_attr *a;
+
+	(void)request;
+	k.ioctls++;
+	k.object = h->object_id;
+	k.method = h->method_id;
+	if ((a = find(h, UVERBS_ATTR_UHW_IN)) && h->object_id < 0x1000) {
+		assert_true(a->len <= sizeof(k.uhw_in));
+		memcpy(k.uhw_in, a->len > 8 ? (void *)(uintptr_t)a->data : (void *)&a->data,
+		       a->len);
+		k.uhw_in_len = a->len;
+	}
+	if (k.answer)
+		return k.answer;
+	for (unsigned int i = 0; i < h->num_attrs; i++) {
+		struct ib_uverbs_attr *x = &h->attrs[i];
+
+		switch (h->object_id) {
+		case UVERBS_OBJECT_DEVICE:
+			if (h->method_id == UVERBS_METHOD_GET_CONTEXT &&
+			    x->attr_id == UVERBS_ATTR_UHW_OUT)
+				put_out(x, &k.ctx, sizeof(k.ctx));
+			break;
+		case UVERBS_OBJECT_ASYNC_EVENT:
+			x->data = (uint64_t)dup(fake_uverbs_fd());
+			break;
+		case MLX5_IB_OBJECT_UAR:
+			if (x->attr_id == MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE)
+				k.uar_type_len = x->len;
+			else if (x->attr_id == MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE)
+				x->data = 3;
+			else if (x->attr_id == MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH)
+				put_out(x, &(uint32_t){ 4096 }, 4);
+			else if (x->attr_id == MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET)
+				put_out(x, &(uint64_t){ 0x900000 }, 8);
+			else if (x->attr_id == MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID)
+				put_out(x, &(uint32_t){ 5 }, 4);
+			break;
+		case UVERBS_OBJECT_CQ:
+		case UVERBS_OBJECT_QP:
+		case UVERBS_OBJECT_SRQ:
+			if (h->method_id != 0)	/* destroys */
+				break;
+			if (x->attr_id == 0)	/* the new handle */
+				x->data = ++k.next_handle;
+			else if (h->object_id == UVERBS_OBJECT_QP &&
+				 x->attr_id == UVERBS_ATTR_CREATE_QP_CAP)
+				memcpy(k.cap, (void *)(uintptr_t)x->data, sizeof(k.cap));
+			else if (h->object_id == UVERBS_OBJECT_SRQ &&
+				 x->attr_id == UVERBS_ATTR_CREATE_SRQ_MAX_WR)
+				k.srq_max_wr = (uint32_t)x->data;
+			else if (h->object_id == UVERBS_OBJECT_SRQ &&
+				 x->attr_id == UVERBS_ATTR_CREATE_SRQ_MAX_SGE)
+				k.srq_max_sge = (uint32_t)x->data;
+			else if (x->attr_id != UVERBS_ATTR_UHW_IN &&
+				 (x->flags & UVERBS_ATTR_F_MANDATORY) && x->len == 4 &&
+				 (x->attr_id == UVERBS_ATTR_CREATE_CQ_RESP_CQE ||
+				  x->attr_id == UVERBS_ATTR_CREATE_QP_RESP_QP_NUM))
+				put_out(x, &(uint32_t){ 1 }, 4);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* A 6.1 ConnectX-like context: dynamic UARs, CQE version 1. */
+static struct uvio_device *mlx5_device(void)
+{
+	struct uvio_device *dev;
+
+	fake_reset();
+	memset(&k, 0, sizeof(k));
+	fake.on_ioctl = kernel_ioctl;
+	k.ctx.cqe_version = 1;
+	k.ctx.cache_line_size = 64;
+	k.ctx.max_sq_desc_sz = 1024;
+	k.ctx.max_rq_desc_sz = 512;
+	k.ctx.max_send_wqebb = 32768;
+	k.ctx.max_recv_wr = 32768;
+	k.ctx.max_srq_recv_wr = 32768;
+	k.ctx.cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	unsetenv("UVERBS_IOCTL_PATH");
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_MLX5, &dev), 0);
+	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
+	return dev;
+}
+
+static struct uvio_device *with_context(int *async_fd)
+{
+	struct uvio_device *dev = mlx5_device();
+	UVIO_OPTS(uvio_context, ctx);
+
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	*async_fd = ctx.async_fd;
+	return dev;
+}
+
+static void done(struct uvio_device *dev, int async_fd)
+{
+	uvio_device_close(dev);
+	if (async_fd >= 0)
+		close(async_fd);
+}
+
+/* The context's request as libmlx5 sends it; the UAR object asked with
+ * its type as the 8 bytes the kernel's "const" attribute takes (sent as 4,
+ * the kernel refused it, and every QP after). */
+static void context_request(void **state)
+{
+	struct mlx5_ib_alloc_ucontext_req_v2 want = {
+		.total_num_bfregs = 16, .num_low_latency_bfregs = 4, .max_cqe_version = 1,
+		.lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR,
+	};
+	struct uvio_device *dev = mlx5_device();
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_mlx5_context, m);
+
+	(void)state;
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(k.uhw_in_len, sizeof(want));
+	assert_memory_equal(k.uhw_in, &want, sizeof(want));
+	assert_int_equal(k.uar_type_len, 8);
+	assert_int_equal(uvio_mlx5_query_context(dev, &m), 0);
+	assert_int_equal(m.dynamic_uar, 1);
+	assert_int_equal(m.uar_page_id, 5);
+	assert_non_null(m.uar);
+	done(dev, ctx.async_fd);
+}
+
+static struct mlx5_ib_create_qp qp_req(struct uvio_device *dev, uint32_t type,
+				       struct ib_uverbs_qp_cap cap)
+{
+	UVIO_OPTS(uvio_qp_init_attr, a, .type = type, .pd_handle = 1, .send_cq_handle = 2,
+		  .recv_cq_handle = 2, .cap = cap);
+	UVIO_OPTS(uvio_qp, qp);
+	struct mlx5_ib_create_qp r;
+
+	assert_int_equal(uvio_create_qp(dev, &a, NULL, &qp, NULL), 0);
+	assert_int_equal(k.object, UVERBS_OBJECT_QP);
+	assert_int_equal(k.uhw_in_len, sizeof(r));
+	memcpy(&r, k.uhw_in, sizeof(r));
+	assert_true((r.buf_addr & 4095) == 0);
+	assert_true((r.db_addr & 63) == 0);
+	assert_int_equal(r.flags, MLX5_QP_FLAG_SCATTER_CQE | (1 << 10) /* UAR_PAGE_INDEX */);
+	assert_int_equal(r.bfreg_index, 5);
+	return r;
+}
+
+/* Send and receive queues sized by mlx5's rules, and what the kernel is
+ * told of the inline data a WQE holds. */
+static void qp_sizes(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	struct mlx5_ib_create_qp r;
+
+	(void)state;
+	/* RC, 16 x 1 SGE: 192 + 16 -> 256-byte WQEs, 4 KiB, 64 blocks; RQ 16 x 16 */
+	r = qp_req(dev, IB_UVERBS_QPT_RC, (struct ib_uverbs_qp_cap){ 16, 16, 1, 1, 0 });
+	assert_int_equal(r.sq_wqe_count, 64);
+	assert_int_equal(r.rq_wqe_count, 16);
+	assert_int_equal(r.rq_wqe_shift, 4);
+	assert_int_equal(r.uidx, 0);
+	assert_int_equal(k.cap[4], 256 - 192 - 4);	/* max_inline_data sent */
+	/* UD: 64 + 16 -> 128-byte WQEs, 2 KiB, 32 blocks */
+	r = qp_req(dev, IB_UVERBS_QPT_UD, (struct ib_uverbs_qp_cap){ 16, 16, 1, 1, 0 });
+	assert_int_equal(r.sq_wqe_count, 32);
+	assert_int_equal(r.uidx, 1);
+	/* RC, 200 bytes inline: 192 + (4 + 200 -> 208) = 400 -> 448-byte WQEs;
+	 * 10 x 448 = 4480 -> 8 KiB, 128 blocks; 3 scatter entries: 48 -> 64-byte
+	 * receive WQEs, 5 WRs -> 8 */
+	r = qp_req(dev, IB_UVERBS_QPT_RC, (struct ib_uverbs_qp_cap){ 10, 5, 1, 3, 200 });
+	assert_int_equal(r.sq_wqe_count, 128);
+	assert_int_equal(r.rq_wqe_count, 8);
+	assert_int_equal(r.rq_wqe_shift, 6);
+	assert_int_equal(k.cap[4], 448 - 192 - 4);
+	/* UC, 4 gather entries: 192 + 64 = 256; one receive WR of one SGE: 16
+	 * bytes, but the queue is at least 64: 4 WQEs */
+	r = qp_req(dev, IB_UVERBS_QPT_UC, (struct ib_uverbs_qp_cap){ 1, 1, 4, 1, 0 });
+	assert_int_equal(r.sq_wqe_count, 4);
+	assert_int_equal(r.rq_wqe_count, 4);
+	assert_int_equal(r.rq_wqe_shift, 4);
+	done(dev, afd);
+}
+
+/* 2 x max_wr + 1 entries where the device allows (a wait queue), else
+ * max_wr + 1; the kernel is told the rounded sizes. */
+static void srq_sizes(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	UVIO_OPTS(uvio_srq, srq);
+	struct mlx5_ib_create_srq r;
+
+	(void)state;
+	UVIO_OPTS(uvio_srq_attr, a, .pd_handle = 1, .max_wr = 100, .max_sge = 3);
+	assert_int_equal(uvio_create_srq(dev, &a, NULL, &srq, NULL), 0);
+	assert_int_equal(k.srq_max_wr, 255);	/* 201 -> 256 entries */
+	assert_int_equal(k.srq_max_sge, 3);	/* 16 + 48 = 64-byte WQEs */
+	memcpy(&r, k.uhw_in, sizeof(r));
+	assert_int_equal(k.uhw_in_len, sizeof(r));
+	assert_true((r.buf_addr & 4095) == 0 && (r.db_addr & 63) == 0);
+	assert_int_equal(r.flags, 0);
+	done(dev, afd);
+
+	/* A device with room for 100 receives per SRQ. */
+	dev = mlx5_device();
+	k.ctx.max_srq_recv_wr = 100;
+	{
+		UVIO_OPTS(uvio_context, ctx);
+
+		assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+		afd = ctx.async_fd;
+	}
+	a.max_wr = 60;
+	a.max_sge = 1;
+	assert_int_equal(uvio_create_srq(dev, &a, NULL, &srq, NULL), 0);
+	assert_int_equal(k.srq_max_wr, 63);	/* 121 > 100: 61 -> 64 entries */
+	assert_int_equal(k.srq_max_sge, 1);	/* 32-byte WQEs at least */
+	done(dev, afd);
+}
+
+/* The CQ: 64-byte CQEs, the entries its buffer holds told the kernel, the
+ * UAR page by index; what was kept goes with the destroy. */
+static void cq_kept_and_freed(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 100);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_mlx5_object, o);
+	struct mlx5_ib_create_cq r;
+
+	(void)state;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	memcpy(&r, k.uhw_in, sizeof(r));
+	assert_int_equal(r.cqe_size, 64);
+	assert_int_equal(r.flags, MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX);
+	assert_int_equal(r.uar_page_index, 5);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), 0);
+	assert_int_equal(o.ncqe, 128);
+	assert_int_equal(o.buf_len, 128 * 64);
+	assert_ptr_equal(o.buf, (void *)(uintptr_t)r.buf_addr);
+	assert_int_equal(((uint8_t *)o.buf)[127 * 64 + 63], 0xf0);
+	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), -ENOENT);
+	/* A failed create keeps nothing. */
+	k.answer = EINVAL;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
+	done(dev, afd);
+}
+
+/* Refused before any command, in mlx5's words. */
+static void refusals(void **state)
+{
+	int afd;
+	struct uvio_device *dev = mlx5_device();
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_qp_init_attr, q, .type = IB_UVERBS_QPT_RAW_PACKET,
+		  .cap = { .max_send_wr = 1, .max_send_sge = 1 });
+	UVIO_OPTS(uvio_qp, qp);
+
+	(void)state;
+	/* No context made by the library (an adopted fd's is libibverbs'). */
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EOPNOTSUPP);
+	assert_int_equal(k.ioctls, 0);
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx5: EOPNOTSUPP: this handle has "
+					       "no context the library made"));
+	uvio_device_close(dev);
+
+	dev = with_context(&afd);
+	k.ioctls = 0;
+	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EOPNOTSUPP);
+	assert_int_equal(k.ioctls, 0);
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mlx5: EOPNOTSUPP: the library's "
+					       "mlx5 half makes RC, UC and UD QPs"));
+	a.cqe = 1u << 24;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
+	assert_int_equal(k.ioctls, 0);
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx5: EINVAL: more than"));
+	done(dev, afd);
+}
+
+/* A hardware driver the library builds no request for: the kernel's
+ * refusal says which driver and where its request is laid out. */
+static void unbuilt_driver(void **state)
+{
+	struct uvio_device *dev;
+	UVIO_OPTS(uvio_context, ctx);
+
+	(void)state;
+	fake_reset();
+	memset(&k, 0, sizeof(k));
+	fake.on_ioctl = kernel_ioctl;
+	k.answer = EINVAL;
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_EFA, &dev), 0);
+	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "DEVICE.GET_CONTEXT over ioctl: EINVAL"));
+	assert_non_null(strstr(uvio_last_error(), "the efa driver takes its own request"));
+	assert_non_null(strstr(uvio_last_error(), "rdma/efa-abi.h"));
+	/* rxe needs none: its refusal is the kernel's alone. */
+	uvio_device_close(dev);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_RXE, &dev), 0);
+	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), -EINVAL);
+	assert_null(strstr(uvio_last_error(), "takes its own request"));
+	uvio_device_close(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(context_request),
+		cmocka_unit_test(qp_sizes),
+		cmocka_unit_test(srq_sizes),
+		cmocka_unit_test(cq_kept_and_freed),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(unbuilt_driver),
+	};
+
+	fake_sysfs();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
