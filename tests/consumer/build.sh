@@ -9,11 +9,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 libdir=$(dirname "$(find "$prefix" -path '*pkgconfig/libuverbs-ioctl.pc' | head -n1)")
 export PKG_CONFIG_PATH="$libdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-# A staged install carries the prefix it was configured for: tell pkg-config
-# where it is now (the .pc paths follow ${prefix}).
-pc="pkg-config --define-variable=prefix=$prefix"
+# The .pc finds its tree from where it lies (a staged install, configured
+# for another prefix, needs nothing more); the rpath, spelled without the
+# .pc's way through pkgconfig/..
+pc=pkg-config
 flags="$($pc --cflags --libs libuverbs-ioctl)"
-rpath="-Wl,-rpath,$($pc --variable=libdir libuverbs-ioctl)"
+rpath="-Wl,-rpath,$(cd "$($pc --variable=libdir libuverbs-ioctl)" && pwd)"
 cc -Wall -Werror -DCONSUMER_KIND='"pkg-config C"' "$here/consumer.c" $flags $rpath \
 	-o "$out/consumer-pc-c"
 c++ -Wall -Werror -DCONSUMER_KIND='"pkg-config C++"' "$here/consumer.cpp" $flags $rpath \
