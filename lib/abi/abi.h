@@ -400,7 +400,7 @@ struct abi_driver {
 	  VT_##out, VT_NONE, UD_ALT_NONE, 0 }
 
 /* The drivers, one file each under lib/abi/drivers/, with their slots. */
-#define ABI_DRIVERS(X) X(mlx5, 1)
+#define ABI_DRIVERS(X) X(mlx5, 1) X(rxe, 2)
 #define X(d, slot) extern const struct abi_driver abi_drv_##d;
 ABI_DRIVERS(X)
 #undef X

@@ -42,7 +42,7 @@ static void cq_create_in_words(void **state)
 
 	int n = uvio_cmd_format(&cmd, text, sizeof(text));
 	assert_int_equal(n, (int)strlen(text));
-	assert_has("CQ.CREATE (object 3, method 0) layout current driver_id 14, 7 attrs, length 136");
+	assert_has("CQ.CREATE (object 3, method 0) layout current driver_id 14(rxe), 7 attrs, length 136");
 	assert_has("[0] 0x0000 HANDLE           idr-new len 0 mandatory new CQ handle\n");
 	assert_has("[1] 0x0001 CQE              ptr-in  len 4 mandatory = 100\n");
 	assert_has("[2] 0x0003 COMP_CHANNEL     fd      len 0 mandatory COMP_CHANNEL fd 7\n");
@@ -634,11 +634,15 @@ static void mlx5_ioctl(void **state)
 	assert_has("[3] 0x1001 UHW_OUT          ptr-out len 8 optional ptr 0x");
 	assert_has(" = mlx5_create_cq_resp {cqn = 77}\n");
 	assert_has("[4] 0x1002 UAR_INDEX        ptr-in  len 4 optional = 9\n");
-	/* rxe (14) has no tables: the same bytes are bytes */
-	c.hdr.driver_id = 14;
+	/* usnic (12) has no tables: the same bytes are bytes */
+	c.hdr.driver_id = 12;
 	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
 	assert_has("[2] 0x1000 UHW_IN           ptr-in  len 32 optional ptr 0x");
 	assert_has(" = 00:00:01:00:00:00:00:00:00:00:02:00");
+	/* rxe (14) reads none on CQ.CREATE */
+	c.hdr.driver_id = 14;
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has(" = (rxe reads none) 00:00:01:00:");
 	assert_has("[4] 0x1002 driver           ?       len 4 optional inline 9 (0x9)\n");
 
 	/* a driver's object: DEVX_OBJ.CREATE with the device's mailboxes */

@@ -222,7 +222,7 @@ static void trace_by_environment(void **state)
 	assert_int_equal(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
 	uvio_set_log(NULL, NULL, NULL);
 	assert_non_null(strstr(logged, " ioctl: PD.DESTROY (object 1, method 0) layout current "
-				       "driver_id 14, 1 attrs, length 40 -> 0 in "));
+				       "driver_id 14(rxe), 1 attrs, length 40 -> 0 in "));
 	assert_non_null(strstr(logged, "[0] 0x0000 HANDLE           idr     len 0 mandatory PD handle 5"));
 	assert_non_null(strstr(logged, "hex 2800010000000100"));
 	assert_non_null(strstr(logged, " write: ALLOC_PD (command 3) in_words 4 out_words 17, "
