@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /*
  * An address vector: where a QP's path or an AH leads. One type for both,

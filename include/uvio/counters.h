@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv *drv,
 				  uint32_t *counters_handle, enum uvio_path *path);

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /* Sized: sz first. alignment is log2 of the byte alignment (0: none). */
 struct uvio_dm_attr {

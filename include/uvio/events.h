@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libuverbs-ioctl: reading the event fds.
+ * libuverbs-ioctl: the event fds: completion channels, reading events, and
+ * what a destroy reports.
  *
  * Two kinds of fd carry events: the context's async event fd (from
  * uvio_get_context, or an fd given to QP.CREATE) delivers struct
@@ -26,10 +27,33 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <uvio/api.h>
+#include <uvio/device.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A completion channel: its fd is the caller's (close it after its CQs).
+ * Sized (sz first, see UVIO_OPTS): set sz before creating the channel. */
+struct uvio_comp_channel {
+	size_t sz;
+	int fd;
+	int reserved;			/* zero; room a later field may take */
+};
+
+UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
+				      struct uvio_comp_channel *channel,
+				      enum uvio_path *path);
+
+/* What destroy reports: events the kernel delivered for the object, which
+ * the caller must have read before the destroy returns (kernel rule). An
+ * output, sized: set sz; fields past it are not written. A QP or SRQ has no
+ * completion events of its own: comp_events_reported is 0 for them. */
+struct uvio_events_reported {
+	size_t sz;
+	uint32_t comp_events_reported;
+	uint32_t async_events_reported;
+};
 
 /* Event types as the kernel numbers them (enum ib_event_type). */
 enum uvio_event_type {

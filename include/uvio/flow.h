@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /* The type field of a spec (struct ib_uverbs_flow_spec_hdr): the kernel's
  * enum ib_flow_spec_type, which its UAPI headers do not carry. A header spec

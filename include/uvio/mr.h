@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libuverbs-ioctl: memory regions beyond plain registration, and memory
- * windows. The registering verbs answer in struct uvio_mr of <uvio/verbs.h>
+ * libuverbs-ioctl: memory regions and memory windows. The registering verbs
+ * (here, and uvio_reg_dm_mr() of <uvio/dm.h>) answer in struct uvio_mr
  * (handle, lkey, rkey).
  *
  * Encodings the kernel has:
@@ -24,13 +24,33 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
-#include <uvio/verbs.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
+
+struct uvio_mr_attr {
+	size_t sz;
+	uint32_t pd_handle;
+	void *addr;
+	size_t length;
+	uint64_t iova;
+	uint32_t access;		/* enum ib_uverbs_access_flags */
+	uint32_t reserved;		/* zero; room a later field may take */
+};
+
+struct uvio_mr {
+	size_t sz;
+	uint32_t handle, lkey, rkey;
+};
+
+UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *attr,
+			 const struct uvio_drv *drv, struct uvio_mr *mr,
+			 enum uvio_path *path);
+UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
+			   enum uvio_path *path);
 
 /* REREG_MR: flags say what changes (IB_MR_REREG_TRANS 1: addr, length,
  * iova; IB_MR_REREG_PD 2: pd_handle; IB_MR_REREG_ACCESS 4: access). */

@@ -26,12 +26,13 @@
 #include <uvio/ah.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
+#include <uvio/events.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct uvio_drv;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /* QP states and path MTUs as the kernel numbers them (enum ib_qp_state,
  * enum ib_mtu; not in the UAPI headers). */
@@ -179,7 +180,6 @@ UVIO_API int uvio_query_qp(struct uvio_device *dev, uint32_t qp_handle, uint32_t
  * async events the kernel queued for this QP (comp_events_reported is 0:
  * completions belong to CQs); read that many before freeing what the
  * events' user_handle points at. */
-struct uvio_events_reported;
 UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path);
 

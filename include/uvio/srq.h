@@ -20,13 +20,13 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
+#include <uvio/events.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct uvio_drv;
-struct uvio_events_reported;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /* What SRQ CREATE asks for. Sized (see UVIO_OPTS): sz first. */
 struct uvio_srq_attr {

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libuverbs-ioctl: verbs. Each verb knows every encoding the kernel has for
- * it: its own ioctl method, its write() command, and that write() command
- * carried over the ioctl by DEVICE/INVOKE_WRITE (Linux 5.0+). The device
- * picks, per verb: the native method where the kernel has it, else
- * INVOKE_WRITE, else write() (old kernels, or a filter that refuses the
- * ioctl). The verb stores the path that ran in *path when path is not NULL.
+ * libuverbs-ioctl: the device's and the context's verbs (GET_CONTEXT, the
+ * queries, INFO_HANDLES) and what every verb shares (struct uvio_drv);
+ * each object's verbs are in a header of its own, all included here:
+ * <uvio/events.h> (completion channels, the event fds, what a destroy
+ * reports), <uvio/pd.h>, <uvio/cq.h>, <uvio/mr.h>, <uvio/dm.h>,
+ * <uvio/srq.h> (and XRCDs), <uvio/ah.h>, <uvio/qp.h>, <uvio/wq.h>,
+ * <uvio/flow.h>, <uvio/counters.h>.
+ *
+ * Each verb knows every encoding the kernel has for it: its own ioctl
+ * method, its write() command, and that write() command carried over the
+ * ioctl by DEVICE/INVOKE_WRITE (Linux 5.0+). The device picks, per verb: the
+ * native method where the kernel has it, else INVOKE_WRITE, else write() (old
+ * kernels, or a filter that refuses the ioctl). The verb stores the path that ran in *path when path is not NULL.
  * All return 0 or a negative errno; on failure a message naming the verb and
  * path goes to the log callback and to uvio_last_error().
  *
@@ -37,8 +44,19 @@
 #include <rdma/ib_user_verbs.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
+/* Each object's verbs, one header each, in the order they build on each
+ * other: the event fds and what a destroy reports, then the objects. */
 #include <uvio/events.h>
+#include <uvio/pd.h>
+#include <uvio/cq.h>
+#include <uvio/mr.h>
+#include <uvio/dm.h>
+#include <uvio/srq.h>
+#include <uvio/ah.h>
 #include <uvio/qp.h>
+#include <uvio/wq.h>
+#include <uvio/flow.h>
+#include <uvio/counters.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,89 +163,7 @@ UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry
 UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
 			       uint32_t *handles, size_t max, enum uvio_path *path);
 
-/* A completion channel: its fd is the caller's (close it after its CQs).
- * Sized (sz first, see UVIO_OPTS): set sz before creating the channel. */
-struct uvio_comp_channel {
-	size_t sz;
-	int fd;
-	int reserved;			/* zero; room a later field may take */
-};
-
-UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
-				      struct uvio_comp_channel *channel,
-				      enum uvio_path *path);
-
-struct uvio_cq_attr {
-	size_t sz;
-	uint32_t cqe;
-	uint64_t user_handle;
-	/* NULL: completions are not reported on a channel. */
-	const struct uvio_comp_channel *channel;
-	uint32_t comp_vector;
-	uint32_t flags;			/* enum ib_uverbs_ex_create_cq_flags */
-};
-
-struct uvio_cq {
-	size_t sz;
-	uint32_t handle;
-	uint32_t cqe;			/* what the kernel granted */
-};
-
-UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
-			    const struct uvio_drv *drv, struct uvio_cq *cq,
-			    enum uvio_path *path);
-
-/* What destroy reports: events the kernel delivered for the object, which
- * the caller must have read before the destroy returns (kernel rule). An
- * output, sized: set sz; fields past it are not written. A QP or SRQ has no
- * completion events of its own: comp_events_reported is 0 for them. */
-struct uvio_events_reported {
-	size_t sz;
-	uint32_t comp_events_reported;
-	uint32_t async_events_reported;
-};
-
-UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
-			     struct uvio_events_reported *events, enum uvio_path *path);
-
-UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
-			   uint32_t *pd_handle, enum uvio_path *path);
-UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,
-			     enum uvio_path *path);
-
-struct uvio_mr_attr {
-	size_t sz;
-	uint32_t pd_handle;
-	void *addr;
-	size_t length;
-	uint64_t iova;
-	uint32_t access;		/* enum ib_uverbs_access_flags */
-	uint32_t reserved;		/* zero; room a later field may take */
-};
-
-struct uvio_mr {
-	size_t sz;
-	uint32_t handle, lkey, rkey;
-};
-
-UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *attr,
-			 const struct uvio_drv *drv, struct uvio_mr *mr,
-			 enum uvio_path *path);
-UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
-			   enum uvio_path *path);
-
 #ifdef __cplusplus
 }
 #endif
-
-/* The other objects, one header each. */
-#include <uvio/cq.h>
-#include <uvio/srq.h>
-#include <uvio/ah.h>
-#include <uvio/mr.h>
-#include <uvio/dm.h>
-#include <uvio/wq.h>
-#include <uvio/flow.h>
-#include <uvio/counters.h>
-
 #endif

@@ -19,13 +19,13 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <uvio/api.h>
 #include <uvio/device.h>
+#include <uvio/events.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct uvio_drv;
-struct uvio_events_reported;
+struct uvio_drv;		/* <uvio/verbs.h> */
 
 /* Sized: sz first. */
 struct uvio_wq_attr {
