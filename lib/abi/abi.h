@@ -400,7 +400,9 @@ struct abi_driver {
 	  VT_##out, VT_NONE, UD_ALT_NONE, 0 }
 
 /* The drivers, one file each under lib/abi/drivers/, with their slots. */
-#define ABI_DRIVERS(X) X(mlx5, 1) X(rxe, 2)
+#define ABI_DRIVERS(X)                                                         \
+	X(mlx5, 1) X(rxe, 2) X(siw, 3) X(mthca, 4) X(cxgb4, 5) X(mlx4, 6)        \
+	X(ocrdma, 7) X(qedr, 8) X(vmw_pvrdma, 9)
 #define X(d, slot) extern const struct abi_driver abi_drv_##d;
 ABI_DRIVERS(X)
 #undef X
