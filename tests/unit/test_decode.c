@@ -634,8 +634,8 @@ static void mlx5_ioctl(void **state)
 	assert_has("[3] 0x1001 UHW_OUT          ptr-out len 8 optional ptr 0x");
 	assert_has(" = mlx5_create_cq_resp {cqn = 77}\n");
 	assert_has("[4] 0x1002 UAR_INDEX        ptr-in  len 4 optional = 9\n");
-	/* usnic (12) has no tables: the same bytes are bytes */
-	c.hdr.driver_id = 12;
+	/* usnic (13) has no tables: the same bytes are bytes */
+	c.hdr.driver_id = 13;
 	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
 	assert_has("[2] 0x1000 UHW_IN           ptr-in  len 32 optional ptr 0x");
 	assert_has(" = 00:00:01:00:00:00:00:00:00:00:02:00");
