@@ -42,7 +42,7 @@ extern "C" {
  * functions of <uvio/events.h>, the NULL checks of uvio_device_cmd_prepare(),
  * uvio_device_exec() and uvio_device_write*() (<uvio/provider.h>), the
  * decoders uvio_decode(), uvio_decode_cmd(), uvio_decode_write() and
- * uvio_cmd_format(), and <uvio/mlx5.h>'s queries.
+ * uvio_cmd_format().
  */
 UVIO_API const char *uvio_last_error(void);
 

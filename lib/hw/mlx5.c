@@ -852,18 +852,36 @@ const struct hw_ops uvio_hw_mlx5 = {
 	.destroyed = destroyed,
 };
 
+/* Why a query answers nothing: the device, or the library's records. */
+static int query_failed(const char *fn, struct uvio_device *dev, int err, const char *why)
+{
+	return uvio_fail(LOG_DEBUG, err, "%s: %s: %s: %s", fn, dev ? dev->name : "(no device)",
+			 uvio_errno_name(err), why);
+}
+
+static int query_check(const char *fn, struct uvio_device *dev, const void *out)
+{
+	if (!dev)
+		return query_failed(fn, dev, -EINVAL, "argument dev: NULL");
+	if (!out || *(const size_t *)out < sizeof(size_t))
+		return query_failed(fn, dev, -EINVAL, "the output: NULL, or its sz unset");
+	if (dev->driver_id != RDMA_DRIVER_MLX5)
+		return query_failed(fn, dev, -ENODEV, "not an mlx5 device");
+	if (!state_of(dev))
+		return query_failed(fn, dev, -ENOENT,
+				    "no context the library made on this handle");
+	return 0;
+}
+
 UVIO_API int uvio_mlx5_query_context(struct uvio_device *dev, struct uvio_mlx5_context *out)
 {
 	struct mlx5_state *st;
 	const struct mlx5_ib_alloc_ucontext_resp *r;
+	int ret = query_check("uvio_mlx5_query_context", dev, out);
 
-	if (!dev || !out || out->sz < sizeof(size_t))
-		return -EINVAL;
-	if (dev->driver_id != RDMA_DRIVER_MLX5)
-		return -ENODEV;
+	if (ret)
+		return ret;
 	st = state_of(dev);
-	if (!st)
-		return -ENOENT;
 	r = &st->resp;
 #define SET(f, v) do { if (out->sz >= offsetof(struct uvio_mlx5_context, f) + sizeof(out->f)) out->f = (v); } while (0)
 	SET(cqe_version, r->cqe_version);
@@ -902,21 +920,21 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 	struct uvio_mlx5_object v;
 	enum hw_verb kind;
 
-	if (!dev || !out || out->sz < sizeof(size_t))
-		return -EINVAL;
+	int ret = query_check("uvio_mlx5_query_object", dev, out);
+
+	if (ret)
+		return ret;
 	switch (object) {
 	case UVERBS_OBJECT_PD: kind = HW_PD; break;
 	case UVERBS_OBJECT_CQ: kind = HW_CQ; break;
 	case UVERBS_OBJECT_QP: kind = HW_QP; break;
 	case UVERBS_OBJECT_SRQ: kind = HW_SRQ; break;
 	case UVERBS_OBJECT_AH: kind = HW_AH; break;
-	default: return -EINVAL;
+	default:
+		return query_failed("uvio_mlx5_query_object", dev, -EINVAL,
+				    "argument object: not PD, CQ, QP, SRQ or AH");
 	}
-	if (dev->driver_id != RDMA_DRIVER_MLX5)
-		return -ENODEV;
 	st = state_of(dev);
-	if (!st)
-		return -ENOENT;
 	memset(&v, 0, sizeof(v));
 	pthread_mutex_lock(&st->base.lock);
 	o = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, kind, handle);
@@ -938,7 +956,9 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 	}
 	pthread_mutex_unlock(&st->base.lock);
 	if (!o)
-		return -ENOENT;
+		return query_failed("uvio_mlx5_query_object", dev, -ENOENT,
+				    "argument handle: no object the library keeps (destroyed, or "
+				    "made with the caller's driver data)");
 	/* The caller's sz stays; what lies inside it is written. */
 	memcpy((char *)out + sizeof(size_t), (const char *)&v + sizeof(size_t),
 	       (out->sz < sizeof(v) ? out->sz : sizeof(v)) - sizeof(size_t));

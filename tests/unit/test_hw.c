@@ -348,6 +348,16 @@ static void refusals(void **state)
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_int_equal(k.ioctls, 0);
 	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx5: EINVAL: more than"));
+	/* The queries say why they answer nothing. */
+	{
+		UVIO_OPTS(uvio_mlx5_object, o);
+
+		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, 77, &o), -ENOENT);
+		assert_non_null(strstr(uvio_last_error(), "uvio_mlx5_query_object: "));
+		assert_non_null(strstr(uvio_last_error(), "ENOENT: argument handle"));
+		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_MW, 1, &o), -EINVAL);
+		assert_non_null(strstr(uvio_last_error(), "argument object"));
+	}
 	done(dev, afd);
 }
 
