@@ -26,14 +26,21 @@
 #include "wrap.h"
 #include "fake_sysfs.h"
 
-/* The doorbell page the stand-in kernel offers: anonymous memory. */
+/* The doorbell pages the stand-in kernel offers: anonymous memory; the
+ * offsets asked for are kept. */
+static off_t uar_offsets[32];
+static unsigned int uar_maps;
+
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (fd == fake_uverbs_fd())
+	if (fd == fake_uverbs_fd()) {
+		if (uar_maps < 32)
+			uar_offsets[uar_maps++] = off;
 		return __real_mmap(addr, len, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
 	return __real_mmap(addr, len, prot, flags, fd, off);
 }
 
@@ -139,6 +146,7 @@ static struct uvio_device *mlx5_device(void)
 
 	fake_reset();
 	memset(&k, 0, sizeof(k));
+	uar_maps = 0;
 	fake.on_ioctl = kernel_ioctl;
 	k.ctx.cqe_version = 1;
 	k.ctx.cache_line_size = 64;
@@ -319,6 +327,50 @@ static void cq_kept_and_freed(void **state)
 	done(dev, afd);
 }
 
+/* A kernel without dynamic UARs (before 5.1) answers with static
+ * blue-flame registers: their pages are mapped by index (mmap command 0),
+ * no UAR object is asked for, and CQs and QPs name no UAR: the kernel
+ * picks (the first page; a blue-flame register of its choice). */
+static void static_uars(void **state)
+{
+	struct uvio_device *dev = mlx5_device();
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_mlx5_context, m);
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	struct mlx5_ib_create_cq r;
+	struct mlx5_ib_create_qp q;
+
+	(void)state;
+	k.ctx.tot_bfregs = 16;
+	k.ctx.num_uars_per_page = 1;
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(k.uar_type_len, 0);	/* no UAR.ALLOC */
+	assert_int_equal(uar_maps, 8);		/* 16 registers, 2 per page */
+	for (unsigned int i = 0; i < 8; i++)
+		assert_int_equal(uar_offsets[i], (off_t)i * sysconf(_SC_PAGESIZE));
+	assert_int_equal(uvio_mlx5_query_context(dev, &m), 0);
+	assert_int_equal(m.dynamic_uar, 0);
+	assert_non_null(m.uar);
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	memcpy(&r, k.uhw_in, sizeof(r));
+	assert_int_equal(r.flags, 0);
+	assert_int_equal(r.uar_page_index, 0);
+	{
+		UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC, .pd_handle = 1,
+			  .send_cq_handle = 2, .recv_cq_handle = 2,
+			  .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+				   .max_recv_sge = 1 });
+		UVIO_OPTS(uvio_qp, qp);
+
+		assert_int_equal(uvio_create_qp(dev, &qa, NULL, &qp, NULL), 0);
+		memcpy(&q, k.uhw_in, sizeof(q));
+		assert_int_equal(q.flags, MLX5_QP_FLAG_SCATTER_CQE);
+		assert_int_equal(q.bfreg_index, 0);
+	}
+	done(dev, ctx.async_fd);
+}
+
 /* Refused before any command, in mlx5's words. */
 static void refusals(void **state)
 {
@@ -395,6 +447,7 @@ int main(void)
 		cmocka_unit_test(qp_sizes),
 		cmocka_unit_test(srq_sizes),
 		cmocka_unit_test(cq_kept_and_freed),
+		cmocka_unit_test(static_uars),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(unbuilt_driver),
 	};
