@@ -1,6 +1,7 @@
 /* The decoder: words for well-formed commands, survival for anything else. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,25 @@
 #include <rdma/mlx5-abi.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+#include <rdma/siw-abi.h>
+#include <rdma/mthca-abi.h>
+#include <rdma/cxgb4-abi.h>
+#include <rdma/mlx4-abi.h>
+#include <rdma/ocrdma-abi.h>
+#include <rdma/qedr-abi.h>
+#include <rdma/vmw_pvrdma-abi.h>
+#include <rdma/bnxt_re-abi.h>
+#include <rdma/efa-abi.h>
+#include <rdma/hns-abi.h>
+#if __has_include(<rdma/irdma-abi.h>)
+#include <rdma/irdma-abi.h>
+#define HAVE_IRDMA_ABI_H 1
+#endif
+#if __has_include(<rdma/erdma-abi.h>)
+#include <rdma/erdma-abi.h>
+#define HAVE_ERDMA_ABI_H 1
+#endif
 
 static char text[16384];
 
@@ -898,6 +918,276 @@ static void mlx5_write(void **state)
 	assert_int_equal(uvio_decode_cmd(&cq, sizeof(cq), &o, text, sizeof(text)), -EINVAL);
 }
 
+
+/* ---- the other drivers' driver data --------------------------------------
+ * Each case fills the kernel header's own structs and sends them as the
+ * UHW_IN/UHW_OUT of a core method, with that driver's id in the header. */
+static void drv_uhw(uint32_t driver_id, uint16_t object, uint16_t method, const void *in,
+		    size_t in_len, const void *out, size_t out_len)
+{
+	struct raw_cmd c;
+	size_t len;
+	unsigned int n = 0;
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+
+	memset(&c, 0, sizeof(c));
+	if (in_len) {
+		c.a[n] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_IN,
+			.len = (uint16_t)in_len, .data = (uintptr_t)in };
+		if (in_len <= sizeof(c.a[n].data))	/* inline, as the kernel reads it */
+			memcpy(&c.a[n].data, in, in_len);
+		n++;
+	}
+	if (out_len)
+		c.a[n++] = (struct ib_uverbs_attr){ .attr_id = UVERBS_ATTR_UHW_OUT,
+			.len = (uint16_t)out_len, .data = (uintptr_t)out };
+	len = raw_cmd(&c, object, method, driver_id, n);
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ in, in_len };
+	regions[1] = (struct region){ out, out_len };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	memset(regions, 0, sizeof(regions));
+}
+
+#define CQ_CREATE UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE
+#define QP_CREATE UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE
+#define SRQ_CREATE UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE
+#define GET_CONTEXT UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT
+
+static void rxe_siw_data(void **state)
+{
+	struct rxe_create_qp_resp q = { .rq_mi = { 0x1000, 4096, 0 }, .sq_mi = { 0x2000, 8192, 0 } };
+	struct rxe_create_srq_resp r = { .mi = { 0x3000, 512, 0 }, .srq_num = 9 };
+	struct siw_uresp_create_qp sq = { .qp_id = 5, .num_sqe = 64, .num_rqe = 32,
+					  .sq_key = 0x100, .rq_key = 0x200 };
+	struct siw_uresp_alloc_ctx ctx = { .dev_id = 3 };
+	(void)state;
+
+	drv_uhw(RDMA_DRIVER_RXE, QP_CREATE, NULL, 0, &q, sizeof(q));
+	assert_has("driver_id 14(rxe)");
+	assert_has(" = rxe_create_qp_resp {rq_mi = {offset = 0x1000, size = 4096}, "
+		   "sq_mi = {offset = 0x2000, size = 8192}}\n");
+	drv_uhw(RDMA_DRIVER_RXE, SRQ_CREATE, NULL, 0, &r, sizeof(r));
+	assert_has(" = rxe_create_srq_resp {mi = {offset = 0x3000, size = 512}, srq_num = 9}\n");
+	drv_uhw(RDMA_DRIVER_SIW, QP_CREATE, NULL, 0, &sq, sizeof(sq));
+	assert_has("driver_id 18(siw)");
+	assert_has(" = siw_uresp_create_qp {qp_id = 5, num_sqe = 64, num_rqe = 32, "
+		   "sq_key = 0x100, rq_key = 0x200}\n");
+	drv_uhw(RDMA_DRIVER_SIW, GET_CONTEXT, NULL, 0, &ctx, sizeof(ctx));
+	assert_has(" = siw_uresp_alloc_ctx {dev_id = 3}");
+}
+
+static void mthca_cxgb4_mlx4_data(void **state)
+{
+	struct mthca_create_cq mc = { .lkey = 0x11, .pdn = 2, .arm_db_page = 0x7000,
+				      .set_db_page = 0x8000, .arm_db_index = 1, .set_db_index = 2 };
+	struct mthca_create_cq_resp mr = { .cqn = 12 };
+	struct c4iw_create_cq cc = { .flags = 1 };
+	struct c4iw_create_cq_resp cr = { .key = 0x40, .gts_key = 0x80, .memsize = 4096,
+					  .cqid = 8, .size = 256, .qid_mask = 3 };
+	struct mlx4_ib_create_qp q4;
+	struct mlx4_ib_create_srq_resp s4 = { .srqn = 21 };
+	(void)state;
+
+	drv_uhw(RDMA_DRIVER_MTHCA, CQ_CREATE, &mc, sizeof(mc), &mr, sizeof(mr));
+	assert_has("driver_id 5(mthca)");
+	assert_has(" = mthca_create_cq {lkey = 17, pdn = 2, arm_db_page = 0x7000, "
+		   "set_db_page = 0x8000, arm_db_index = 1, set_db_index = 2}\n");
+	assert_has(" = mthca_create_cq_resp {cqn = 12}\n");
+	drv_uhw(RDMA_DRIVER_CXGB4, CQ_CREATE, &cc, sizeof(cc), &cr, sizeof(cr));
+	assert_has("driver_id 4(cxgb4)");
+	assert_has(" = c4iw_create_cq {flags = 0x1}\n");
+	assert_has(" = c4iw_create_cq_resp {key = 0x40, gts_key = 0x80, memsize = 0x1000, "
+		   "cqid = 8, size = 256, qid_mask = 0x3, flags = 0x0}\n");
+	memset(&q4, 0, sizeof(q4));
+	q4.buf_addr = 0x9000;
+	q4.db_addr = 0xa000;
+	q4.log_sq_bb_count = 6;
+	q4.log_sq_stride = 6;
+	drv_uhw(RDMA_DRIVER_MLX4, QP_CREATE, &q4, sizeof(q4), NULL, 0);
+	assert_has("driver_id 2(mlx4)");
+	assert_has(" = mlx4_ib_create_qp {buf_addr = 0x9000, db_addr = 0xa000, "
+		   "log_sq_bb_count = 6, log_sq_stride = 6, sq_no_prefetch = 0, ");
+	drv_uhw(RDMA_DRIVER_MLX4, SRQ_CREATE, NULL, 0, &s4, sizeof(s4));
+	assert_has(" = mlx4_ib_create_srq_resp {srqn = 21}\n");
+}
+
+static void ocrdma_qedr_pvrdma_data(void **state)
+{
+	struct ocrdma_create_cq_ureq oc = { .dpp_cq = 1 };
+	struct qedr_create_cq_ureq qc = { .addr = 0x5000, .len = 8192 };
+	struct qedr_create_srq_uresp qs = { .srq_id = 4 };
+	struct pvrdma_create_qp pq = { .rbuf_addr = 0x1000, .sbuf_addr = 0x2000, .rbuf_size = 64,
+				       .sbuf_size = 128, .qp_addr = 0x3000 };
+	struct pvrdma_create_qp_resp pr = { .qpn = 7, .qp_handle = 70 };
+	(void)state;
+
+	drv_uhw(RDMA_DRIVER_OCRDMA, CQ_CREATE, &oc, sizeof(oc), NULL, 0);
+	assert_has("driver_id 7(ocrdma)");
+	assert_has(" = ocrdma_create_cq_ureq {dpp_cq = 1}\n");
+	drv_uhw(RDMA_DRIVER_QEDR, CQ_CREATE, &qc, sizeof(qc), NULL, 0);
+	assert_has("driver_id 11(qedr)");
+	assert_has(" = qedr_create_cq_ureq {addr = 0x5000, len = 0x2000}\n");
+	drv_uhw(RDMA_DRIVER_QEDR, SRQ_CREATE, NULL, 0, &qs, sizeof(qs));
+	assert_has(" = qedr_create_srq_uresp {srq_id = 4}\n");
+	drv_uhw(RDMA_DRIVER_VMW_PVRDMA, QP_CREATE, &pq, sizeof(pq), &pr, sizeof(pr));
+	assert_has("driver_id 10(vmw_pvrdma)");
+	assert_has(" = pvrdma_create_qp {rbuf_addr = 0x1000, sbuf_addr = 0x2000, rbuf_size = 64, "
+		   "sbuf_size = 128, qp_addr = 0x3000}\n");
+	assert_has(" = pvrdma_create_qp_resp {qpn = 7, qp_handle = 70}\n");
+}
+
+static void bnxt_efa_hns_data(void **state)
+{
+	struct bnxt_re_cq_req bc = { .cq_va = 0x6000, .cq_handle = 0x77 };
+	struct bnxt_re_cq_resp br = { .cqid = 3, .tail = 0, .phase = 1 };
+	struct efa_ibv_create_qp eq = { .rq_ring_size = 4096, .sq_ring_size = 8192,
+					.driver_qp_type = EFA_QP_DRIVER_TYPE_SRD };
+	struct efa_ibv_create_ah_resp ea = { .efa_address_handle = 0x33 };
+	struct hns_roce_ib_create_cq hc = { .buf_addr = 0x1000, .db_addr = 0x2000, .cqe_size = 64 };
+	struct hns_roce_ib_create_cq_resp hr = { .cqn = 9, .cap_flags = 1 };
+	(void)state;
+
+	drv_uhw(RDMA_DRIVER_BNXT_RE, CQ_CREATE, &bc, sizeof(bc), &br, sizeof(br));
+	assert_has("driver_id 6(bnxt_re)");
+	assert_has(" = bnxt_re_cq_req {cq_va = 0x6000, cq_handle = 0x77}\n");
+	assert_has(" = bnxt_re_cq_resp {cqid = 3, tail = 0, phase = 1}\n");
+	drv_uhw(RDMA_DRIVER_EFA, QP_CREATE, &eq, sizeof(eq), NULL, 0);
+	assert_has("driver_id 17(efa)");
+	assert_has(" = efa_create_qp {comp_mask = 0x0, rq_ring_size = 4096, sq_ring_size = 8192, "
+		   "driver_qp_type = 0}\n");
+	/* CREATE_AH is a write() command: the bytes after the core answer */
+	{
+		struct {
+			struct ib_uverbs_cmd_hdr h;
+			struct ib_uverbs_create_ah c;
+		} ah;
+		struct {
+			struct ib_uverbs_create_ah_resp r;
+			struct efa_ibv_create_ah_resp d;
+		} ah_resp = { { 6 }, ea };
+		struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch,
+			.flags = UVIO_DECODE_WRITE | UVIO_DECODE_AFTER, .driver_id = RDMA_DRIVER_EFA };
+
+		memset(&ah, 0, sizeof(ah));
+		ah.h = (struct ib_uverbs_cmd_hdr){ IB_USER_VERBS_CMD_CREATE_AH, sizeof(ah) / 4,
+						   sizeof(ah_resp) / 4 };
+		ah.c.response = (uintptr_t)&ah_resp;
+		memset(regions, 0, sizeof(regions));
+		regions[0] = (struct region){ &ah_resp, sizeof(ah_resp) };
+		assert_true(uvio_decode_cmd(&ah, sizeof(ah), &o, text, sizeof(text)) > 0);
+		memset(regions, 0, sizeof(regions));
+		assert_has("  driver efa\n");
+		assert_has("driver data out = efa_create_ah_resp {comp_mask = 0x0, "
+			   "efa_address_handle = 51}");
+	}
+	drv_uhw(RDMA_DRIVER_HNS, CQ_CREATE, &hc, sizeof(hc), &hr, sizeof(hr));
+	assert_has("driver_id 12(hns)");
+	assert_has(" = hns_create_cq {buf_addr = 0x1000, db_addr = 0x2000, cqe_size = 64}\n");
+	assert_has(" = hns_create_cq_resp {cqn = 0x9, cap_flags = 0x1}\n");
+}
+
+static void irdma_erdma_data(void **state)
+{
+	(void)state;
+#ifdef HAVE_IRDMA_ABI_H
+	{
+		struct irdma_create_qp_resp r = { .qp_id = 5, .actual_sq_size = 128,
+						  .actual_rq_size = 64, .push_idx = 2, .qp_caps = 3 };
+		struct irdma_create_cq_req c = { .user_cq_buf = 0x4000, .user_shadow_area = 0x5000 };
+
+		drv_uhw(RDMA_DRIVER_I40IW, QP_CREATE, NULL, 0, &r, sizeof(r));
+		assert_has("driver_id 9(irdma)");
+		assert_has(" = irdma_create_qp_resp {qp_id = 5, actual_sq_size = 128, "
+			   "actual_rq_size = 64, irdma_drv_opt = 0, push_idx = 2, lsmm = 0, "
+			   "qp_caps = 0x3}\n");
+		drv_uhw(RDMA_DRIVER_I40IW, CQ_CREATE, &c, sizeof(c), NULL, 0);
+		assert_has(" = irdma_create_cq_req {user_cq_buf = 0x4000, user_shadow_area = 0x5000}\n");
+	}
+#endif
+#ifdef HAVE_ERDMA_ABI_H
+	{
+		struct erdma_uresp_create_cq r = { .cq_id = 6, .num_cqe = 256 };
+
+		drv_uhw(19 /* RDMA_DRIVER_ERDMA */, CQ_CREATE, NULL, 0, &r, sizeof(r));
+		assert_has("driver_id 19(erdma)");
+		assert_has(" = erdma_uresp_create_cq {cq_id = 6, num_cqe = 256}\n");
+	}
+#endif
+}
+
+
+/* Every driver id the library names (lib/abi/types.c's driver enum) has
+ * driver tables, or is listed here as having none: a driver named later
+ * fails this until it is one or the other. With tables, the decoder names
+ * the driver after the header's driver_id. */
+static void every_driver_has_tables(void **state)
+{
+	static const struct {
+		const char *name;	/* as types.c names it */
+		uint32_t id;
+		const char *table;	/* the tables' name; NULL: no driver data described */
+	} drivers[] = {
+		{ "UNKNOWN", 0, NULL }, { "MLX5", 1, "mlx5" }, { "MLX4", 2, "mlx4" },
+		{ "CXGB3", 3, NULL /* removed from the kernel in 5.5 */ },
+		{ "CXGB4", 4, "cxgb4" }, { "MTHCA", 5, "mthca" }, { "BNXT_RE", 6, "bnxt_re" },
+		{ "OCRDMA", 7, "ocrdma" }, { "NES", 8, NULL /* removed in 5.3 */ },
+		{ "I40IW", 9, "irdma" }, { "VMW_PVRDMA", 10, "vmw_pvrdma" }, { "QEDR", 11, "qedr" },
+		{ "HNS", 12, "hns" }, { "USNIC", 13, NULL /* no uverbs driver data */ },
+		{ "RXE", 14, "rxe" }, { "HFI1", 15, NULL /* rdmavt: no driver data */ },
+		{ "QIB", 16, NULL /* rdmavt: no driver data */ }, { "EFA", 17, "efa" },
+		{ "SIW", 18, "siw" }, { "ERDMA", 19, "erdma" },
+		{ "MANA", 20, NULL /* <rdma/mana-abi.h>: no supported system header has it */ },
+		{ "IONIC", 21, NULL /* no header in the supported systems */ },
+	};
+	char path[4096], *src, *p;
+	const char *slash = strrchr(__FILE__, '/');
+	FILE *f;
+	size_t n;
+	uint8_t in[8] = { 1 };
+	(void)state;
+
+	/* the names types.c gives driver ids */
+	assert_non_null(slash);
+	snprintf(path, sizeof(path), "%.*s/../../lib/abi/types.c", (int)(slash - __FILE__), __FILE__);
+	f = fopen(path, "r");
+	if (!f)
+		skip();
+	src = malloc(1 << 20);
+	assert_non_null(src);
+	n = fread(src, 1, (1 << 20) - 1, f);
+	fclose(f);
+	src[n] = 0;
+	p = strstr(src, "ENUM(DRIVER_ID, driver_id,");
+	assert_non_null(p);
+	*strstr(p, "),\n") = 0;
+	for (p = strstr(p, "C("); p; p = strstr(p + 2, "C(")) {
+		char name[32];
+		const char *comma = strchr(p, ',');
+		bool listed = false;
+
+		assert_int_equal(sscanf(comma + 1, " %31[A-Z0-9_]", name), 1);
+		for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+			listed |= !strcmp(drivers[i].name, name);
+		if (!listed)
+			fail_msg("types.c names driver %s: give it tables or list it here", name);
+	}
+	free(src);
+
+	/* and the tables answer for exactly the ids listed with them */
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+		char want[64];
+
+		drv_uhw(drivers[i].id, CQ_CREATE, in, sizeof(in), NULL, 0);
+		if (drivers[i].table)
+			snprintf(want, sizeof(want), "driver_id %u(%s), ", drivers[i].id,
+				 drivers[i].table);
+		else
+			snprintf(want, sizeof(want), "driver_id %u, ", drivers[i].id);
+		assert_has(want);
+	}
+}
+
 /* The driver's names through the public lookups, and what every id in
  * mlx5's namespace answers: a name, a kind, lengths that make sense. */
 static void mlx5_names(void **state)
@@ -1124,6 +1414,12 @@ int main(void)
 		cmocka_unit_test(mlx5_invoke_write),
 		cmocka_unit_test(mlx5_write),
 		cmocka_unit_test(mlx5_names),
+		cmocka_unit_test(rxe_siw_data),
+		cmocka_unit_test(mthca_cxgb4_mlx4_data),
+		cmocka_unit_test(ocrdma_qedr_pvrdma_data),
+		cmocka_unit_test(bnxt_efa_hns_data),
+		cmocka_unit_test(irdma_erdma_data),
+		cmocka_unit_test(every_driver_has_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
