@@ -1087,7 +1087,7 @@ static void bnxt_efa_hns_data(void **state)
 	assert_has(" = hns_create_cq_resp {cqn = 0x9, cap_flags = 0x1}\n");
 }
 
-static void irdma_erdma_data(void **state)
+static void irdma_erdma_mana_data(void **state)
 {
 	(void)state;
 #ifdef HAVE_IRDMA_ABI_H
@@ -1105,6 +1105,25 @@ static void irdma_erdma_data(void **state)
 		assert_has(" = irdma_create_cq_req {user_cq_buf = 0x4000, user_shadow_area = 0x5000}\n");
 	}
 #endif
+	/* mana: no supported system has <rdma/mana-abi.h>; its struct
+	 * mana_ib_create_cq { __aligned_u64 buf_addr; __u16 comp_mask;
+	 * __u16 reserved0; __u32 reserved1; } and mana_ib_create_cq_resp
+	 * { __u32 cqid; __u32 reserved; } as the kernel's header has them */
+	{
+		struct {
+			uint64_t buf_addr;
+			uint16_t comp_mask, reserved0;
+			uint32_t reserved1;
+		} c = { 0x8000, 1, 0, 0 };
+		struct {
+			uint32_t cqid, reserved;
+		} r = { 44, 0 };
+
+		drv_uhw(20 /* RDMA_DRIVER_MANA */, CQ_CREATE, &c, sizeof(c), &r, sizeof(r));
+		assert_has("driver_id 20(mana)");
+		assert_has(" = mana_create_cq {buf_addr = 0x8000, comp_mask = 0x1(RNIC_CQ)}\n");
+		assert_has(" = mana_create_cq_resp {cqid = 44}");
+	}
 #ifdef HAVE_ERDMA_ABI_H
 	{
 		struct erdma_uresp_create_cq r = { .cq_id = 6, .num_cqe = 256 };
@@ -1137,7 +1156,7 @@ static void every_driver_has_tables(void **state)
 		{ "RXE", 14, "rxe" }, { "HFI1", 15, NULL /* rdmavt: no driver data */ },
 		{ "QIB", 16, NULL /* rdmavt: no driver data */ }, { "EFA", 17, "efa" },
 		{ "SIW", 18, "siw" }, { "ERDMA", 19, "erdma" },
-		{ "MANA", 20, NULL /* <rdma/mana-abi.h>: no supported system header has it */ },
+		{ "MANA", 20, "mana" },
 		{ "IONIC", 21, NULL /* no header in the supported systems */ },
 	};
 	char path[4096], *src, *p;
@@ -1418,7 +1437,7 @@ int main(void)
 		cmocka_unit_test(mthca_cxgb4_mlx4_data),
 		cmocka_unit_test(ocrdma_qedr_pvrdma_data),
 		cmocka_unit_test(bnxt_efa_hns_data),
-		cmocka_unit_test(irdma_erdma_data),
+		cmocka_unit_test(irdma_erdma_mana_data),
 		cmocka_unit_test(every_driver_has_tables),
 	};
 
