@@ -1,11 +1,12 @@
 #!/bin/sh
-# kernel/6.1-mlx5, in the guest (tests/standin/vm-mlx5.sh boots it): the
-# mlx5 stand-in (tests/standin/mlx5) loaded on dummy0, and Debian's libmlx5
+# kernel/6.1-mlx5 and kernel/6.12-mlx5, in the guest (tests/standin/vm-mlx5.sh
+# boots it): the mlx5 stand-in (tests/standin/mlx5) loaded on dummy0, and Debian's libmlx5
 # driving it through libibverbs. Each check prints "--- PASS mlx5: ..." or
 # "--- FAIL mlx5: ..."; the exit status is the number of failures.
 #  (a) the kernel (rdma dev) and libibverbs (ibv_devices) see mlx5_0;
 #  (b) Debian's ibv_devinfo -v -d mlx5_0 ends 0, describes it, and does the
-#      same under uverbs-trace;
+#      same under uverbs-trace; max_qp_wr and mlx5's response_length are
+#      the running kernel's (6.1 and 6.12 differ);
 #  (c) kt_mlx5_witness passes plain, under uverbs-trace (text) and under
 #      uverbs-trace --json; the kernel's object list, taken while all of the
 #      witness's objects exist, holds them; the JSON trace shows GET_CONTEXT
@@ -77,6 +78,23 @@ else
 	show devinfo.txt devinfo.traced
 fi
 grep -E 'hca_id|fw_ver|vendor|max_qp:|max_cqe:|state:|link_layer|active_mtu|GID\[' devinfo.txt | sed 's/^/  /'
+# Per kernel: what differs in mlx5_ib's EX_QUERY_DEVICE between 6.1 and
+# 6.12 (the stand-in follows each): max_qp_wr, the queue's basic blocks in
+# 6.1 (32768), its bytes over the largest one-entry WQE in 6.12 (8192); the
+# driver data's response_length in libmlx5's 104 bytes, up to
+# dci_streams_caps in 6.1 (102), the reserved field counted too in 6.12 (104).
+case $(uname -r) in
+6.1.*) want_wr=32768 want_len=102 ;;
+*) want_wr=8192 want_len=104 ;;
+esac
+got_wr=$(sed -n 's/^[[:space:]]*max_qp_wr:[[:space:]]*\([0-9]*\)$/\1/p' devinfo.txt | head -n1)
+got_len=$(grep -o 'mlx5_query_device_resp {comp_mask = 0x0, response_length = [0-9]*' devinfo.json |
+	  head -n1 | sed 's/.*= //')
+if [ "$got_wr" = "$want_wr" ] && [ "$got_len" = "$want_len" ]; then
+	ok "EX_QUERY_DEVICE on $(uname -r): max_qp_wr $got_wr, mlx5 response_length $got_len, as mlx5_ib answers there"
+else
+	bad "EX_QUERY_DEVICE on $(uname -r): max_qp_wr ${got_wr:-none} (want $want_wr), mlx5 response_length ${got_len:-none} (want $want_len)"
+fi
 
 # --- (c) the witness, and (e) the library's own programs --------------------
 # json_objects FILE: "TYPE created destroyed" for each type the trace shows.

@@ -1,11 +1,12 @@
 #!/bin/bash
-# kernel/6.1-mlx5: one boot of Debian's kernel with the mlx5 stand-in module
-# (tests/standin/mlx5) and Debian's libmlx5 in the guest, running
+# kernel/6.1-mlx5, kernel/6.12-mlx5: one boot of Debian's kernel with the
+# mlx5 stand-in module (tests/standin/mlx5) and Debian's libmlx5 in the guest, running
 # tests/kernel/kt_mlx5.sh there; the exit status is the guest script's.
 #
 #   vm-mlx5.sh BUILD_DIR KERNEL WITNESS TRACER
 #
-# KERNEL as for tests/vm/run.sh (bookworm: 6.1). WITNESS is kt_mlx5_witness,
+# KERNEL as for tests/vm/run.sh (bookworm: 6.1, trixie: 6.12; the stand-in
+# knows these two kernels' rules). WITNESS is kt_mlx5_witness,
 # TRACER uverbs-trace, both of BUILD_DIR; every executable kt_mlx5_uvio* in
 # BUILD_DIR/tests/kernel goes into the guest too, where kt_mlx5.sh runs it.
 # The module is built against that kernel's Debian headers, and cached

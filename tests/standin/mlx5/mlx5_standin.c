@@ -14,10 +14,27 @@
  * through libibverbs as it drives a ConnectX.
  *
  * What of mlx5_ib it reproduces, as Linux 6.1 states it (Debian 6.1.192,
- * drivers/infiniband/hw/mlx5 and include/uapi/rdma/mlx5*.h): the user-data
+ * drivers/infiniband/hw/mlx5 and include/uapi/rdma/mlx5*.h) and, built for
+ * 6.12 or later, as Linux 6.12 states it (Debian 6.12.118): the user-data
  * (UHW) contract of every command below, the checks in mlx5_ib's order with
  * its errno, and the lengths it pins. The rules are transcribed; the code is
- * written anew.
+ * written anew. Only these two kernels were read: the 6.12 rules are taken
+ * from 6.12 on (SD_V612), kernels between them are not told apart, and 7.x
+ * (its umem and CQ ops reworked) does not build.
+ * What 6.12 changed, and this follows (everything else below is the same
+ * in both):
+ *  - CREATE_CQ: the op takes the ioctl's attribute bundle, and the UAR page
+ *    index may come as the optional attribute MLX5_IB_ATTR_CREATE_CQ_UAR_INDEX
+ *    (u32) of UVERBS_METHOD_CQ_CREATE, taken before the request's
+ *    UAR_PAGE_INDEX flag;
+ *  - EX_QUERY_DEVICE: mlx5_ib_query_device_resp's response_length also
+ *    counts the reserved field and reg_c0 when the caller has room (reg_c0
+ *    stays 0: no eswitch); max_qp_wr is the send queue's bytes over the
+ *    largest one-entry WQE (8192 here), no longer its basic blocks (32768);
+ *  - CREATE_AH: the static rate is checked (out of range: EINVAL, after the
+ *    response is written); there and in MODIFY_QP the range reaches
+ *    800 Gb/s, taken as the port's rate;
+ *  - mmap: VM flags through vm_flags_set() (from 6.3; no rule changes).
  *  - GET_CONTEXT: mlx5_ib_alloc_ucontext_req (8 bytes, "version 0") or
  *    _req_v2 (16 bytes or more, up to max_cqe_version); anything else,
  *    no driver data included, is EINVAL. Unknown flags, comp_mask or a
@@ -108,6 +125,7 @@
  * the module.
  */
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/etherdevice.h>
 #include <linux/highmem.h>
 #include <linux/idr.h>
@@ -128,6 +146,9 @@
 #include <rdma/mlx5-abi.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
+
+/* The rules of 6.12 where they differ from 6.1's (see the header). */
+#define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
 
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
@@ -408,6 +429,24 @@ static void sd_db_unmap(struct sd_ucontext *uc, struct sd_db_page *p)
 
 /* ---- device and port ----------------------------------------------------- */
 
+/* max_qp_wr: 6.1 gives the queue's size in basic blocks; 6.12 divides the
+ * send queue's bytes by the largest WQE of one scatter entry: mlx5's worst
+ * overhead (an XRC initiator's UMR WQE: xrc 16 + ctrl 16 + umr ctrl 48 +
+ * mkey 64 + 64 / 16 inline octowords, against a UD LSO WQE of 96) plus one
+ * data segment, rounded up to a power of two and to a basic block. */
+static u32 sd_max_qp_wr(void)
+{
+	u32 qp_bytes = (1u << SD_LOG_MAX_QP_SZ) * SD_SEND_WQE_BB;
+	u32 wqe;
+
+	if (!SD_V612)
+		return 1u << SD_LOG_MAX_QP_SZ;
+	wqe = max(16u + 16u + max(16u + 16u, 48u + 64u + 64u / 16u),
+		  16u + 16u + 16u + 48u) + SD_DATA_SEG;
+	wqe = ALIGN(roundup_pow_of_two(wqe), SD_SEND_WQE_BB);
+	return qp_bytes / wqe;
+}
+
 static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 			   struct ib_udata *uhw)
 {
@@ -433,7 +472,7 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 	props->max_mr_size = ~0ull;
 	props->page_size_cap = ~(u64)(SD_ADAPTER_PAGE - 1);
 	props->max_qp = 1 << SD_LOG_MAX_QP;
-	props->max_qp_wr = 1 << SD_LOG_MAX_QP_SZ;
+	props->max_qp_wr = sd_max_qp_wr();
 	props->max_send_sge = max_sq_sg;
 	props->max_recv_sge = max_rq_sg;
 	props->max_sge_rd = max_sq_sg;
@@ -478,6 +517,14 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 		resp.response_length += sizeof(resp.tunnel_offloads_caps);
 	if (offsetofend(typeof(resp), dci_streams_caps) <= outlen)
 		resp.response_length += sizeof(resp.dci_streams_caps);
+#if SD_V612
+	/* 6.12 counts the reserved field and reg_c0 too (reg_c0 left zero:
+	 * no eswitch in offloads mode). */
+	if (offsetofend(typeof(resp), reserved) <= outlen)
+		resp.response_length += sizeof(resp.reserved);
+	if (offsetofend(typeof(resp), reg_c0) <= outlen)
+		resp.response_length += sizeof(resp.reg_c0);
+#endif
 	if (outlen)
 		return ib_copy_to_udata(uhw, &resp, resp.response_length);
 	return 0;
@@ -719,7 +766,11 @@ static int sd_map_page(struct vm_area_struct *vma, struct page *page, size_t siz
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != size)
 		return -EINVAL;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+#else
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+#endif
 	return vm_insert_page(vma, vma->vm_start, page) ? -EAGAIN : 0;
 }
 
@@ -937,8 +988,18 @@ DECLARE_UVERBS_NAMED_OBJECT(MLX5_IB_OBJECT_UAR,
 			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_ALLOC),
 			    &UVERBS_METHOD(MLX5_IB_METHOD_UAR_OBJ_DESTROY));
 
+#if SD_V612
+/* 6.12: CQ creation takes the UAR page index as an optional attribute. */
+ADD_UVERBS_ATTRIBUTES_SIMPLE(sd_cq_create, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+			     UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_CREATE_CQ_UAR_INDEX,
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL));
+#endif
+
 static const struct uapi_definition sd_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(MLX5_IB_OBJECT_UAR),
+#if SD_V612
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_CQ, &sd_cq_create),
+#endif
 	{}
 };
 
@@ -972,9 +1033,16 @@ static int sd_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /* ---- CQ ------------------------------------------------------------------ */
 
+#if SD_V612
+static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			struct uverbs_attr_bundle *attrs)
+{
+	struct ib_udata *udata = &attrs->driver_udata;
+#else
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct ib_udata *udata)
 {
+#endif
 	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 	struct mlx5_ib_create_cq ucmd = {};
@@ -1023,6 +1091,14 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		goto err_umem;
 
+#if SD_V612
+	/* 6.12: the UAR may come as an attribute of the ioctl, first. */
+	if (uverbs_attr_is_valid(attrs, MLX5_IB_ATTR_CREATE_CQ_UAR_INDEX)) {
+		err = uverbs_copy_from(&index, attrs, MLX5_IB_ATTR_CREATE_CQ_UAR_INDEX);
+		if (err)
+			goto err_db;
+	} else
+#endif
 	if (ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX) {
 		index = ucmd.uar_page_index;
 	} else if (uc->lib_uar_dyn) {
@@ -1591,6 +1667,23 @@ static bool sd_transition_ok(enum ib_qp_state cur, enum ib_qp_state next)
 	}
 }
 
+/* The static rate's range: 2.5 to 600 Gb/s, or the port's; 6.12 adds
+ * 800 Gb/s (taken as the port's). */
+static int sd_check_rate(u8 rate)
+{
+#if SD_V612
+	u8 top = IB_RATE_800_GBPS;
+#else
+	u8 top = IB_RATE_600_GBPS;
+#endif
+
+	if (rate == IB_RATE_PORT_CURRENT)
+		return 0;
+	if (rate < IB_RATE_2_5_GBPS || rate > top)
+		return -EINVAL;
+	return 0;
+}
+
 static int sd_check_path(struct sd_qp *qp, const struct rdma_ah_attr *ah)
 {
 	u8 rate = rdma_ah_get_static_rate(ah);
@@ -1600,9 +1693,7 @@ static int sd_check_path(struct sd_qp *qp, const struct rdma_ah_attr *ah)
 		return -EINVAL;
 	if (ah->type == RDMA_AH_ATTR_TYPE_ROCE && !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
 		return -EINVAL;
-	if (rate != IB_RATE_PORT_CURRENT && (rate < IB_RATE_2_5_GBPS || rate > IB_RATE_600_GBPS))
-		return -EINVAL;
-	return 0;
+	return sd_check_rate(rate);
 }
 
 static void sd_keep_ah(struct rdma_ah_attr *dst, const struct rdma_ah_attr *src)
@@ -1836,6 +1927,9 @@ static int sd_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	}
 	if (a->type == RDMA_AH_ATTR_TYPE_ROCE)
 		memcpy(ah->dmac, a->roce.dmac, ETH_ALEN);
+	/* 6.12 checks the static rate too, after the response is out. */
+	if (SD_V612)
+		return sd_check_rate(rdma_ah_get_static_rate(a));
 	return 0;
 }
 
