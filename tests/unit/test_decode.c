@@ -1084,7 +1084,7 @@ static void bnxt_efa_hns_data(void **state)
 	drv_uhw(RDMA_DRIVER_HNS, CQ_CREATE, &hc, sizeof(hc), &hr, sizeof(hr));
 	assert_has("driver_id 12(hns)");
 	assert_has(" = hns_create_cq {buf_addr = 0x1000, db_addr = 0x2000, cqe_size = 64}\n");
-	assert_has(" = hns_create_cq_resp {cqn = 0x9, cap_flags = 0x1}\n");
+	assert_has(" = hns_create_cq_resp {cqn = 9, cap_flags = 0x1}\n");
 }
 
 static void irdma_erdma_mana_data(void **state)

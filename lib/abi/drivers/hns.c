@@ -82,7 +82,7 @@ static const struct abi_vtype vtypes[VT_HNS__END - VT_HNS_FIRST] = {
 	       F(hns_create_cq, cqe_size, U32),
 	       F(hns_create_cq, reserved, RSVD)),
 	STRUCT(HNS_CREATE_CQ_RESP, hns_create_cq_resp,
-	       F(hns_create_cq_resp, cqn, X64),
+	       F(hns_create_cq_resp, cqn, U64),
 	       F(hns_create_cq_resp, cap_flags, X64)),
 	STRUCT(HNS_CREATE_QP, hns_create_qp,
 	       F(hns_create_qp, buf_addr, X64),
