@@ -77,6 +77,8 @@ run "$tmp/pc-static" ""
 # layout of the moved tree.
 arch=$(cc -print-multiarch 2>/dev/null || true)
 for dir in lib64 "lib/${arch:-x86_64-linux-gnu}"; do
+	# The build's own layout (a distribution's build is multiarch): tried above.
+	[ "$top/$dir" -ef "$libdir" ] && continue
 	cmake -S "$src" -B "$tmp/layout" -DCMAKE_INSTALL_LIBDIR="$dir" -DUVIO_KERNEL_TESTS=OFF \
 		>/dev/null
 	mkdir -p "$top/$dir/pkgconfig"
