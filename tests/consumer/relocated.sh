@@ -95,8 +95,12 @@ for dir in lib64 "lib/${arch:-x86_64-linux-gnu}"; do
 	run "$tmp/pc-$(basename "$dir")" "$top/$dir"
 done
 
-# find_package, by CMAKE_PREFIX_PATH as the README says.
-cmake -S "$here" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$top" >/dev/null
+# find_package, by CMAKE_PREFIX_PATH as the README says. A lib64 build
+# (the rpm's): Debian's CMake, multiarch, does not look in lib64 where
+# Fedora's does; pointed at the package's folder there (uverbs_ioctl_DIR).
+lib64=
+case $libdir in */lib64) lib64=-Duverbs_ioctl_DIR:PATH=$libdir/cmake/uverbs_ioctl ;; esac
+cmake -S "$here" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$top" $lib64 >/dev/null
 cmake --build "$tmp/cmake" >/dev/null
 grep -q "^uverbs_ioctl_DIR:PATH=$top/" "$tmp/cmake/CMakeCache.txt" ||
 	fail "find_package found $(grep '^uverbs_ioctl_DIR' "$tmp/cmake/CMakeCache.txt")"
