@@ -297,6 +297,21 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	free(st);
 }
 
+/* The request laid out in c->in goes out (in_len 0: none); the answer
+ * comes into c->out (out_len 0: no answer space); obj is what the call
+ * keeps until the kernel has answered. */
+static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
+		     void *obj)
+{
+	b->in = in_len ? c->in : NULL;
+	b->in_len = in_len;
+	memset(c->out, 0, sizeof(c->out));
+	b->out = out_len ? c->out : NULL;
+	b->out_len = out_len;
+	c->obj = obj;
+	return 0;
+}
+
 /* GET_CONTEXT */
 
 static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
@@ -317,13 +332,7 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
 	req->num_low_latency_bfregs = REQ_LOW_LAT_BFREGS;
 	req->max_cqe_version = 1;
 	req->lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR;
-	b->in = req;
-	b->in_len = sizeof(*req);
-	memset(c->out, 0, sizeof(c->out));
-	b->out = c->out;
-	b->out_len = sizeof(struct mlx5_ib_alloc_ucontext_resp);
-	c->obj = st;
-	return 0;
+	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_alloc_ucontext_resp), st);
 }
 
 /* The context's UAR object for every CQ and QP: non-cached, as doorbells
@@ -424,20 +433,36 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 
 /* PD and AH: the kernel's answer kept (pdn; the destination MAC). */
 
-static int answer_prepare(struct mlx5_state *st, struct hw_call *c, struct drv_bufs *b,
-			  size_t out_len)
+static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
 {
-	c->obj = calloc(1, sizeof(struct mlx5_obj));
-	if (!c->obj)
-		return -ENOMEM;
-	(void)st;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = c->out;
-	b->out_len = out_len;
-	return 0;
+	struct mlx5_obj *o = calloc(1, sizeof(*o));
+
+	return o ? hand_over(c, b, 0, out_len, o) : -ENOMEM;
 }
 
 /* CQ */
+
+/* A CQ's buffer: ncqe entries of cqe_size bytes, each the hardware's until
+ * it writes one (opcode "invalid" in the entry's last byte). */
+static struct mlx5_obj *cq_buf_new(const struct mlx5_state *st, uint32_t ncqe,
+				   uint32_t cqe_size)
+{
+	struct mlx5_obj *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->cqe_size = cqe_size;
+	o->ncqe = ncqe;
+	o->buf_len = (size_t)ncqe * cqe_size;
+	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	if (!o->buf) {
+		free(o);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ncqe; i++)
+		((uint8_t *)o->buf)[(size_t)i * cqe_size + cqe_size - 1] = CQE_INVALID_OWNED;
+	return o;
+}
 
 static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
 			struct drv_bufs *b)
@@ -452,24 +477,17 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	if (!st->uar)
 		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
-	o = calloc(1, sizeof(*o));
+	if (st->dyn_uar && st->uar_page_id > UINT16_MAX)
+		return refuse(c, -EOPNOTSUPP,
+			      "UAR page id past 16 bits (needs the UAR index attribute)");
+	o = cq_buf_new(st, ncqe, DEFAULT_CQE_SIZE);
 	if (!o)
 		return -ENOMEM;
-	o->cqe_size = DEFAULT_CQE_SIZE;
-	o->ncqe = ncqe;
-	o->buf_len = (size_t)ncqe * o->cqe_size;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < ncqe; i++)
-		((uint8_t *)o->buf)[(size_t)i * o->cqe_size + o->cqe_size - 1] = CQE_INVALID_OWNED;
 	pthread_mutex_lock(&st->base.lock);
 	o->db = db_alloc(st);
 	pthread_mutex_unlock(&st->base.lock);
 	if (!o->db) {
-		obj_free(st, o);
+		obj_free(st, o);	/* nothing of the shared pages to give back */
 		return -ENOMEM;
 	}
 	memset(req, 0, sizeof(*req));
@@ -477,22 +495,11 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	req->db_addr = (uintptr_t)o->db;
 	req->cqe_size = o->cqe_size;
 	if (st->dyn_uar) {
-		if (st->uar_page_id > UINT16_MAX) {
-			obj_free(st, o);
-			return refuse(c, -EOPNOTSUPP,
-				      "UAR page id past 16 bits (needs the UAR index attribute)");
-		}
 		req->flags = MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX;
 		req->uar_page_index = (uint16_t)st->uar_page_id;
 	}
-	b->in = req;
-	b->in_len = sizeof(*req);
-	memset(c->out, 0, sizeof(c->out));
-	b->out = c->out;
-	b->out_len = sizeof(struct mlx5_ib_create_cq_resp);
-	c->obj = o;
 	p->cq.cqe = ncqe - 1;	/* the entries the buffer holds, as libmlx5 says it */
-	return 0;
+	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_cq_resp), o);
 }
 
 static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
@@ -511,30 +518,15 @@ static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_
 	pthread_mutex_unlock(&st->base.lock);
 	if (!cq)
 		return refuse(c, -ENOENT, "not a CQ this handle's mlx5 half made");
-	o = calloc(1, sizeof(*o));
+	o = cq_buf_new(st, ncqe, cqe_size);
 	if (!o)
 		return -ENOMEM;
-	o->cqe_size = cqe_size;
-	o->ncqe = ncqe;
-	o->buf_len = (size_t)ncqe * cqe_size;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < ncqe; i++)
-		((uint8_t *)o->buf)[(size_t)i * cqe_size + cqe_size - 1] = CQE_INVALID_OWNED;
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->cqe_size = (uint16_t)cqe_size;
-	b->in = req;
-	b->in_len = sizeof(*req);
-	/* mlx5 answers a resize in the core response alone. */
-	b->out = NULL;
-	b->out_len = 0;
-	c->obj = o;
 	p->cq.cqe = ncqe - 1;
-	return 0;
+	/* mlx5 answers a resize in the core response alone. */
+	return hand_over(c, b, sizeof(*req), 0, o);
 }
 
 /* QP */
@@ -674,13 +666,7 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	if (st->resp.comp_mask & MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_ECE)
 		req->ece_options = ECE_VERSION_1;
 	o->flags = req->flags;
-	b->in = req;
-	b->in_len = sizeof(*req);
-	memset(c->out, 0, sizeof(c->out));
-	b->out = c->out;
-	b->out_len = sizeof(struct mlx5_ib_create_qp_resp);
-	c->obj = o;
-	return 0;
+	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_qp_resp), o);
 }
 
 /* SRQ */
@@ -738,13 +724,7 @@ static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params
 	/* The kernel sizes the pinned buffer from these. */
 	p->srq.max_wr = entries - 1;
 	p->srq.max_sge = (wqe - SEG_SRQ_NEXT) / SEG_DATA;
-	b->in = req;
-	b->in_len = sizeof(*req);
-	memset(c->out, 0, sizeof(c->out));
-	b->out = c->out;
-	b->out_len = sizeof(struct mlx5_ib_create_srq_resp);
-	c->obj = o;
-	return 0;
+	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_srq_resp), o);
 }
 
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
@@ -762,12 +742,12 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx5's request");
 	switch (c->verb) {
 	case HW_PD:
-		return answer_prepare(st, c, b, sizeof(struct mlx5_ib_alloc_pd_resp));
+		return answer_prepare(c, b, sizeof(struct mlx5_ib_alloc_pd_resp));
 	case HW_AH:
 		/* Kernels that answer with the destination MAC say so. */
 		if (!(st->resp.cmds_supp_uhw & MLX5_USER_CMDS_SUPP_UHW_CREATE_AH))
 			return 0;
-		return answer_prepare(st, c, b, sizeof(struct mlx5_ib_create_ah_resp));
+		return answer_prepare(c, b, sizeof(struct mlx5_ib_create_ah_resp));
 	case HW_CQ:
 		return cq_prepare(st, c, p, b);
 	case HW_CQ_RESIZE:
