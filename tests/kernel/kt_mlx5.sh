@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel/6.1-mlx5 and kernel/6.12-mlx5, in the guest (tests/standin/vm-mlx5.sh
+# kernel/6.1-mlx5 and kernel/6.12-mlx5, in the guest (tests/standin/vm-standin.sh
 # boots it): the mlx5 stand-in (tests/standin/mlx5) loaded on dummy0, and Debian's libmlx5
 # driving it through libibverbs. Each check prints "--- PASS mlx5: ..." or
 # "--- FAIL mlx5: ..."; the exit status is the number of failures.

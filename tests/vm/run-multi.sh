@@ -34,16 +34,10 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do roles+=("$1"); shift; done
 [ "${1:-}" = -- ] && { shift; data=("$@"); }
 here=$(cd "$(dirname "$0")" && pwd)
 
-skip() {
-	if [ "${UVIO_REQUIRE_VM:-0}" = 1 ]; then echo "vm: FAIL: $*"; exit 1; fi
-	echo "vm: SKIP: $*"; exit 77
-}
 case $count in ''|*[!0-9]*|0) echo "vm: COUNT must be a positive number, not '$count'"; exit 2 ;; esac
 [ "$count" -le 16 ] || { echo "vm: at most 16 guests"; exit 2; }
 if [ "$script" != shell ] && [ ! -f "$script" ]; then echo "vm: no script $script"; exit 2; fi
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-command -v apt-get >/dev/null || skip "apt-get not available to fetch Debian's kernel"
-[ -x /bin/busybox ] || skip "busybox not installed (apt-get install busybox-static)"
+. "$here/require.sh"
 command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
 
 # The kernels and the guest userland live in the harness's cache (fetch.sh);

@@ -57,13 +57,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${UVIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uvio}
 export UVIO_CACHE=$cache
 
-skip() {
-	if [ "${UVIO_REQUIRE_VM:-0}" = 1 ]; then echo "vm: FAIL: $*"; exit 1; fi
-	echo "vm: SKIP: $*"; exit 77
-}
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-command -v apt-get >/dev/null || skip "apt-get not available to fetch Debian's kernel"
-[ -x /bin/busybox ] || skip "busybox not installed (apt-get install busybox-static)"
+. "$here/require.sh"
 
 t0=$SECONDS
 siw=; case $devs in *siw*) siw=siw ;; esac
