@@ -80,6 +80,22 @@ static void json_sep(void)
 	first_item = false;
 }
 
+/* A JSON string: the names, firmware versions and error messages printed
+ * come from the kernel and the library, and may hold any byte. */
+static void json_str(const char *v)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
 static void show_ports(const struct uvio_device_info *d)
 {
 	for (unsigned int p = 1; p <= d->num_ports; p++) {
@@ -310,32 +326,34 @@ static void show_abi(bool md)
 	}
 }
 
-/* A field: "name value" in text, "\"name\":value" in JSON. */
-static void field_u64(const char *name, unsigned long long v)
+/* A field: "name value" in text (hex: "name 0x..."), "\"name\":value" in
+ * JSON, where numbers are decimal. */
+static void field_num(const char *name, unsigned long long v, bool hex)
 {
 	if (json) {
 		json_sep();
 		printf("\"%s\":%llu", name, v);
 	} else {
-		printf(" %s %llu", name, v);
+		printf(hex ? " %s 0x%llx" : " %s %llu", name, v);
 	}
+}
+
+static void field_u64(const char *name, unsigned long long v)
+{
+	field_num(name, v, false);
 }
 
 static void field_hex(const char *name, unsigned long long v)
 {
-	if (json) {
-		json_sep();
-		printf("\"%s\":%llu", name, v);
-	} else {
-		printf(" %s 0x%llx", name, v);
-	}
+	field_num(name, v, true);
 }
 
 static void field_str(const char *name, const char *v)
 {
 	if (json) {
 		json_sep();
-		printf("\"%s\":\"%s\"", name, v);
+		printf("\"%s\":", name);
+		json_str(v);
 	} else {
 		printf(" %s %s", name, v);
 	}
@@ -530,10 +548,16 @@ static int show_device(const struct uvio_device_info *d, bool caps, bool context
 	}
 	if (json) {
 		json_sep();
-		printf("{\"name\":\"%s\",\"uverbs\":\"%s\",\"path\":\"%s\",\"index\":%u,"
+		printf("{\"name\":");
+		json_str(d->name);
+		printf(",\"uverbs\":");
+		json_str(d->uverbs);
+		printf(",\"path\":");
+		json_str(d->path);
+		printf(",\"index\":%u,"
 		       "\"driver\":\"%s\",\"driver_id\":%u,\"driver_id_source\":\"%s\","
 		       "\"abi_version\":%u,\"node_type\":\"%s\",\"source\":\"%s\","
-		       "\"command_path\":\"%s\",\"ports\":[", d->name, d->uverbs, d->path, d->index,
+		       "\"command_path\":\"%s\",\"ports\":[", d->index,
 		       driver_name(dev ? uvio_device_driver_id(dev) : d->driver_id),
 		       dev ? uvio_device_driver_id(dev) : d->driver_id,
 		       d->driver_id_known ? "netlink" : "probe", d->abi_version,

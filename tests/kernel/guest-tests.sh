@@ -43,6 +43,20 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 done
 # The capability probe as a user sees it (docs/kernels.md quotes it).
 run "uverbs-info" uverbs-info
+# Its JSON holds what the kernel names as JSON strings: a device renamed to
+# a name with a quote and a backslash comes out escaped (and is renamed
+# back, for the checks after this one).
+check_info_json() {	# check_info_json DEV
+	odd='rx"e\0'
+	rdma dev set "$1" name "$odd" || return 1
+	uverbs-info --json --no-caps > /tmp/info.json 2>&1; rc=$?
+	rdma dev set "$odd" name "$1" || return 1
+	cat /tmp/info.json
+	[ $rc = 0 ] && grep -qF '"name":"rx\"e\\0"' /tmp/info.json
+}
+for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | head -n1); do
+	run "uverbs-info --json, $dev renamed with a quote" check_info_json "$dev"
+done
 # Tracing, and the decoder on the traced bytes: both must name the command
 # the same way.
 check_trace() {	# check_trace DEV PATH
