@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include <uvio.h>
+#include "harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,48 +33,6 @@ ssize_t uvio_sys_write(int fd, const void *buf, size_t len)
 	return -EBADF;
 }
 
-/* The harness's own loops are not what is fuzzed. */
-#if defined(__has_attribute)
-#if __has_attribute(no_sanitize_coverage)
-#define HARNESS __attribute__((no_sanitize_coverage))
-#endif
-#endif
-#ifndef HARNESS
-#define HARNESS
-#endif
-
-/* JSON members: strings closed, escapes whole, brackets nested. */
-HARNESS static void check_members(const char *s, size_t n)
-{
-	int depth = 0;
-	bool in_str = false;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if ((unsigned char)c < 0x20)
-				abort();
-			if (c == '\\') {
-				if (++i >= n || !strchr("\"\\/bfnrtu", s[i]))
-					abort();
-			} else if (c == '"') {
-				in_str = false;
-			}
-			continue;
-		}
-		if (c == '"')
-			in_str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		if (depth < 0 || c == '\n')
-			abort();
-	}
-	if (depth || in_str)
-		abort();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -106,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (a < 0 && (a != -EINVAL || len >= 8))
 		abort();
 	if (flags && a >= 0)
-		check_members(big, (size_t)a);
+		fuzz_check_json(big, (size_t)a);
 	/* no output room, and flags it does not know */
 	if (uvio_decode_cm(cmd, len, resp, resp_len, flags, NULL, 0) != a)
 		abort();

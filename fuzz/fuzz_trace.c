@@ -21,6 +21,7 @@
 #include "abi/bytes.h"
 #include "../tools/trace/record.h"
 #include "../tools/trace/render.h"
+#include "harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,17 +69,6 @@ static ssize_t fake_read(struct tmem *m, uint64_t addr, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
-/* The harness's own loops over every output byte are not what is fuzzed:
- * no coverage feedback from them (it only slows the search). */
-#if defined(__has_attribute)
-#if __has_attribute(no_sanitize_coverage)
-#define HARNESS __attribute__((no_sanitize_coverage))
-#endif
-#endif
-#ifndef HARNESS
-#define HARNESS
-#endif
-
 /* after the call: each whole 8-byte word rotated by one byte */
 HARNESS static void rotate(uint8_t *rot, const uint8_t *mem, size_t len)
 {
@@ -88,37 +78,12 @@ HARNESS static void rotate(uint8_t *rot, const uint8_t *mem, size_t len)
 			rot[i + k] = mem[i + (k + 1) % 8];
 }
 
-/* Nesting and strings of one JSON line. */
+/* One JSON line: an object, closed by the newline. */
 HARNESS static void check_json(const char *s, size_t n)
 {
-	int depth = 0;
-	bool in_str = false;
-
 	if (!n || s[0] != '{' || s[n - 1] != '\n')
 		abort();
-	for (size_t i = 0; i + 1 < n; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if ((unsigned char)c < 0x20)
-				abort();
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = false;
-			continue;
-		}
-		if (c == '"')
-			in_str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		if (depth < 0 || c == '\n')
-			abort();
-	}
-	if (depth || in_str)
-		abort();
+	fuzz_check_json(s, n - 1);
 }
 
 static void count_objects(void *ctx, const struct tr_record *r, const char *type,
