@@ -94,11 +94,14 @@ enum uvio_cmd_state {
 /*
  * The command's state. Its layout is public so that the puts can be inline
  * and a command can live on the stack, and it is part of the ABI: 1.x
- * releases only add fields at the end, in the reserved room (which
- * uvio_cmd_init() zeroes, so a field added there reads as zero from a
- * program built today), and size says which release's struct the caller's
- * program was built with. Read and change it only through the functions of
- * this header.
+ * releases only add fields, in the reserved room (which uvio_cmd_init()
+ * zeroes, so a field named there reads as zero from a program built
+ * today) or after it, and size says which release's struct the caller's
+ * program was built with: the library reads a later field only where size
+ * covers it, and accepts any struct at least as long as 1.0's
+ * (tests/package/growth.sh builds a program against this header and runs
+ * it on a library whose struct grew). Read and change it only through the
+ * functions of this header.
  */
 struct uvio_cmd {
 	struct ib_uverbs_ioctl_hdr *hdr;	/* start of the caller's buffer */

@@ -35,6 +35,21 @@ _Static_assert(UVIO_IOCTL_REQ_2017 == _IOWR(RDMA_IOCTL_MAGIC, 1, struct uvio_ioc
 	       "request number of the 2017 layout");
 _Static_assert(UVIO_MAX_ATTRS == 254, "a page holds 254 attributes");
 
+/*
+ * The end of 1.0's struct uvio_cmd: every caller's struct is at least this
+ * long, whichever release's header it was built with, and cmd->size says
+ * how long it is. A later release appends fields after reserved[] (or
+ * names reserved words); the library reads a field past this end only
+ * where the caller's cmd->size covers it (CMD_HAS below), as a program
+ * built against 1.0 keeps a 1.0-sized struct on its stack.
+ */
+#define CMD_SIZE_1_0 (offsetof(struct uvio_cmd, reserved) + sizeof(((struct uvio_cmd *)0)->reserved))
+#define CMD_HAS(cmd, field) \
+	((cmd)->size >= offsetof(struct uvio_cmd, field) + sizeof((cmd)->field))
+#ifndef UVIO_GROWTH_TEST
+_Static_assert(sizeof(struct uvio_cmd) == CMD_SIZE_1_0, "1.0's struct uvio_cmd ends at reserved[]");
+#endif
+
 /* The object and method a command names, for messages: "CQ.CREATE", or
  * the numbers where the library has no name. */
 static void cmd_names(const struct uvio_cmd *cmd, char *buf, size_t len)
@@ -112,13 +127,22 @@ static inline int finish(const struct uvio_cmd *cmd)
 
 	if (cmd->error)
 		return cmd->error;
-	/* A struct shorter than this release's was not set up by
-	 * uvio_cmd_init() (every release's is at least this long). */
-	if (__builtin_expect(cmd->size < sizeof(struct uvio_cmd), 0)) {
+	/* A struct shorter than 1.0's was not set up by uvio_cmd_init();
+	 * a longer one may be (a program built with a later release's
+	 * header). */
+	if (__builtin_expect(cmd->size < CMD_SIZE_1_0, 0)) {
 		uvio__cmd_fail((struct uvio_cmd *)cmd, -EINVAL, 0,
 			       "command not set up by uvio_cmd_init()");
 		return -EINVAL;
 	}
+#ifdef UVIO_GROWTH_TEST
+	/* tests/package/growth: this build's header has a field 1.0's lacks,
+	 * set by its uvio_cmd_init(); read only from callers that have it. */
+	if (CMD_HAS(cmd, grown) && cmd->grown != UVIO_GROWTH_MARK) {
+		uvio__cmd_fail((struct uvio_cmd *)cmd, -EINVAL, 0, "grown field not set");
+		return -EINVAL;
+	}
+#endif
 	cmd->hdr->length = (__u16)len;
 	cmd->hdr->num_attrs = cmd->num_attrs;
 	return (int)len;
