@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal to the library: never installed. Every internal header, for the
- * files that need most of them (the verbs). A file that needs one concern
- * includes that header alone, by its layer's folder (docs/architecture.md):
+ * verbs (lib/verbs/verb.h), which use most of them; a lower layer includes
+ * the headers it needs by its layer's folder (docs/architecture.md), and
+ * providers/ lib/for_providers.h. It includes:
  *   report/report.h  last error, log callback
  *   report/names.h   the object/method/attribute names
  *   (errno names and meanings are public: <uvio/diag.h>)

@@ -11,7 +11,7 @@
 #include <uvio/diag.h>
 
 #include "dp.h"
-#include "private.h"
+#include "for_providers.h"
 
 /* The largest driver answer of a create verb (siw's QP: 32 bytes). */
 #define DP_RESP_MAX 64u
@@ -225,30 +225,11 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 	return err;
 }
 
-/*
- * The doorbell: POST_SEND without work requests, laid out once at create
- * as rdma-core's providers do it and written with one write(): the kernel
- * runs the QP's send queue from the ring. wqe_size must be the whole WR
- * struct (rxe refuses a smaller one even without WRs).
- */
-_Static_assert(sizeof(((struct uvio_dp_qp *)0)->doorbell) ==
-		       sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_post_send),
+_Static_assert(sizeof(((struct uvio_dp_qp *)0)->doorbell) == UVIO_DOORBELL_WORDS * 8,
 	       "the doorbell's room");
-
-static void doorbell_init(struct uvio_dp_qp *qp)
-{
-	struct ib_uverbs_cmd_hdr *hdr = (struct ib_uverbs_cmd_hdr *)qp->doorbell;
-	struct ib_uverbs_post_send *c = (struct ib_uverbs_post_send *)(hdr + 1);
-
-	hdr->command = IB_USER_VERBS_CMD_POST_SEND;
-	hdr->in_words = sizeof(qp->doorbell) / 4;
-	hdr->out_words = sizeof(struct ib_uverbs_post_send_resp) / 4;
-	/* The kernel writes bad_wr (0) there; concurrent doorbells write the
-	 * same value. */
-	*c = (struct ib_uverbs_post_send){ .response = (uintptr_t)&qp->doorbell_resp,
-					   .qp_handle = qp->handle,
-					   .wqe_size = sizeof(struct ib_uverbs_send_wr) };
-}
+_Static_assert(sizeof(((struct uvio_dp_qp *)0)->doorbell_resp) ==
+		       sizeof(struct ib_uverbs_post_send_resp),
+	       "the doorbell's answer");
 
 UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
 			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp)
@@ -287,7 +268,7 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 	qp->driver_id = uvio_device_driver_id(dev);
 	queue_init(&qp->sq, out.cap.max_send_sge, out.cap.max_inline_data);
 	queue_init(&qp->rq, out.cap.max_recv_sge, 0);
-	doorbell_init(qp);
+	uvio_doorbell_layout(qp->doorbell, qp->handle, &qp->doorbell_resp);
 	err = ops->qp_map(qp, resp);
 	if (err) {
 		uvio_destroy_qp(dev, out.handle, NULL, NULL);
@@ -327,16 +308,9 @@ static const char *post_error(int err)
 	}
 }
 
-/* Ring it: straight to the system call unless the device traces. */
 static inline int ring(struct uvio_dp_qp *qp)
 {
-	struct uvio_device *dev = qp->dev;
-	ssize_t n;
-
-	if (__builtin_expect(dev->trace, 0))
-		return uvio_dev_write(dev, qp->doorbell, sizeof(qp->doorbell));
-	n = uvio_sys_write(dev->fd, qp->doorbell, sizeof(qp->doorbell));
-	return n == (ssize_t)sizeof(qp->doorbell) ? 0 : n < 0 ? (int)n : -EIO;
+	return uvio_doorbell_ring(qp->dev, qp->doorbell);
 }
 
 /* What went wrong in a post, said once, off the fast path: the WRs before

@@ -10,7 +10,7 @@
 #include <uvio/diag.h>
 
 #include "dp.h"
-#include "report/report.h"
+#include "for_providers.h"
 
 int uvio_dp_fail(struct uvio_device *dev, const char *what, int err, const char *why)
 {

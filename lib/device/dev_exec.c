@@ -8,7 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "private.h"
+#include "device/dev.h"
+#include "device/trace.h"
 #include "device/dev_fixed.h"
 
 uint64_t uvio_now_ns(void)

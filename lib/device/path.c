@@ -22,7 +22,9 @@
 #include <uvio/diag.h>
 #include <rdma/ib_user_verbs.h>
 
-#include "private.h"
+#include "report/report.h"
+#include "device/dev.h"
+#include "device/path.h"
 
 /*
  * The word of struct uvio_path_state: bits 0-3 the device's path (AUTO:

@@ -19,7 +19,7 @@
 #include <uvio/cmd.h>
 #include <uvio/verbs.h>
 
-#include "private.h"
+#include "write/legacy.h"
 #include "cmd/memcheck.h"
 #include "cmd/put_fixed.h"
 
