@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <rdma/ib_user_verbs.h>
+#include <syslog.h>
+#include <uvio/diag.h>
 #include <uvio/events.h>
 #include "opts.h"
+#include "report/report.h"
 
 static const struct {
 	const char *name;
@@ -52,12 +55,25 @@ UVIO_API enum uvio_event_element uvio_event_element_kind(uint32_t type)
 								    : UVIO_ELEMENT_UNKNOWN;
 }
 
+/* A call refused before anything was read: said, as every failure is. */
+static int bad_arg(const char *fn, const char *arg, const char *why)
+{
+	return uvio_fail(LOG_DEBUG, -EINVAL, "%s: EINVAL: argument %s: %s", fn, arg, why);
+}
+
+#define EV_TOO_SMALL "NULL, or its sz too small for the fields written"
+
 UVIO_API int uvio_decode_async_event(const void *buf, size_t len, struct uvio_async_event *ev)
 {
 	struct ib_uverbs_async_event_desc d;
 
-	if (!buf || len != sizeof(d) || !UVIO_OPT_HAS(ev, element))
-		return -EINVAL;
+	if (!buf)
+		return bad_arg("uvio_decode_async_event", "buf", "NULL");
+	if (len != sizeof(d))
+		return bad_arg("uvio_decode_async_event", "len",
+			       "not the size of struct ib_uverbs_async_event_desc (16)");
+	if (!UVIO_OPT_HAS(ev, element))
+		return bad_arg("uvio_decode_async_event", "ev", EV_TOO_SMALL);
 	memcpy(&d, buf, sizeof(d));
 	UVIO_OUT_SET(ev, element, d.element);
 	UVIO_OUT_SET(ev, type, d.event_type);
@@ -69,8 +85,13 @@ UVIO_API int uvio_decode_comp_event(const void *buf, size_t len, struct uvio_com
 {
 	struct ib_uverbs_comp_event_desc d;
 
-	if (!buf || len != sizeof(d) || !UVIO_OPT_HAS(ev, cq_user_handle))
-		return -EINVAL;
+	if (!buf)
+		return bad_arg("uvio_decode_comp_event", "buf", "NULL");
+	if (len != sizeof(d))
+		return bad_arg("uvio_decode_comp_event", "len",
+			       "not the size of struct ib_uverbs_comp_event_desc (8)");
+	if (!UVIO_OPT_HAS(ev, cq_user_handle))
+		return bad_arg("uvio_decode_comp_event", "ev", EV_TOO_SMALL);
 	memcpy(&d, buf, sizeof(d));
 	UVIO_OUT_SET(ev, cq_user_handle, d.cq_handle);
 	return 0;
@@ -79,16 +100,22 @@ UVIO_API int uvio_decode_comp_event(const void *buf, size_t len, struct uvio_com
 /* One record: the kernel hands out exactly one per read() and refuses a
  * shorter buffer (EINVAL). This read() is the event fds' one system call,
  * and the one place here where -1/errno becomes -errno. */
-static int read_event(int fd, void *buf, size_t len)
+static int read_event(const char *fn, int fd, void *buf, size_t len)
 {
 	ssize_t n;
+	int err;
 
 	if (fd < 0)
-		return -EBADF;
+		return uvio_fail(LOG_DEBUG, -EBADF, "%s: EBADF: argument fd: %d", fn, fd);
 	n = read(fd, buf, len);
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
+	if ((size_t)n == len)
+		return 0;
+	err = n < 0 ? -errno : -EIO;
+	/* EAGAIN is what a non-blocking fd with nothing to read answers:
+	 * said quietly (it still is this thread's last error). */
+	return uvio_fail(err == -EAGAIN ? LOG_DEBUG : LOG_INFO, err, "%s: %s: read() of fd %d: %s",
+			 fn, uvio_errno_name(err), fd,
+			 n < 0 ? uvio_errno_meaning(err, UVIO_PATH_AUTO) : "a short event record");
 }
 
 UVIO_API int uvio_get_async_event(int fd, struct uvio_async_event *ev)
@@ -97,8 +124,8 @@ UVIO_API int uvio_get_async_event(int fd, struct uvio_async_event *ev)
 	int ret;
 
 	if (!UVIO_OPT_HAS(ev, element))
-		return -EINVAL;
-	ret = read_event(fd, &d, sizeof(d));
+		return bad_arg("uvio_get_async_event", "ev", EV_TOO_SMALL);
+	ret = read_event("uvio_get_async_event", fd, &d, sizeof(d));
 	return ret ? ret : uvio_decode_async_event(&d, sizeof(d), ev);
 }
 
@@ -108,17 +135,22 @@ UVIO_API int uvio_get_comp_event(int fd, struct uvio_comp_event *ev)
 	int ret;
 
 	if (!UVIO_OPT_HAS(ev, cq_user_handle))
-		return -EINVAL;
-	ret = read_event(fd, &d, sizeof(d));
+		return bad_arg("uvio_get_comp_event", "ev", EV_TOO_SMALL);
+	ret = read_event("uvio_get_comp_event", fd, &d, sizeof(d));
 	return ret ? ret : uvio_decode_comp_event(&d, sizeof(d), ev);
 }
 
 UVIO_API int uvio_event_fd_set_nonblock(int fd, bool nonblock)
 {
 	int fl = fcntl(fd, F_GETFL);
+	int err;
 
-	if (fl < 0)
-		return -errno;
-	fl = nonblock ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
-	return fcntl(fd, F_SETFL, fl) ? -errno : 0;
+	if (fl >= 0) {
+		fl = nonblock ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
+		if (!fcntl(fd, F_SETFL, fl))
+			return 0;
+	}
+	err = -errno;
+	return uvio_fail(LOG_INFO, err, "uvio_event_fd_set_nonblock: %s: fcntl() of fd %d: %s",
+			 uvio_errno_name(err), fd, uvio_errno_meaning(err, UVIO_PATH_AUTO));
 }

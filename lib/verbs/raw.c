@@ -8,7 +8,8 @@ UVIO_API int uvio_device_cmd_prepare(struct uvio_device *dev, struct uvio_cmd *c
 	enum uvio_path p;
 
 	if (!dev || !cmd)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_device_cmd_prepare: EINVAL: argument %s: NULL",
+				 dev ? "cmd" : "dev");
 	p = uvio_path_pick(&dev->paths, UVIO_VERB_RAW_IOCTL, UVIO_HAS_NATIVE);
 	if (p == UVIO_PATH_IOCTL_2017)
 		return uvio_cmd_set_layout(cmd, UVIO_LAYOUT_2017);
@@ -38,7 +39,8 @@ UVIO_API int uvio_device_exec(struct uvio_device *dev, struct uvio_cmd *cmd,
 	};
 
 	if (!dev || !cmd)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_device_exec: EINVAL: argument %s: NULL",
+				 dev ? "cmd" : "dev");
 	return uvio_run_verb_desc(dev, &d, cmd, path);
 }
 
@@ -67,7 +69,8 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 	int ret = 0;
 
 	if (!dev)
-		return -EINVAL;
+		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_device_%s: EINVAL: argument dev: NULL",
+				 ex ? "write_ex" : "write");
 	if ((!core && core_len) || (!resp && resp_len))
 		ret = -EFAULT;
 	if (!ret)

@@ -31,6 +31,8 @@
 
 #define OLDER "an older failure of another call"
 
+ssize_t __real_write(int fd, const void *buf, size_t len);
+
 static int failures;
 
 /* ret must be err, and uvio_last_error() name what (the function or the
@@ -332,6 +334,42 @@ static void commands_and_diagnostics(void **state)
 	      uvio_decode_cm(cm_buf, sizeof(cm_buf), NULL, 0, 0x80, out, sizeof(out)));
 	FAILS(-EINVAL, "uvio_decode_cm", "argument len", uvio_decode_cm(cm_buf, 2, NULL, 0, 0, out,
 									sizeof(out)));
+
+	/* The event fds (read() is not wrapped: fds of this process). */
+	{
+		struct uvio_async_event aev = { .sz = sizeof(aev) };
+		struct uvio_comp_event cev = { .sz = sizeof(cev) };
+		int pipefd[2];
+
+		FAILS(-EINVAL, "uvio_decode_async_event", "argument buf",
+		      uvio_decode_async_event(NULL, 16, &aev));
+		FAILS(-EINVAL, "uvio_decode_async_event", "argument len",
+		      uvio_decode_async_event(cm_buf, 15, &aev));
+		FAILS(-EINVAL, "uvio_decode_comp_event", "argument ev",
+		      uvio_decode_comp_event(cm_buf, 8, NULL));
+		FAILS(-EINVAL, "uvio_get_async_event", "argument ev", uvio_get_async_event(0, NULL));
+		FAILS(-EBADF, "uvio_get_comp_event", "argument fd", uvio_get_comp_event(-1, &cev));
+		assert_int_equal(pipe(pipefd), 0);
+		assert_int_equal(uvio_event_fd_set_nonblock(pipefd[0], true), 0);
+		FAILS(-EAGAIN, "uvio_get_comp_event", "EAGAIN", uvio_get_comp_event(pipefd[0], &cev));
+		assert_int_equal(__real_write(pipefd[1], "abc", 3), 3);
+		FAILS(-EIO, "uvio_get_comp_event", "short", uvio_get_comp_event(pipefd[0], &cev));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		FAILS(-EBADF, "uvio_event_fd_set_nonblock", "EBADF",
+		      uvio_event_fd_set_nonblock(pipefd[0], true));
+	}
+	/* Caller-built commands run as verbs, without a device. */
+	{
+		UVIO_CMD_DEFINE(cmd, 1, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+
+		FAILS(-EINVAL, "uvio_device_cmd_prepare", "argument dev",
+		      uvio_device_cmd_prepare(NULL, &cmd));
+		FAILS(-EINVAL, "uvio_device_exec", "argument dev", uvio_device_exec(NULL, &cmd, NULL));
+		FAILS(-EINVAL, "uvio_device_write", "argument dev",
+		      uvio_device_write(NULL, IB_USER_VERBS_CMD_ALLOC_PD, NULL, 0, NULL, 0, NULL,
+					NULL));
+	}
 
 	/* From inside the log callback, uvio_set_log() would wait for itself. */
 	uvio_set_log(set_log_inside, NULL, NULL);
