@@ -271,6 +271,16 @@ int uvp_destroy_srq(struct ibv_srq *ibsrq)
 	return 0;
 }
 
+/* libibverbs' QP create flags are the kernel's bits. */
+_Static_assert((int)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB ==
+			       (int)IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK &&
+		       (int)IBV_QP_CREATE_SCATTER_FCS == (int)IB_UVERBS_QP_CREATE_SCATTER_FCS &&
+		       (int)IBV_QP_CREATE_CVLAN_STRIPPING ==
+			       (int)IB_UVERBS_QP_CREATE_CVLAN_STRIPPING &&
+		       (int)IBV_QP_CREATE_PCI_WRITE_END_PADDING ==
+			       (int)IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING,
+	       "QP create flags");
+
 /* The send operations the wr_*() interface offers on rxe and siw. */
 #define UVP_SEND_OPS                                                                         \
 	(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND | \
@@ -280,7 +290,11 @@ int uvp_destroy_srq(struct ibv_srq *ibsrq)
 
 struct ibv_qp *uvp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr)
 {
-	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
+			       IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	/* The create flags go to the kernel, which answers for each (rxe and
+	 * siw refuse any); a source QPN would need its own attribute. */
+	uint32_t cflags = attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS ? attr->create_flags : 0;
 	struct uvp_srq *srq = attr->srq ? uvp_srq(attr->srq) : NULL;
 	struct uvp_qp *qp;
 	struct ibv_qp *q;
@@ -291,6 +305,8 @@ struct ibv_qp *uvp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 		return uvp_fail_null(EOPNOTSUPP);
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (attr->send_ops_flags & ~(uint64_t)UVP_SEND_OPS))
+		return uvp_fail_null(EOPNOTSUPP);
+	if (cflags & IBV_QP_CREATE_SOURCE_QPN)
 		return uvp_fail_null(EOPNOTSUPP);
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
@@ -306,7 +322,8 @@ struct ibv_qp *uvp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 				   .max_send_sge = attr->cap.max_send_sge,
 				   .max_recv_sge = attr->cap.max_recv_sge,
 				   .max_inline_data = attr->cap.max_inline_data },
-			  .create_flags = attr->sq_sig_all ? IB_UVERBS_QP_CREATE_SQ_SIG_ALL : 0);
+			  .create_flags = cflags |
+					  (attr->sq_sig_all ? IB_UVERBS_QP_CREATE_SQ_SIG_ALL : 0));
 
 		err = uvio_dp_create_qp(uvp_dev(context), &a, srq ? &srq->dp : NULL, &qp->dp);
 	}
@@ -332,6 +349,7 @@ struct ibv_qp *uvp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_
 	q->handle = qp->dp.handle;
 	q->qp_num = qp->dp.qp_num;
 	q->state = IBV_QPS_RESET;
+	qp->in_reset = true;
 	q->qp_type = attr->qp_type;
 	object_sync_init(&q->mutex, &q->cond);
 	attr->cap.max_send_wr = qp->dp.cap.max_send_wr;
@@ -434,8 +452,11 @@ int uvp_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	err = uvio_modify_qp(uvp_dev(qp->context), qp->handle, &a, NULL, NULL);
 	if (err)
 		return -err;
-	if (mask & IBV_QP_STATE)
+	if (mask & IBV_QP_STATE) {
 		qp->state = attr->qp_state;
+		__atomic_store_n(&uvp_qp(qp)->in_reset, attr->qp_state == IBV_QPS_RESET,
+				 __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
@@ -477,7 +498,8 @@ int uvp_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->rnr_retry = a.rnr_retry;
 	attr->alt_port_num = a.alt_port_num;
 	attr->alt_timeout = a.alt_timeout;
-	qp->state = attr->qp_state;
+	/* qp->state is libibverbs' to set from this answer (when the mask
+	 * asks for the state): 6.1's siw answers RESET for a QP in RTS. */
 	if (init) {
 		memset(init, 0, sizeof(*init));
 		init->qp_context = qp->qp_context;

@@ -126,6 +126,15 @@ static void ud_from(struct uvio_dp_send_wr *w, struct ibv_ah *ah, uint32_t qpn, 
  * batch, so a list of up to POST_BATCH WRs is one system call. */
 #define POST_BATCH 16u
 
+/* A post's failure as libibverbs' providers answer it: a positive errno,
+ * and ENOMEM for a full queue (the library's data path says ENOSPC, which
+ * callers of ibv_post_*() do not expect: rdma-core's own tests check for
+ * ENOMEM). */
+static inline int post_errno(int err)
+{
+	return err == -ENOSPC ? ENOMEM : -err;
+}
+
 int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	struct uvp_qp *qp = uvp_qp(ibqp);
@@ -150,7 +159,7 @@ int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_w
 
 			if (perr) {
 				*bad = first[failed < n ? failed : 0];
-				return -perr;
+				return post_errno(perr);
 			}
 		}
 		if (err) {
@@ -167,6 +176,11 @@ static int post_recv_list(struct uvp_qp *qp, struct uvp_srq *srq, struct ibv_rec
 	struct uvio_dp_recv_wr w[POST_BATCH];
 	struct ibv_recv_wr *first[POST_BATCH];
 
+	/* A receive posted to a QP in RESET is an error (IBTA C10-97.2.1). */
+	if (qp && wr && __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED)) {
+		*bad = wr;
+		return EINVAL;
+	}
 	while (wr) {
 		uint32_t n = 0, failed = 0;
 		int err;
@@ -187,7 +201,7 @@ static int post_recv_list(struct uvp_qp *qp, struct uvp_srq *srq, struct ibv_rec
 			  : uvio_dp_post_recv(&qp->dp, w, n, &failed);
 		if (err) {
 			*bad = first[failed < n ? failed : 0];
-			return -err;
+			return post_errno(err);
 		}
 	}
 	return 0;
@@ -225,7 +239,7 @@ int uvp_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw, struct ibv_mw_bind *bind
 	w.bind_mw.length = bind->bind_info.length;
 	err = uvio_dp_post_send(&uvp_qp(ibqp)->dp, &w, 1, NULL);
 	if (err)
-		return -err;
+		return post_errno(err);
 	mw->rkey = new_rkey;
 	return 0;
 }
@@ -389,7 +403,7 @@ static void wr_flush_full(struct uvp_qp *qp)
 	if (!b->err)
 		err = uvio_dp_post_send(&qp->dp, b->wr, b->n, NULL);
 	if (err)
-		b->err = -err;
+		b->err = post_errno(err);
 	b->n = 0;
 	b->inline_used = 0;
 }
@@ -410,7 +424,7 @@ static int wr_complete(struct ibv_qp_ex *ex)
 	int err = b->err;
 
 	if (!err && b->n) {
-		err = -uvio_dp_post_send(&qp->dp, b->wr, b->n, NULL);
+		err = post_errno(uvio_dp_post_send(&qp->dp, b->wr, b->n, NULL));
 	}
 	b->n = 0;
 	b->err = 0;

@@ -52,6 +52,10 @@ struct uvp_qp {
 	struct verbs_qp vqp;
 	struct uvio_dp_qp dp;
 	struct uvp_wr_batch *batch;	/* ibv_wr_*(): allocated at create when asked for */
+	/* Made, or last moved to RESET, by this process: receives are refused
+	 * then. Kept here, not read from qp->state, which a query's answer
+	 * overwrites (6.1's siw answers RESET for a QP in RTS). */
+	bool in_reset;
 };
 
 struct uvp_ah {

@@ -41,6 +41,25 @@ for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
 		[ -x "$c" ] && run "$(basename "$c") $dev" "$c" "$dev"
 	done
 done
+# libibverbs' conventions (tests/kernel/ibv_conventions.c) on the provider
+# plug-in, which must serve the device (its trace shows the QP made through
+# this library) and pass every check; the stock provider's answers are
+# printed beside them, for the record.
+check_conventions() {	# check_conventions DEV
+	env RDMAV_DRIVERS=/opt/uvio/bin/libuvio UVERBS_IOCTL_TRACE=1 \
+		ibv_conventions "$1" > /tmp/conv.out 2> /tmp/conv.trace; rc=$?
+	cat /tmp/conv.out
+	grep -q "QP.CREATE\|CREATE_QP" /tmp/conv.trace ||
+		{ echo "the plug-in did not serve $1 (no QP in its trace)"; return 1; }
+	return $rc
+}
+if [ -x /opt/uvio/bin/ibv_conventions ] && [ -f /opt/uvio/bin/libuvio-rdmav34.so ]; then
+	for dev in $(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p'); do
+		echo "=== ibv_conventions $dev, stock provider (for the record)"
+		ibv_conventions "$dev" | sed 's/^/  stock: /'
+		run "ibv_conventions $dev, plug-in" check_conventions "$dev"
+	done
+fi
 # The capability probe as a user sees it (docs/kernels.md quotes it).
 run "uverbs-info" uverbs-info
 # Its JSON holds what the kernel names as JSON strings: a device renamed to

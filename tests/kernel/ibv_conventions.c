@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What callers of libibverbs count on from any provider, checked through
+ * libibverbs alone: the guest suite runs it on each device with the stock
+ * provider (for the record) and with this project's plug-in (RDMAV_DRIVERS),
+ * which must pass every check (guest-tests.sh). rdma-core's own tests
+ * (tests/test_qp.py, test_qpex.py) check the same:
+ *  - ibv_create_qp_ex() with IBV_QP_INIT_ATTR_CREATE_FLAGS and no flags
+ *    makes RC, UC and UD QPs (pyverbs' random attributes ask for it);
+ *  - a receive posted to a QP in RESET fails with EINVAL, bad_wr the WR;
+ *  - receives posted to a QP in INIT (after a query of its state, whatever
+ *    the kernel answers) until one fails: at least the max_recv_wr the QP
+ *    was given fit, and the first that does not fails with ENOMEM, bad_wr
+ *    that WR.
+ * On an iWARP device (siw) only RC QPs exist: the UC and UD checks say SKIP.
+ *
+ *   ibv_conventions DEVICE
+ *
+ * Prints "PASS name" or "FAIL name: why" per check; the exit status is the
+ * number of failures (77: no such device).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/verbs.h>
+
+static int failures;
+
+static void result(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+		return;
+	}
+	failures++;
+	printf("FAIL %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
+			      enum ibv_qp_type type, uint32_t recv_wr, int *err)
+{
+	struct ibv_qp_init_attr_ex a;
+	struct ibv_qp *qp;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_type = type;
+	a.send_cq = cq;
+	a.recv_cq = cq;
+	a.cap.max_send_wr = 4;
+	a.cap.max_recv_wr = recv_wr;
+	a.cap.max_send_sge = 1;
+	a.cap.max_recv_sge = 1;
+	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	a.pd = pd;
+	a.create_flags = 0;
+	errno = 0;
+	qp = ibv_create_qp_ex(ctx, &a);
+	*err = qp ? 0 : errno;
+	return qp;
+}
+
+static int to_init(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+					     IBV_QP_ACCESS_FLAGS);
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[4096];
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	struct ibv_qp *qp;
+	int n, err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: ibv_conventions DEVICE\n");
+		return 2;
+	}
+	list = ibv_get_device_list(&n);
+	for (int i = 0; list && i < n && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	if (!ctx) {
+		printf("SKIP: no device %s to open\n", argv[1]);
+		return 77;
+	}
+	pd = ibv_alloc_pd(ctx);
+	cq = pd ? ibv_create_cq(ctx, 256, NULL, NULL, 0) : NULL;
+	mr = cq ? ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!mr) {
+		printf("FAIL setup: PD, CQ or MR: %s\n", strerror(errno));
+		return 1;
+	}
+
+	static const struct {
+		enum ibv_qp_type type;
+		const char *name;
+	} types[] = { { IBV_QPT_RC, "RC" }, { IBV_QPT_UC, "UC" }, { IBV_QPT_UD, "UD" } };
+	for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "create_qp_ex %s with CREATE_FLAGS 0", types[i].name);
+		if (types[i].type != IBV_QPT_RC && ctx->device->node_type == IBV_NODE_RNIC) {
+			printf("SKIP %s: an iWARP device has RC QPs only\n", name);
+			continue;
+		}
+		qp = make_qp(ctx, pd, cq, types[i].type, 4, &err);
+		result(qp != NULL, name, "%s", strerror(err));
+		if (qp)
+			ibv_destroy_qp(qp);
+	}
+
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+
+	qp = make_qp(ctx, pd, cq, IBV_QPT_RC, 16, &err);
+	if (!qp) {
+		result(0, "an RC QP for the posts", "%s", strerror(err));
+		goto out;
+	}
+	err = ibv_post_recv(qp, &wr, &bad);
+	result(err == EINVAL && bad == &wr, "post_recv in RESET: EINVAL, bad_wr the WR",
+	       "returned %d (%s), bad_wr %s", err, strerror(err),
+	       bad == &wr ? "the WR" : bad ? "another" : "NULL");
+
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
+
+	err = to_init(qp) ? errno : 0;
+	/* The state asked too: libibverbs keeps the answer as the QP's state,
+	 * and 6.1's siw answers RESET for a QP that is not. */
+	if (!err)
+		err = ibv_query_qp(qp, &qa, IBV_QP_CAP | IBV_QP_STATE, &qi) ? errno : 0;
+	if (err) {
+		result(0, "the RC QP to INIT", "%s", strerror(err));
+	} else {
+		unsigned int posted = 0, limit = qi.cap.max_recv_wr + 4096;
+
+		do {
+			bad = NULL;
+			wr.wr_id = posted;
+			err = ibv_post_recv(qp, &wr, &bad);
+		} while (!err && ++posted < limit);
+		result(err == ENOMEM && bad == &wr && posted >= qi.cap.max_recv_wr,
+		       "post_recv on a full receive queue: ENOMEM, bad_wr the WR",
+		       "after %u receives (max_recv_wr %u): returned %d (%s), bad_wr %s", posted,
+		       qi.cap.max_recv_wr, err, strerror(err),
+		       bad == &wr ? "the WR" : bad ? "another" : "NULL");
+	}
+	ibv_destroy_qp(qp);
+out:
+	ibv_dereg_mr(mr);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	return failures;
+}
