@@ -16,9 +16,10 @@
 #  (d) afterwards the kernel holds no object of mlx4_0;
 #  (e) every /opt/uvio/bin/kt_mlx4_uvio* the same way (plain, text, JSON,
 #      nothing left), and the refusals it provokes (a CQ without mlx4's
-#      request, a CQ buffer shorter than mlx4 computes, a send queue stride
-#      past the device's, a QP on an SRQ with receives) answered with mlx4_ib's
-#      errno and reported naming the command;
+#      request, a CQ buffer shorter than mlx4 computes, send queue strides
+#      past the device's and below 64 bytes, a QP on an SRQ with receives)
+#      answered with mlx4_ib's errno, and two of the library's half (a raw
+#      packet QP, 2^22 CQEs), each reported naming the command;
 #  (f) the traces printed between "UVIO-FILE-BEGIN mlx4/NAME" and
 #      "UVIO-FILE-END mlx4/NAME" lines; the host copies them to
 #      BUILD_DIR/vm/mlx4/NAME (and compares the driver data of the two,
@@ -207,6 +208,20 @@ for p in $B/kt_mlx4_uvio*; do
 	nothing_left "$n"
 done
 [ $found = 1 ] || echo "  (no kt_mlx4_uvio* program in this build)"
+# The refusals kt_mlx4_uvio provokes: four from the kernel (mlx4_ib's
+# errno), two from the library's half, each reported naming the command.
+if [ -f kt_mlx4_uvio.out ]; then
+	n=$(grep -c '^  refusal: ' kt_mlx4_uvio.out)
+	named=$(grep '^  refusal: ' kt_mlx4_uvio.out | grep -cE '(CQ|QP)\.CREATE.*(EFAULT|EINVAL|EOPNOTSUPP)')
+	if [ "$n" = 7 ] && [ "$named" = 7 ]; then
+		ok "kt_mlx4_uvio: $n refusals, each with mlx4's errno and the command named"
+	else
+		bad "kt_mlx4_uvio: $n refusal lines, $named naming the command and errno (want 7)"
+	fi
+	grep '^  refusal: ' kt_mlx4_uvio.out
+else
+	bad "no output of kt_mlx4_uvio"
+fi
 
 # --- (g) the existing programs, with no change of command line --------------
 if [ -x $B/create_cq ]; then
