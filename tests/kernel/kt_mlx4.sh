@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel/6.1-mlx4, in the guest (tests/standin/vm-standin.sh boots it): the
+# kernel/6.1-mlx4 and kernel/6.12-mlx4, in the guest (tests/standin/vm-standin.sh boots it): the
 # mlx4 stand-in (tests/standin/mlx4) loaded on dummy0, and Debian's libmlx4
 # driving it through libibverbs. Each check prints "--- PASS mlx4: ..." or
 # "--- FAIL mlx4: ..."; the exit status is the number of failures.

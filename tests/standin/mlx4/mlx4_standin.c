@@ -18,7 +18,12 @@
  * drivers/infiniband/hw/mlx4 and include/uapi/rdma/mlx4-abi.h): the
  * user-data (UHW) contract of every command below, the checks in mlx4_ib's
  * order with its errno, and the lengths it pins. The rules are transcribed;
- * the code is written anew.
+ * the code is written anew. Linux 6.12 (Debian 6.12.118) was read too:
+ * mlx4_ib's user-data rules below are the same there (its alloc_ucontext,
+ * mmap, query_device, CQ, QP, SRQ, doorbell and AH code unchanged; create_cq
+ * takes the ioctl's attribute bundle, its udata the bundle's), so built for
+ * 6.12 or later (SD_V612) only that signature differs; kernels between
+ * them are not told apart.
  *  - GET_CONTEXT (mlx4_ib_alloc_ucontext): no request is read; the answer
  *    is mlx4_ib_alloc_ucontext_resp (dev_caps, qp_tab_size, bf_reg_size,
  *    bf_regs_per_page, cqe_size), 16 bytes copied with ib_copy_to_udata,
@@ -117,6 +122,9 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/mlx4-abi.h>
+
+/* 6.12's op signatures where they differ from 6.1's (see the header). */
+#define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
 
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
@@ -599,9 +607,16 @@ static int sd_get_cq_umem(struct ib_device *ibdev, u64 buf_addr, int entries,
 	return 0;
 }
 
+#if SD_V612
+static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			struct uverbs_attr_bundle *attrs)
+{
+	struct ib_udata *udata = &attrs->driver_udata;
+#else
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct ib_udata *udata)
 {
+#endif
 	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 	struct mlx4_ib_create_cq ucmd;
