@@ -25,7 +25,7 @@
 #      BUILD_DIR/vm/mlx4/NAME (and compares the driver data of the two,
 #      tests/standin/compare-mlx4.py);
 #  (g) examples/create_cq and uverbs-info on mlx4_0, as a user runs them;
-#  (i) kt_mlx4_uvio under memcheck.
+#  (h) kt_mlx4_uvio under memcheck.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx4
 DEV=mlx4_0
@@ -245,7 +245,7 @@ if [ -x $B/uverbs-info ]; then
 	show info.out
 fi
 
-# --- (i) memcheck over the library's mlx4 program -----------------------------
+# --- (h) memcheck over the library's mlx4 program -----------------------------
 if [ -x $B/kt_mlx4_uvio ] && command -v valgrind >/dev/null; then
 	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		kt_mlx4_uvio $DEV > memcheck.out 2>&1; rc=$?

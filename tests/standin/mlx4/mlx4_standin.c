@@ -49,9 +49,10 @@
  *    the cqn.
  *  - RESIZE_CQ (mlx4_ib_resize_cq, mlx4_alloc_resize_umem): entries < 1 or
  *    past max_cqes: EINVAL; the rounded count equal to the CQ's: nothing
- *    done, 0; past max_cqes + 1: EINVAL; a resize under way: EBUSY;
- *    mlx4_ib_resize_cq (buf_addr) read as 8 bytes, the new buffer pinned
- *    for entries x CQE size.
+ *    done, 0; past max_cqes + 1: EINVAL; mlx4_ib_resize_cq (buf_addr)
+ *    read as 8 bytes, the new buffer pinned for entries x CQE size, the
+ *    old one let go. (mlx4_alloc_resize_umem's EBUSY for a resize under way
+ *    cannot be reached under mlx4_ib's resize mutex; a mutex here too.)
  *  - CREATE_QP (_mlx4_ib_create_qp, create_qp_common, set_rq_size,
  *    set_user_sq_size): create flags other than mlx4's own: EOPNOTSUPP;
  *    from a user, any but block-multicast-loopback: EINVAL; RC, UC, UD (and
