@@ -13,8 +13,11 @@
  * Rules, from libmlx4 and mlx4_ib (Linux 6.1):
  *  - context: no request; the answer (uverbs ABI 4) gives dev_caps,
  *    qp_tab_size, bf_reg_size, bf_regs_per_page and cqe_size, the CQE size
- *    being 32 unless dev_caps offers large CQEs; the UAR page is mmap offset
- *    0, the blue-flame page (where bf_reg_size is not 0) offset one page;
+ *    being 32 unless dev_caps offers large CQEs; a device without user
+ *    capabilities says uverbs ABI 3 (the uverbs node's abi_version in
+ *    sysfs) and answers qp_tab_size, bf_reg_size and bf_regs_per_page
+ *    alone, its CQEs 32 bytes; the UAR page is mmap offset 0, the
+ *    blue-flame page (where bf_reg_size is not 0) offset one page;
  *  - doorbell records: CQs take 8 bytes (consumer index, arm), receive
  *    queues and SRQs 4, each kind out of its own pages;
  *  - CQ: at most 2^22 - 1 CQEs; entries = the count asked plus one, rounded
@@ -40,6 +43,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -47,6 +51,7 @@
 #include <unistd.h>
 #include <rdma/mlx4-abi.h>
 #include "hw/hw.h"
+#include "device/discover.h"
 #include "report/report.h"
 
 enum {
@@ -84,7 +89,8 @@ struct dbpage {
 
 struct mlx4_state {
 	struct hw_state base;
-	struct mlx4_ib_alloc_ucontext_resp resp;
+	struct mlx4_ib_alloc_ucontext_resp resp;	/* a v3 answer's fields in it */
+	uint32_t abi;			/* the device's uverbs ABI version: 3 or 4 */
 	size_t page;
 	uint32_t cqe_size;
 	void *uar, *bf;			/* the mapped pages, or NULL */
@@ -262,7 +268,24 @@ static struct mlx4_obj *obj_new(void)
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct hw_call *c, struct drv_bufs *b)
+/* The uverbs ABI version of the device under dev's fd, as sysfs states it
+ * for the node (mlx4_ib says 3 for a device without user capabilities);
+ * 4 where it cannot be read (an fd sysfs does not place). */
+static uint32_t abi_version(struct uvio_device *dev)
+{
+	char uverbs[32], path[256], v[16];
+
+	if (uvio_uverbs_fd_check(dev->fd, uverbs, sizeof(uverbs)))
+		return MLX4_IB_UVERBS_ABI_VERSION;
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/%s/abi_version", uvio_sysfs_root,
+		 uverbs);
+	if (uvio_sysfs_read(path, v, sizeof(v)))
+		return MLX4_IB_UVERBS_ABI_VERSION;
+	return strtoul(v, NULL, 10) == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION ?
+		       MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION : MLX4_IB_UVERBS_ABI_VERSION;
+}
+
+static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
 {
 	struct mlx4_state *st;
 
@@ -270,8 +293,11 @@ static int context_prepare(struct hw_call *c, struct drv_bufs *b)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	/* No request; the answer of uverbs ABI 4. */
-	return hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_ucontext_resp), st);
+	st->abi = abi_version(dev);
+	/* No request; the answer of the device's ABI. */
+	return hand_over(c, b, 0, st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION ?
+				  sizeof(struct mlx4_ib_alloc_ucontext_resp_v3) :
+				  sizeof(struct mlx4_ib_alloc_ucontext_resp), st);
 }
 
 static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
@@ -283,7 +309,16 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 		free(st);
 		return;
 	}
-	memcpy(&st->resp, c->out, sizeof(st->resp));
+	if (st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION) {
+		struct mlx4_ib_alloc_ucontext_resp_v3 v3;
+
+		memcpy(&v3, c->out, sizeof(v3));
+		st->resp.qp_tab_size = v3.qp_tab_size;
+		st->resp.bf_reg_size = v3.bf_reg_size;
+		st->resp.bf_regs_per_page = v3.bf_regs_per_page;
+	} else {
+		memcpy(&st->resp, c->out, sizeof(st->resp));
+	}
 	st->page = (size_t)sysconf(_SC_PAGESIZE);
 	st->cqe_size = (st->resp.dev_caps & MLX4_USER_DEV_CAP_LARGE_CQE) &&
 				(st->resp.cqe_size == 32 || st->resp.cqe_size == 64) ?
@@ -577,7 +612,7 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 
 	b->attrs = NULL;
 	if (c->verb == HW_CONTEXT)
-		return context_prepare(c, b);
+		return context_prepare(dev, c, b);
 	st = state_of(dev);
 	if (!st)
 		return refuse(c, -EOPNOTSUPP,

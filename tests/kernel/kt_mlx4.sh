@@ -25,7 +25,10 @@
 #      BUILD_DIR/vm/mlx4/NAME (and compares the driver data of the two,
 #      tests/standin/compare-mlx4.py);
 #  (g) examples/create_cq and uverbs-info on mlx4_0, as a user runs them;
-#  (h) kt_mlx4_uvio under memcheck.
+#  (h) kt_mlx4_uvio under memcheck;
+#  (i) the stand-in reloaded as a device without user capabilities (uverbs
+#      ABI 3, 32-byte CQEs): the witness and kt_mlx4_uvio pass, both asking
+#      for the 8-byte v3 context answer.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx4
 DEV=mlx4_0
@@ -256,6 +259,42 @@ if [ -x $B/kt_mlx4_uvio ] && command -v valgrind >/dev/null; then
 		grep -E '==[0-9]+==' memcheck.out | head -60
 	fi
 	nothing_left "kt_mlx4_uvio under memcheck"
+fi
+
+# --- (i) a device without user capabilities: uverbs ABI 3 ----------------------
+# The stand-in again with abi=3, as mlx4_ib registers such a device: the
+# context's answer is the 8-byte v3 one and CQEs are 32 bytes. libmlx4 and
+# the library both ask for that answer (GET_CONTEXT's UHW_OUT of 8 bytes),
+# and the witness and kt_mlx4_uvio pass with the sizes that follow.
+if rmmod mlx4_standin && insmod "$ko" netdev=dummy0 abi=3; then
+	t=0
+	until [ -e /sys/class/infiniband/$DEV ]; do
+		t=$((t + 1)); [ $t -gt 100 ] && break
+		sleep 0.05
+	done
+	uv=$(grep -l "^$DEV\$" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/null | head -n1)
+	abi=$(cat "${uv%/ibdev}/abi_version" 2>/dev/null)
+	# ctx_out8 FILE: the trace's GET_CONTEXT, answered 0, gave 8 bytes of answer space
+	ctx_out8() {
+		grep '"name":"DEVICE.GET_CONTEXT",' "$1" | grep '"ret":0,' |
+			grep -q '"name":"UHW_OUT","kind":"ptr-out","len":8,'
+	}
+	timeout $TMO uverbs-trace --json -o abi3-witness.json kt_mlx4_witness $DEV > abi3-witness.out 2>&1; r1=$?
+	timeout $TMO uverbs-trace --json -o abi3-uvio.json $B/kt_mlx4_uvio $DEV > abi3-uvio.out 2>&1; r2=$?
+	if [ "$abi" = 3 ] && [ $r1 -eq 0 ] && [ $r2 -eq 0 ] &&
+	   grep -q '^kt_mlx4_witness: PASS$' abi3-witness.out &&
+	   grep -q 'uverbs ABI version 3, 32-byte CQEs' abi3-uvio.out &&
+	   ctx_out8 abi3-witness.json && ctx_out8 abi3-uvio.json; then
+		ok "uverbs ABI 3: kt_mlx4_witness and kt_mlx4_uvio pass, both asking for the 8-byte v3 answer"
+	else
+		bad "uverbs ABI 3 ('$abi'): kt_mlx4_witness exit $r1, kt_mlx4_uvio exit $r2"
+		tail -n 20 abi3-witness.out abi3-uvio.out
+	fi
+	grep -E 'ABI|CQ' abi3-witness.out abi3-uvio.out | head -8 | sed 's/^/  /'
+	nothing_left "uverbs ABI 3"
+else
+	bad "rmmod mlx4_standin, insmod $ko abi=3"
+	dmesg | tail -20
 fi
 
 # --- (f) the traces, for the host --------------------------------------------

@@ -4,7 +4,8 @@
  * user-data contract): with no driver data from the caller, context, PD, MR,
  * CQ (and resize), RC, UC and UD QPs, an SRQ and a QP on it, an AH; what the
  * kernel pinned for each (VmPin, which ib_umem_get counts) checked against
- * mlx4's sizes for these requests, and the sizes it answered; everything
+ * mlx4's sizes for these requests (the CQE size by the device's uverbs ABI
+ * version: 64 bytes on 4, 32 on 3), and the sizes it answered; everything
  * destroyed, nothing left pinned and the kernel's object table empty after.
  * Then what mlx4 refuses, sent on purpose with the caller's own driver data,
  * refused and reported naming the command (each such line starts
@@ -33,6 +34,34 @@
 
 static const char *name;
 static long pinned;	/* VmPin pages, as last read */
+
+/* The device's uverbs ABI version (3: no user capabilities, 32-byte
+ * CQEs; 4: 64-byte CQEs), from its uverbs node in sysfs; 0 unread. */
+static int abi_of(const char *ibdev)
+{
+	char path[128], v[64];
+	int abi = 0;
+
+	for (int i = 0; i < 32 && !abi; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/infiniband_verbs/uverbs%d/ibdev", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(v, sizeof(v), f) && !strncmp(v, ibdev, strlen(ibdev)) &&
+		    v[strlen(ibdev)] == '\n') {
+			fclose(f);
+			snprintf(path, sizeof(path), "/sys/class/infiniband_verbs/uverbs%d/abi_version", i);
+			f = fopen(path, "r");
+			if (f && fgets(v, sizeof(v), f))
+				abi = atoi(v);
+		}
+		if (f)
+			fclose(f);
+	}
+	return abi;
+}
 
 static int res_count(const char *type)
 {
@@ -186,7 +215,9 @@ int main(int argc, char **argv)
 	struct uvio_qp rc, uc, ud, on_srq;
 	uint32_t pd = 0, ah = 0;
 	long pinned_at_open;
+	unsigned int cqe_size;
 	enum uvio_path p;
+	int abi;
 	void *mem;
 	int err;
 
@@ -196,6 +227,10 @@ int main(int argc, char **argv)
 	if (err)
 		return kt_exit();
 	KT_EQ(uvio_device_driver_id(dev), RDMA_DRIVER_MLX4);
+	abi = abi_of(name);
+	KT_CHECK(abi == 3 || abi == 4, "uverbs ABI version %d", abi);
+	cqe_size = abi == 3 ? 32 : 64;
+	printf("%s: uverbs ABI version %d, %u-byte CQEs\n", name, abi, cqe_size);
 
 	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
 	printf("%s: context via %s\n", name, uvio_path_name(p));
@@ -210,18 +245,18 @@ int main(int argc, char **argv)
 	KT_EQ(uvio_reg_mr(dev, &mra, NULL, &mr, NULL), 0);
 	expect_pinned(2, "MR of 8 KiB");
 
-	/* 16 + 1 rounded up to 32 CQEs of 64 bytes: one page, and a page of
-	 * CQ doorbell records */
+	/* 16 + 1 rounded up to 32 CQEs of 64 (or 32) bytes: one page, and a
+	 * page of CQ doorbell records */
 	UVIO_OPTS(uvio_cq_attr, cqa, .cqe = 16);
 	KT_EQ(uvio_create_cq(dev, &cqa, NULL, &cq, &p), 0);
 	KT_EQ(cq.cqe, 31);
 	expect_pinned(1 + 1, "CQ of 32 CQEs");
-	{	/* 128 CQEs of 64 bytes: two pages, the old one let go */
+	{	/* 128 CQEs: 8 KiB, two pages (32-byte CQEs: one), the old one let go */
 		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 100);
 
 		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), 0);
 		KT_EQ(cq.cqe, 127);
-		expect_pinned(2 - 1, "CQ resized to 128 CQEs");
+		expect_pinned((long)(128 * cqe_size / PAGE) - 1, "CQ resized to 128 CQEs");
 		/* the same count again: mlx4_ib keeps the CQ as it is */
 		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), 0);
 		KT_EQ(cq.cqe, 127);

@@ -21,7 +21,8 @@
  * What the kernel pins is checked too: the process's pinned pages
  * (VmPin in /proc/self/status, which ib_umem_get counts) must grow by
  * exactly the pages of each buffer as mlx4 sizes it (CQ: entries times the
- * context's CQE size; QP: the receive WQEs and the send WQEs of the
+ * context's CQE size, 64 bytes on a device of uverbs ABI 4, 32 on one of
+ * ABI 3; QP: the receive WQEs and the send WQEs of the
  * strides libmlx4 chose; SRQ: its WQEs; MR: the range), plus one for a
  * doorbell record in a page no live object had, and fall back to where it
  * started. The sizes themselves are checked against mlx4's rules for these
@@ -311,6 +312,27 @@ static void to_rts(struct ibv_qp *qp, const struct gids *g, const char *name)
 	ok("%s QP %u: RESET, INIT, RTR, RTS, each read back", name, qp->qp_num);
 }
 
+/* The CQE size the context offers: 64 bytes on a device of uverbs ABI 4
+ * (the stand-in's large-CQE capability), 32 on one of ABI 3. */
+static int want_cqe_size = 64;
+
+static void read_abi(struct ibv_device *dev)
+{
+	char path[512], v[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/abi_version", dev->dev_path);
+	f = fopen(path, "r");
+	if (!f || !fgets(v, sizeof(v), f))
+		fail("%s: %s", path, strerror(errno));
+	fclose(f);
+	if (atoi(v) == 3)
+		want_cqe_size = 32;
+	else if (atoi(v) != 4)
+		fail("uverbs ABI version %s, not mlx4's 3 or 4", v);
+	ok("uverbs ABI version %d: %d-byte CQEs", atoi(v), want_cqe_size);
+}
+
 /* The CQ as libmlx4 holds it; its buffer's pages (the kernel pins
  * entries times the CQE size from the buffer's start). */
 static long cq_info(struct ibv_cq *cq, const char *name, struct mlx4dv_cq *out)
@@ -319,8 +341,9 @@ static long cq_info(struct ibv_cq *cq, const char *name, struct mlx4dv_cq *out)
 	struct mlx4dv_obj o = { .cq = { .in = cq, .out = &dc } };
 
 	check_rc(mlx4dv_init_obj(&o, MLX4DV_OBJ_CQ), "mlx4dv_init_obj CQ");
-	if (dc.cqe_size != 64)
-		fail("%s: CQEs of %d bytes, not the 64 the context offers", name, dc.cqe_size);
+	if (dc.cqe_size != want_cqe_size)
+		fail("%s: CQEs of %d bytes, not the %d the context offers", name, dc.cqe_size,
+		     want_cqe_size);
 	if (dc.cqe_cnt != (unsigned int)cq->cqe + 1 || !dc.buf.buf || !dc.set_ci_db ||
 	    dc.arm_db != dc.set_ci_db + 1 || !dc.cq_uar)
 		fail("%s: %u CQEs for cqe %d, buffer %p, records %p %p, UAR %p", name, dc.cqe_cnt,
@@ -369,6 +392,7 @@ int main(int argc, char **argv)
 	if (!dev)
 		fail("no device %s among %d", want, n);
 	ok("%s found among %d devices", want, n);
+	read_abi(dev);
 
 	step = "open";
 	ctx = check_ptr(ibv_open_device(dev), "ibv_open_device");

@@ -203,6 +203,38 @@ static void context(void **state)
 	done(dev, ctx.async_fd);
 }
 
+/* A device without user capabilities: uverbs ABI 3 in sysfs, the 8-byte
+ * v3 answer asked for and read as v3 (its blue-flame register size says
+ * whether the blue-flame page is mapped). */
+static void context_abi3(void **state)
+{
+	struct mlx4_ib_alloc_ucontext_resp_v3 v3 = {
+		.qp_tab_size = 1 << 17, .bf_reg_size = 512, .bf_regs_per_page = 8,
+	};
+	struct uvio_device *dev;
+	UVIO_OPTS(uvio_context, ctx);
+
+	(void)state;
+	dev = mlx4_device();
+	fake_sysfs_put("class/infiniband_verbs/uverbs0/abi_version", "3\n");
+	memset(&k.ctx, 0, sizeof(k.ctx));
+	memcpy(&k.ctx, &v3, sizeof(v3));
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(k.uhw_out_len, sizeof(v3));
+	assert_int_equal(maps, 2);
+	done(dev, ctx.async_fd);
+
+	dev = mlx4_device();
+	v3.bf_reg_size = 0;
+	memset(&k.ctx, 0, sizeof(k.ctx));
+	memcpy(&k.ctx, &v3, sizeof(v3));
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(k.uhw_out_len, sizeof(v3));
+	assert_int_equal(maps, 1);
+	done(dev, ctx.async_fd);
+	fake_sysfs_put("class/infiniband_verbs/uverbs0/abi_version", "4\n");
+}
+
 /* entries = cqe + 1 rounded up to a power of two, told the kernel less
  * one; the buffer zeroed on a page; CQ records 8 bytes apart in one page.
  * Without the large-CQE capability the CQEs are 32 bytes. */
@@ -419,6 +451,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(context),
+		cmocka_unit_test(context_abi3),
 		cmocka_unit_test(cq_request),
 		cmocka_unit_test(qp_sizes),
 		cmocka_unit_test(srq_layout),

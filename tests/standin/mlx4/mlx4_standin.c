@@ -7,10 +7,10 @@
  * headers of the guest's kernel and the kernel suite loads it in a qemu
  * guest.
  *
- *   insmod mlx4_standin.ko [netdev=dummy0]
+ *   insmod mlx4_standin.ko [netdev=dummy0] [abi=3|4]
  *
  * registers mlx4_0 (driver id RDMA_DRIVER_MLX4, uverbs ABI version 4, as
- * mlx4_ib declares it for a device with user capabilities) with one RoCE
+ * mlx4_ib declares it for a device with user capabilities, or 3) with one RoCE
  * port on NETDEV, so that Debian's libmlx4 (rdma-core 44) drives it through
  * libibverbs as it drives a ConnectX-3.
  *
@@ -27,9 +27,11 @@
  *  - GET_CONTEXT (mlx4_ib_alloc_ucontext): no request is read; the answer
  *    is mlx4_ib_alloc_ucontext_resp (dev_caps, qp_tab_size, bf_reg_size,
  *    bf_regs_per_page, cqe_size), 16 bytes copied with ib_copy_to_udata,
- *    whatever the caller's length says. The
- *    ABI-v3 answer (a device without user capabilities) is not offered:
- *    this device has them (64-byte CQEs, MLX4_USER_DEV_CAP_LARGE_CQE).
+ *    whatever the caller's length says. With abi=3 the device is one
+ *    without user capabilities, registered as mlx4_ib registers it then:
+ *    uverbs ABI version 3, the answer mlx4_ib_alloc_ucontext_resp_v3
+ *    (qp_tab_size, bf_reg_size, bf_regs_per_page; 8 bytes) and 32-byte
+ *    CQEs; by default ABI 4 and 64-byte CQEs (MLX4_USER_DEV_CAP_LARGE_CQE).
  *    Each context holds one UAR page and one blue-flame page.
  *  - mmap (mlx4_ib_mmap): page offset 0 the UAR page, 1 the blue-flame
  *    page (bf_reg_size is not 0), each exactly one page, shared (else
@@ -130,6 +132,10 @@
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
 MODULE_PARM_DESC(netdev, "the Ethernet device under the RoCE port (default dummy0)");
+static int abi = MLX4_IB_UVERBS_ABI_VERSION;
+module_param(abi, int, 0444);
+MODULE_PARM_DESC(abi, "4 (default): a device with user capabilities (64-byte CQEs); "
+		 "3: one without, as mlx4_ib registers it then");
 
 /* The HCA this stands in for: ConnectX-3-like limits. */
 enum {
@@ -147,7 +153,6 @@ enum {
 	SD_MAX_PDS = 1 << 15,
 	SD_MAX_QP_INIT_RDMA = 16,
 	SD_MAX_QP_DEST_RDMA = 16,
-	SD_CQE_SIZE = 64,
 	SD_BF_REG_SIZE = 512,
 	SD_BF_REGS_PER_PAGE = 8,
 	SD_GID_TBL_LEN = 128,
@@ -176,6 +181,18 @@ struct sd_ex_query_device {
 	u32 comp_mask;
 	u32 reserved;
 };
+
+/* mlx4_core gives 64-byte CQEs and says so to users (the large-CQE user
+ * capability); a device without user capabilities has 32-byte ones. */
+static bool sd_abi3(void)
+{
+	return abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION;
+}
+
+static size_t sd_cqe_size(void)
+{
+	return sd_abi3() ? 32 : 64;
+}
 
 struct sd_dev {
 	struct ib_device ibdev;
@@ -459,8 +476,14 @@ static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 		.qp_tab_size = SD_NUM_QPS,
 		.bf_reg_size = SD_BF_REG_SIZE,
 		.bf_regs_per_page = SD_BF_REGS_PER_PAGE,
-		.cqe_size = SD_CQE_SIZE,
+		.cqe_size = sd_cqe_size(),
 	};
+	struct mlx4_ib_alloc_ucontext_resp_v3 resp_v3 = {
+		.qp_tab_size = SD_NUM_QPS,
+		.bf_reg_size = SD_BF_REG_SIZE,
+		.bf_regs_per_page = SD_BF_REGS_PER_PAGE,
+	};
+	int err;
 
 	uc->uar = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	uc->bf = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -468,7 +491,11 @@ static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 		goto err;
 	INIT_LIST_HEAD(&uc->db_pages);
 	mutex_init(&uc->db_lock);
-	if (ib_copy_to_udata(udata, &resp, sizeof(resp)))
+	if (sd_abi3())
+		err = ib_copy_to_udata(udata, &resp_v3, sizeof(resp_v3));
+	else
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
 		goto err_fault;
 	return 0;
 
@@ -556,8 +583,8 @@ static int sd_cqe_bytes(struct ib_umem *umem, u32 first, u32 n, u8 (*val)(u32 i,
 			void *arg)
 {
 	size_t base = ib_umem_offset(umem);
-	size_t pos = base + (size_t)first * SD_CQE_SIZE + SD_CQE_SIZE - 1;
-	size_t end = pos + (size_t)n * SD_CQE_SIZE;
+	size_t pos = base + (size_t)first * sd_cqe_size() + sd_cqe_size() - 1;
+	size_t end = pos + (size_t)n * sd_cqe_size();
 	struct sg_page_iter it;
 	size_t page_start;
 	u32 i = first;
@@ -570,14 +597,14 @@ static int sd_cqe_bytes(struct ib_umem *umem, u32 first, u32 n, u8 (*val)(u32 i,
 		p = kmap_local_page(sg_page_iter_page(&it));
 		while (pos < end && pos < page_start + PAGE_SIZE) {
 			p[pos - page_start] = val(i++, arg);
-			pos += SD_CQE_SIZE;
+			pos += sd_cqe_size();
 		}
 		kunmap_local(p);
 		if (pos >= end)
 			return 0;
 		/* the next owner byte may lie pages further on */
 		if ((pos >> PAGE_SHIFT) != (page_start >> PAGE_SHIFT) + 1) {
-			u32 left = (u32)((end - pos) / SD_CQE_SIZE);
+			u32 left = (u32)((end - pos) / sd_cqe_size());
 
 			return sd_cqe_bytes(umem, i, left, val, arg);
 		}
@@ -593,7 +620,7 @@ static u8 sd_hw_owned(u32 i, void *arg)
 static int sd_get_cq_umem(struct ib_device *ibdev, u64 buf_addr, int entries,
 			  struct ib_umem **out)
 {
-	struct ib_umem *umem = ib_umem_get(ibdev, buf_addr, (size_t)entries * SD_CQE_SIZE,
+	struct ib_umem *umem = ib_umem_get(ibdev, buf_addr, (size_t)entries * sd_cqe_size(),
 					   IB_ACCESS_LOCAL_WRITE);
 	int err;
 
@@ -1183,6 +1210,10 @@ static int __init sd_init(void)
 	struct sd_dev *dev;
 	int err;
 
+	if (abi != MLX4_IB_UVERBS_ABI_VERSION && !sd_abi3()) {
+		pr_err("mlx4_standin: abi=%d: 3 or 4\n", abi);
+		return -EINVAL;
+	}
 	ndev = dev_get_by_name(&init_net, netdev);
 	if (!ndev) {
 		pr_err("mlx4_standin: no netdev %s\n", netdev);
@@ -1208,6 +1239,8 @@ static int __init sd_init(void)
 	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
 	strscpy(dev->ibdev.node_desc, "mlx4_standin", sizeof(dev->ibdev.node_desc));
 	ib_set_device_ops(&dev->ibdev, &sd_ops);
+	if (sd_abi3())		/* as mlx4_ib does without user capabilities */
+		dev->ibdev.ops.uverbs_abi_ver = MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION;
 
 	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
 	dev_put(ndev);		/* the core holds its own reference */
