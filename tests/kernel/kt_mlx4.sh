@@ -19,7 +19,8 @@
 #      request, a CQ buffer shorter than mlx4 computes, send queue strides
 #      past the device's and below 64 bytes, a QP on an SRQ with receives)
 #      answered with mlx4_ib's errno, and two of the library's half (a raw
-#      packet QP, 2^22 CQEs), each reported naming the command;
+#      packet QP, 2^22 CQEs), each reported naming the command; its mmaps
+#      of the context's pages, and those mlx4_ib refuses, listed;
 #  (f) the traces printed between "UVIO-FILE-BEGIN mlx4/NAME" and
 #      "UVIO-FILE-END mlx4/NAME" lines; the host copies them to
 #      BUILD_DIR/vm/mlx4/NAME (and compares the driver data of the two,
@@ -221,7 +222,7 @@ if [ -f kt_mlx4_uvio.out ]; then
 	else
 		bad "kt_mlx4_uvio: $n refusal lines, $named naming the command and errno (want 7)"
 	fi
-	grep '^  refusal: ' kt_mlx4_uvio.out
+	grep -E '^  (refusal|mmap of) ' kt_mlx4_uvio.out
 else
 	bad "no output of kt_mlx4_uvio"
 fi

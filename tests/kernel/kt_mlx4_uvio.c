@@ -9,7 +9,8 @@
  * destroyed, nothing left pinned and the kernel's object table empty after.
  * Then what mlx4 refuses, sent on purpose with the caller's own driver data,
  * refused and reported naming the command (each such line starts
- * "  refusal: "), and what the library's half refuses before sending.
+ * "  refusal: "), and what the library's half refuses before sending; and
+ * the context's pages mapped and refused as mlx4_ib's mmap does.
  *
  * The requests are the witness's (kt_mlx4_witness: libmlx4 through
  * libibverbs), so that the two traces can be compared field by field:
@@ -118,6 +119,34 @@ static void refused(const char *what, int err, int want, const char *verb)
 	KT_EQ(err, want);
 	KT_CHECK(strstr(e, verb) != NULL, "%s: the error names %s: %s", what, verb, e);
 	printf("  refusal: %s: %s\n", what, e);
+}
+
+/* The pages the context offers (mlx4_ib_mmap): the UAR page at offset 0
+ * and the blue-flame page at one page, shared, one page each; the clock
+ * (offset 3) refused where the device does not map it, any other offset,
+ * a private mapping or two pages refused. */
+static void mappings(struct uvio_device *dev)
+{
+	static const struct { off_t page; size_t pages; int flags, err; const char *what; } m[] = {
+		{ 0, 1, MAP_SHARED, 0, "the UAR page" },
+		{ 1, 1, MAP_SHARED, 0, "the blue-flame page" },
+		{ 3, 1, MAP_SHARED, EOPNOTSUPP, "the clock page" },
+		{ 2, 1, MAP_SHARED, EINVAL, "offset 2" },
+		{ 0, 1, MAP_PRIVATE, EINVAL, "the UAR page, private" },
+		{ 0, 2, MAP_SHARED, EINVAL, "two pages at the UAR page" },
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		void *p = mmap(NULL, m[i].pages * PAGE, PROT_WRITE, m[i].flags,
+			       uvio_device_fd(dev), m[i].page * (off_t)PAGE);
+		int err = p == MAP_FAILED ? errno : 0;
+
+		KT_CHECK(err == m[i].err, "mmap of %s: errno %d, mlx4_ib answers %d", m[i].what,
+			 err, m[i].err);
+		printf("  mmap of %s: %s\n", m[i].what, err ? strerror(err) : "mapped");
+		if (p != MAP_FAILED)
+			munmap(p, m[i].pages * PAGE);
+	}
 }
 
 /* What mlx4 refuses, sent with the caller's driver data; the library
@@ -310,6 +339,7 @@ int main(int argc, char **argv)
 	}
 
 	refusals(dev, pd, cq.handle, srq.handle);
+	mappings(dev);
 	pinned = vmpin_pages();
 
 	KT_EQ(uvio_destroy_ah(dev, ah, NULL), 0);

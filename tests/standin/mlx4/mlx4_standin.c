@@ -520,12 +520,12 @@ static void sd_dealloc_ucontext(struct ib_ucontext *ibuc)
 	put_page(uc->bf);
 }
 
-/* rdma_user_mmap_io's checks: one page, shared. */
+/* rdma_user_mmap_io's checks, in its order: shared, one page. */
 static int sd_map_page(struct vm_area_struct *vma, struct page *page)
 {
-	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	if (WARN_ON(!(vma->vm_flags & VM_SHARED)))
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
