@@ -222,7 +222,7 @@ if [ -f kt_mlx4_uvio.out ]; then
 	else
 		bad "kt_mlx4_uvio: $n refusal lines, $named naming the command and errno (want 7)"
 	fi
-	grep -E '^  (refusal|mmap of) ' kt_mlx4_uvio.out
+	grep -E '^  (refusal:|mmap of) ' kt_mlx4_uvio.out
 else
 	bad "no output of kt_mlx4_uvio"
 fi
