@@ -5,12 +5,15 @@
 #include "hw/hw.h"
 
 extern const struct hw_ops uvio_hw_mlx5;
+extern const struct hw_ops uvio_hw_mlx4;
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
 	switch (driver_id) {
 	case RDMA_DRIVER_MLX5:
 		return &uvio_hw_mlx5;
+	case RDMA_DRIVER_MLX4:
+		return &uvio_hw_mlx4;
 	default:
 		return NULL;
 	}
@@ -26,7 +29,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 		uint32_t id;
 		const char *name, *header;
 	} unbuilt[] = {
-		{ RDMA_DRIVER_MLX4, "mlx4", "rdma/mlx4-abi.h" },
 		{ RDMA_DRIVER_CXGB4, "cxgb4", "rdma/cxgb4-abi.h" },
 		{ RDMA_DRIVER_MTHCA, "mthca", "rdma/mthca-abi.h" },
 		{ RDMA_DRIVER_BNXT_RE, "bnxt_re", "rdma/bnxt_re-abi.h" },
