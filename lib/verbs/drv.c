@@ -132,8 +132,9 @@ void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, str
 	/* The kernel's refusal, with what it most likely lacked. */
 	snprintf(was, sizeof(was), "%s", uvio_last_error());
 	uvio_set_last_error("%s (the %s driver takes its own request in the driver data, "
-			    "struct uvio_drv, as %s lays out; the library builds it for mlx5 only)",
-			    was, name, header);
+			    "struct uvio_drv, as %s lays out; this library does not build it "
+			    "for %s)",
+			    was, name, header, name);
 	uvio_log(LOG_ERR, "%s", uvio_last_error());
 }
 

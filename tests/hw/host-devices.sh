@@ -1,9 +1,10 @@
 #!/bin/sh
 # The hardware part of the suite, on this machine's own RDMA devices (a
-# ConnectX, ...): examples/create_cq on each, and on each mlx5 device the
-# library's mlx5 checks (tests/kernel/kt_mlx5_uvio), as the kernel suite runs
-# them against the stand-in. Skipped, with the reason, where the machine has
-# no RDMA device (exit 77).
+# ConnectX, ...): examples/create_cq on each, and on each device of a driver
+# the library has a half for (mlx5, mlx4) that half's checks
+# (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against the
+# stand-in. Skipped, with the reason, where the machine has no RDMA device
+# (exit 77).
 #   host-devices.sh BUILD_DIR
 set -u
 build=$1
@@ -19,10 +20,16 @@ for d in /sys/class/infiniband/*; do
 	else echo "--- FAIL create_cq $name"; fail=1; fi
 	ran=$((ran + 1))
 	case $driver in
-	mlx5_core)
-		if "$build/tests/kernel/kt_mlx5_uvio" "$name"; then echo "--- PASS kt_mlx5_uvio $name"
-		else echo "--- FAIL kt_mlx5_uvio $name"; fail=1; fi ;;
+	mlx5_core) half=mlx5 ;;
+	mlx4_core) half=mlx4 ;;
+	*) half= ;;
 	esac
+	# The library's checks of that driver's half, as the kernel suite runs
+	# them against its stand-in.
+	if [ -n "$half" ]; then
+		if "$build/tests/kernel/kt_${half}_uvio" "$name"; then echo "--- PASS kt_${half}_uvio $name"
+		else echo "--- FAIL kt_${half}_uvio $name"; fail=1; fi
+	fi
 done
 [ "$ran" -gt 0 ] || { echo "host-devices: SKIP: no device in /sys/class/infiniband"; exit 77; }
 exit $fail
