@@ -182,6 +182,38 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 	KT_EQ(res_count("qp"), qps);
 }
 
+/* A second handle whose CQ and QPs are never destroyed: closing it
+ * unmaps what the library mapped for them, and the kernel frees them with
+ * the fd. Its fd is printed ("closed with objects: fd N") for the guest
+ * script, whose count of objects destroyed leaves that fd's out. */
+static void close_frees(void)
+{
+	struct uvio_device *other;
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq_attr, cqa, .cqe = 8);
+	UVIO_OPTS(uvio_cq, cq);
+	struct uvio_qp ud, srd;
+	uint32_t pd = 0;
+	int before = uverbs_maps();
+
+	KT_EQ(uvio_device_open(name, &other), 0);
+	if (!other)
+		return;
+	KT_EQ(uvio_get_context(other, NULL, &ctx, NULL), 0);
+	KT_EQ(uvio_alloc_pd(other, NULL, &pd, NULL), 0);
+	KT_EQ(uvio_create_cq(other, &cqa, NULL, &cq, NULL), 0);
+	KT_EQ(make_qp(other, IB_UVERBS_QPT_UD, pd, cq.handle, cq.handle, NULL, &ud), 0);
+	KT_EQ(make_qp(other, IB_UVERBS_QPT_DRIVER, pd, cq.handle, cq.handle, NULL, &srd), 0);
+	KT_EQ(uverbs_maps() - before, 2 + 4 + 4);
+	printf("  closed with objects: fd %d\n", uvio_device_fd(other));
+	if (ctx.async_fd >= 0)
+		close(ctx.async_fd);
+	uvio_device_close(other);
+	KT_EQ(uverbs_maps(), before);
+	printf("  a second handle closed with a CQ and two QPs alive: %d mappings left of its %d\n",
+	       uverbs_maps() - before, 10);
+}
+
 int main(int argc, char **argv)
 {
 	struct uvio_device *dev;
@@ -254,6 +286,7 @@ int main(int argc, char **argv)
 	}
 
 	refusals(dev, pd, cq.handle);
+	close_frees();
 
 	KT_EQ(uvio_destroy_ah(dev, ah, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, srd.handle, NULL, NULL), 0);
