@@ -169,6 +169,28 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 		refused("QP.CREATE", "EINVAL");
 	}
 
+	/* A request as 6.12 lays it out (flags after driver_qp_type), asking
+	 * for unsolicited write receive, which the device lacks: 6.12
+	 * refuses the flag (EOPNOTSUPP); 6.1, whose request ends before it,
+	 * refuses bytes it does not know that are not zero (EINVAL). */
+	{
+		struct {
+			struct efa_ibv_create_qp base;
+			uint16_t flags;
+			uint8_t reserved[6];
+		} q12 = { .base = { .sq_ring_size = 16 * 64, .rq_ring_size = 16 * 16 },
+			  .flags = 1 };
+		uint8_t qresp[sizeof(struct efa_ibv_create_qp_resp)];
+		UVIO_OPTS(uvio_drv, qdrv, .in = &q12, .in_len = sizeof(q12), .out = qresp,
+			  .out_len = sizeof(qresp));
+		bool v612 = kt_kernel_ge(6, 12);
+		struct uvio_qp qp;
+
+		KT_EQ(make_qp(dev, IB_UVERBS_QPT_DRIVER, pd, cq, cq, &qdrv, &qp),
+		      v612 ? -EOPNOTSUPP : -EINVAL);
+		refused("QP.CREATE", v612 ? "EOPNOTSUPP" : "EINVAL");
+	}
+
 	/* An RC QP: the library's efa half says efa has none, before
 	 * anything is sent. */
 	{

@@ -17,9 +17,24 @@
  *
  * What of efa it reproduces, as Linux 6.1 states it (Debian 6.1.192,
  * drivers/infiniband/hw/efa/efa_verbs.c and efa_main.c,
- * include/uapi/rdma/efa-abi.h): the user-data contract of every command
- * below, the checks in efa's order with its errno. The rules are
- * transcribed; the code is written anew. Only 6.1 was read.
+ * include/uapi/rdma/efa-abi.h) and, built for 6.12, as Linux 6.12 states
+ * it (Debian 6.12.118): the user-data contract of every command below, the
+ * checks in efa's order with its errno. The rules are transcribed; the
+ * code is written anew. Only these two kernels were read: kernels between
+ * them do not build. What 6.12 changed, and this follows (everything else
+ * below is the same in both):
+ *  - CREATE_CQ: the op takes the ioctl's attribute bundle (the driver
+ *    data is its driver_udata; no rule changes);
+ *  - CREATE_QP: efa_ibv_create_qp grew flags and reserved_90 (24 bytes):
+ *    reserved_90 not zero is EINVAL with comp_mask; a flag other than
+ *    EFA_CREATE_QP_WITH_UNSOLICITED_WRITE_RECV, or that one on a device
+ *    without the capability (this one), is EOPNOTSUPP; a 16-byte request
+ *    (libefa 44's) is still taken;
+ *  - EX_QUERY_DEVICE and REG_MR: the capabilities 6.12 adds (128-byte data
+ *    polling, RDMA write, unsolicited write receive) are not this device's,
+ *    so the answers and the access flags taken are 6.1's;
+ *  - EFA_IB_METHOD_MR_QUERY (the MR's interconnect ids): not reproduced
+ *    (libefa 44 does not call it).
  *  - GET_CONTEXT (efa_alloc_ucontext): efa_ibv_alloc_ucontext_cmd read up
  *    to the caller's length (a short or absent request is taken as zeros;
  *    unknown comp_mask bits are ignored: "we will ack input fields in our
@@ -128,8 +143,10 @@
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/efa-abi.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#error "efa_standin states Linux 6.1's efa only"
+/* The rules of 6.12 where they differ from 6.1's (see the header). */
+#define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#if !SD_V612 && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#error "efa_standin states Linux 6.1's and 6.12's efa; kernels between were not read"
 #endif
 
 /* The device this stands in for (an EFA's attributes, few of them). */
@@ -492,9 +509,16 @@ static void sd_cq_entries_remove(struct sd_cq *cq)
 	cq->db_entry = cq->q_entry = NULL;
 }
 
+#if SD_V612
+static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			struct uverbs_attr_bundle *attrs)
+{
+	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
+#else
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct ib_udata *udata)
 {
+#endif
 	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 	struct efa_ibv_create_cq_resp resp = {};
@@ -655,8 +679,16 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = ib_copy_from_udata(&cmd, udata, min(sizeof(cmd), udata->inlen));
 	if (err)
 		return err;
+#if SD_V612
+	if (cmd.comp_mask || memchr_inv(cmd.reserved_90, 0, sizeof(cmd.reserved_90)))
+		return -EINVAL;
+	/* no unsolicited write receive on this device: no flag is taken */
+	if (cmd.flags)
+		return -EOPNOTSUPP;
+#else
 	if (cmd.comp_mask)
 		return -EINVAL;
+#endif
 	if (init->qp_type != IB_QPT_UD && cmd.driver_qp_type != EFA_QP_DRIVER_TYPE_SRD)
 		return -EOPNOTSUPP;
 
