@@ -24,7 +24,14 @@
  *    a kernel whose device has either refuses a context without it); the
  *    answer's sub_cqs_per_cq, inline_buf_size, max_llq_size, max_tx_batch,
  *    min_sq_wr and cmds_supp_udata_mask are kept;
- *  - CQ: entries asked rounded up to a power of two; the request names the
+ *  - after the context, EX_QUERY_DEVICE with efa's answer in the driver
+ *    data, as libefa asks it: the device's WR and SGE limits (a QP past
+ *    them is refused, as libefa refuses it) and capabilities;
+ *  - CQ: a completion channel asks for events
+ *    (EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL) where the device says it has
+ *    event queues (CQ_NOTIFICATIONS), and is refused where it does not, as
+ *    libefa refuses it (efa 6.1 takes the flag unchecked);
+ *    entries asked rounded up to a power of two; the request names the
  *    entry size (the plain RX completion descriptor, 16 bytes) and the
  *    context's sub_cqs_per_cq; the answer's q_mmap_key/q_mmap_size are
  *    mapped read-only, and with EFA_CREATE_CQ_RESP_DB_OFF the doorbell page
@@ -48,6 +55,7 @@
 #include <rdma/efa-abi.h>
 #include <uvio/diag.h>
 #include "hw/hw.h"
+#include "device/path.h"
 #include "report/report.h"
 
 enum {
@@ -80,12 +88,15 @@ struct efa_cq_resp {
 _Static_assert(sizeof(struct efa_cq_req) == 16 && sizeof(struct efa_cq_resp) == 40,
 	       "efa's create CQ layout");
 #define CQ_RESP_DB_OFF 1u	/* EFA_CREATE_CQ_RESP_DB_OFF */
+#define CQ_WITH_COMPLETION_CHANNEL 1u	/* EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL */
+#define DEV_CAPS_CQ_NOTIFICATIONS 4u	/* EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS */
 #define CTX_COMP_TX_BATCH 1u	/* EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH */
 #define CTX_COMP_MIN_SQ_WR 2u	/* EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR */
 
 struct efa_state {
 	struct hw_state base;
 	struct efa_ibv_alloc_ucontext_resp resp;
+	struct efa_ibv_ex_query_device_resp dev;	/* zero where the query failed */
 	size_t page;
 	int fd;
 };
@@ -209,8 +220,32 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
 	return hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_alloc_ucontext_resp), st);
 }
 
+/* What libefa asks right after its context: the device's limits and
+ * capabilities, efa's answer to EX_QUERY_DEVICE in the driver data. */
+static int device_query(struct uvio_device *dev, struct efa_state *st)
+{
+	struct ib_uverbs_ex_query_device c = { 0 };
+	struct ib_uverbs_ex_query_device_resp r;
+	struct drv_bufs b = { .out = &st->dev, .out_len = sizeof(st->dev) };
+	enum uvio_path cur = uvio_path_current(&dev->paths);
+	enum uvio_path p = cur == UVIO_PATH_IOCTL || cur == UVIO_PATH_INVOKE_WRITE ?
+				   UVIO_PATH_INVOKE_WRITE : UVIO_PATH_WRITE;
+	int ret;
+
+	if (!(st->resp.cmds_supp_udata_mask & EFA_USER_CMDS_SUPP_UDATA_QUERY_DEVICE))
+		return -EOPNOTSUPP;
+	memset(&r, 0, sizeof(r));
+	ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &c, sizeof(c), &r,
+				 sizeof(r), &b);
+	if (ret)
+		memset(&st->dev, 0, sizeof(st->dev));
+	return ret;
+}
+
 static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 {
+	int err;
+
 	struct efa_state *st = c->obj;
 
 	if (ret) {
@@ -224,6 +259,11 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 	st->base.free_obj = free_obj_at_close;
 	st->base.release = release;
 	pthread_mutex_init(&st->base.lock, NULL);
+	err = device_query(dev, st);
+	if (err)
+		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: efa: the device's limits unknown "
+			 "(EX_QUERY_DEVICE: %s): QPs are checked by the kernel alone, CQs get no "
+			 "completion events", dev->name, strerror(-err));
 	if (!uvio_hw_attach(dev, &st->base))
 		release(&st->base, dev);	/* a context this handle had already */
 }
@@ -238,6 +278,12 @@ static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	struct efa_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
+	/* Events (EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL) only where the device
+	 * has event queues, as libefa: efa 6.1 takes the flag unchecked. */
+	if (p->cq.channel && !(st->dev.device_caps & DEV_CAPS_CQ_NOTIFICATIONS))
+		return refuse(c, -EOPNOTSUPP,
+			      "the device has no event queues (EX_QUERY_DEVICE: no "
+			      "CQ_NOTIFICATIONS): no completion channel");
 	if (!n || !st->resp.sub_cqs_per_cq ||
 	    (uint64_t)n * RX_CDESC * st->resp.sub_cqs_per_cq > MAX_RING)
 		return refuse(c, -EINVAL, "more CQ entries than efa's rings hold");
@@ -247,6 +293,8 @@ static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	memset(req, 0, sizeof(*req));
 	req->cq_entry_size = RX_CDESC;
 	req->num_sub_cqs = st->resp.sub_cqs_per_cq;
+	if (p->cq.channel)
+		req->flags = CQ_WITH_COMPLETION_CHANNEL;
 	p->cq.cqe = n;		/* as libefa asks */
 	return hand_over(c, b, sizeof(*req), sizeof(struct efa_cq_resp), o);
 }
@@ -281,6 +329,11 @@ static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 			      "efa makes UD QPs and SRD QPs (type IB_UVERBS_QPT_DRIVER) only");
 	if (p->qp.srq)
 		return refuse(c, -EOPNOTSUPP, "efa has no SRQ");
+	/* libefa's limits, where the device told them */
+	if (st->dev.max_sq_wr &&
+	    (cap->max_send_wr > st->dev.max_sq_wr || cap->max_recv_wr > st->dev.max_rq_wr ||
+	     cap->max_send_sge > st->dev.max_sq_sge || cap->max_recv_sge > st->dev.max_rq_sge))
+		return refuse(c, -EINVAL, "past the device's WRs or SGEs (EX_QUERY_DEVICE)");
 	sq = pow2_up(cap->max_send_wr > st->resp.min_sq_wr ? cap->max_send_wr :
 							    st->resp.min_sq_wr);
 	if (!sq || (uint64_t)sq * TX_WQE > st->resp.max_llq_size)

@@ -145,13 +145,13 @@ else
 	bad "kt_efa_witness: exit $rc"
 fi
 show witness.plain
-# The kernel's own list while the witness's objects all existed: PD, two
+# The kernel's own list while the witness's objects all existed: PD, three
 # CQs, MR, the UD QP in RTS, its context (the SRD QP, type DRIVER, is left
 # out of this list by the kernel, see res_line; the witness read its state
 # back itself).
 live=$(grep " $DEV: " live.txt 2>/dev/null)
 qps=$(grep "link $DEV/" live-qp.txt 2>/dev/null)
-if echo "$live" | grep -q ' pd 1 cq 2 qp 1 cm_id 0 mr 1 ctx 1' &&
+if echo "$live" | grep -q ' pd 1 cq 3 qp 1 cm_id 0 mr 1 ctx 1' &&
    [ "$(echo "$qps" | grep -c 'type UD state RTS')" = 1 ] &&
    grep -q '^ok qp: UD QP [0-9]* and SRD QP [0-9]*' witness.plain &&
    grep -q '^ok qp: both in RTS' witness.plain; then

@@ -307,6 +307,23 @@ int main(int argc, char **argv)
 		printf("  AH %u to the port's GID\n", ah);
 	}
 
+	{	/* a CQ whose completions go to a channel: the device has event
+		 * queues (EX_QUERY_DEVICE said so), the half asks for events */
+		UVIO_OPTS(uvio_comp_channel, ch);
+		UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8, .channel = &ch);	/* the witness's */
+		UVIO_OPTS(uvio_cq, c);
+		int before = uverbs_maps();
+
+		KT_EQ(uvio_create_comp_channel(dev, &ch, NULL), 0);
+		KT_EQ(uvio_create_cq(dev, &ca, NULL, &c, NULL), 0);
+		KT_EQ(uverbs_maps() - before, 2);
+		KT_EQ(uvio_destroy_cq(dev, c.handle, NULL, NULL), 0);
+		KT_EQ(uverbs_maps(), before);
+		if (ch.fd >= 0)
+			close(ch.fd);
+		printf("  a CQ on a completion channel made and destroyed\n");
+	}
+
 	refusals(dev, pd, cq.handle);
 	close_frees();
 

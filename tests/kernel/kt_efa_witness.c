@@ -9,7 +9,8 @@
  * Opens the device (libefa's context handshake and its EX_QUERY_DEVICE),
  * reads efa's attributes back through efadv_query_device, queries the port
  * (link layer unspecified, one GID), and makes a PD, a CQ of 32 entries, a
- * CQ with the source GID in its entries (efadv_create_cq), an MR of 8 KiB,
+ * CQ with the source GID in its entries (efadv_create_cq), a CQ on a
+ * completion channel (armed: libefa's doorbell write), an MR of 8 KiB,
  * a UD QP and an SRD QP (efadv_create_qp_ex: IBV_QPT_DRIVER with
  * EFADV_QP_DRIVER_TYPE_SRD) of 16 send and 16 receive WRs of one SGE, and
  * an AH to the port's own GID whose efa AH number efadv_query_ah reads.
@@ -161,7 +162,13 @@ int main(int argc, char **argv)
 	struct ibv_cq *cq2 = ibv_cq_ex_to_cq(cqx);
 	if (cq2->cqe != 32)
 		fail("the source-GID CQ: cqe %d, not 32 (20 rounded up)", cq2->cqe);
-	ok("a CQ of 32 entries and one with the source GID (20 asked, 32 made), rings mapped");
+	struct ibv_comp_channel *ch = check_ptr(ibv_create_comp_channel(ctx),
+						"ibv_create_comp_channel");
+	struct ibv_cq *cq3 = check_ptr(ibv_create_cq(ctx, 8, NULL, ch, 0),
+				       "ibv_create_cq on a completion channel");
+	check_rc(ibv_req_notify_cq(cq3, 0), "ibv_req_notify_cq");
+	ok("a CQ of 32 entries, one with the source GID (20 asked, 32 made), one on a "
+	   "completion channel, armed; rings mapped");
 
 	step = "mr";
 	void *buf = check_ptr(aligned_alloc(4096, BUF), "aligned_alloc");
@@ -223,6 +230,8 @@ int main(int argc, char **argv)
 	check_rc(ibv_destroy_qp(srd), "ibv_destroy_qp SRD");
 	check_rc(ibv_destroy_qp(ud), "ibv_destroy_qp UD");
 	check_rc(ibv_dereg_mr(mr), "ibv_dereg_mr");
+	check_rc(ibv_destroy_cq(cq3), "ibv_destroy_cq on a channel");
+	check_rc(ibv_destroy_comp_channel(ch), "ibv_destroy_comp_channel");
 	check_rc(ibv_destroy_cq(cq2), "ibv_destroy_cq source GID");
 	check_rc(ibv_destroy_cq(cq), "ibv_destroy_cq");
 	check_rc(ibv_dealloc_pd(pd), "ibv_dealloc_pd");

@@ -5,8 +5,8 @@ says how).
 
   compare-efa.py WITNESS.json LIBRARY.json
 
-Pairs: GET_CONTEXT; ALLOC_PD (its answer); CQ.CREATE with 16-byte entries
-(the request and the answer's sizes); QP.CREATE of a UD QP and of a DRIVER
+Pairs: GET_CONTEXT; ALLOC_PD (its answer); CQ.CREATE with 16-byte entries,
+without and with completion events (the request and the answer's sizes); QP.CREATE of a UD QP and of a DRIVER
 (SRD) QP; CREATE_AH (its answer). Besides the efa structs, the core sizes
 the kernel allocates from (CQE, CAP) and the QP type. No addresses: efa's
 queues are the kernel's. Ids not compared: the mmap keys and doorbell
@@ -20,7 +20,10 @@ def kind(rec, a):
     if name == "DEVICE.GET_CONTEXT":
         return "GET_CONTEXT"
     if name == "CQ.CREATE":
-        return "CQ.CREATE 16" if a.get("UHW_IN", {}).get("cq_entry_size") == "16" else None
+        req = a.get("UHW_IN", {})
+        if req.get("cq_entry_size") != "16":
+            return None
+        return {"0": "CQ.CREATE 16", "1": "CQ.CREATE 16 with events"}.get(req.get("flags"))
     if name == "QP.CREATE":
         return f"QP.CREATE {a.get('TYPE', {}).get('value', '?')}"
     if name == "DEVICE.INVOKE_WRITE(ALLOC_PD)":
@@ -32,8 +35,8 @@ def kind(rec, a):
 
 PROFILE = Profile(
     driver="efa",
-    want=["GET_CONTEXT", "ALLOC_PD", "CQ.CREATE 16", "QP.CREATE UD(4)", "QP.CREATE DRIVER(255)",
-          "CREATE_AH"],
+    want=["GET_CONTEXT", "ALLOC_PD", "CQ.CREATE 16", "CQ.CREATE 16 with events",
+          "QP.CREATE UD(4)", "QP.CREATE DRIVER(255)", "CREATE_AH"],
     kind=kind,
     core={"CQE", "CAP", "TYPE"},
     ids={"q_mmap_key", "db_mmap_key", "db_off", "rq_mmap_key", "rq_db_mmap_key",

@@ -91,6 +91,8 @@ static struct {
 	uint32_t next_handle;
 	uint64_t q_mmap_size;		/* the CQ ring's length answered */
 	struct efa_ibv_alloc_ucontext_resp ctx;
+	struct efa_ibv_ex_query_device_resp dev;	/* EX_QUERY_DEVICE's driver data */
+	int dev_queries;
 } k;
 
 static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
@@ -160,6 +162,20 @@ static int kernel_ioctl(unsigned long request, void *arg)
 			if (h->method_id == UVERBS_METHOD_GET_CONTEXT &&
 			    x->attr_id == UVERBS_ATTR_UHW_OUT)
 				put_out(x, &k.ctx, sizeof(k.ctx));
+			if (h->method_id == UVERBS_METHOD_INVOKE_WRITE &&
+			    find(h, UVERBS_ATTR_WRITE_CMD)->data ==
+				    (IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				     IB_USER_VERBS_EX_CMD_QUERY_DEVICE)) {
+				struct ib_uverbs_ex_query_device_resp r = {
+					.response_length = sizeof(r) };
+
+				if (x->attr_id == UVERBS_ATTR_CORE_OUT)
+					put_out(x, &r, sizeof(r));
+				else if (x->attr_id == UVERBS_ATTR_UHW_OUT) {
+					put_out(x, &k.dev, sizeof(k.dev));
+					k.dev_queries++;
+				}
+			}
 			break;
 		case UVERBS_OBJECT_ASYNC_EVENT:
 			x->data = (uint64_t)dup(fake_uverbs_fd());
@@ -216,6 +232,11 @@ static struct uvio_device *efa_device(void)
 	k.ctx.max_tx_batch = 16;
 	k.ctx.min_sq_wr = 16;
 	k.q_mmap_size = 4096;
+	k.dev.max_sq_wr = 512;
+	k.dev.max_rq_wr = 512;
+	k.dev.max_sq_sge = 2;
+	k.dev.max_rq_sge = 2;
+	k.dev.device_caps = EFA_QUERY_DEVICE_CAPS_RDMA_READ;
 	unsetenv("UVERBS_IOCTL_PATH");
 	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_EFA, &dev), 0);
 	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
@@ -267,7 +288,39 @@ static void context_request(void **state)
 	assert_int_equal(k.uhw_in_len, sizeof(want));
 	assert_memory_equal(k.uhw_in, &want, sizeof(want));
 	assert_int_equal(nmaps, 0);
+	/* and then the device's limits, as libefa asks them */
+	assert_int_equal(k.dev_queries, 1);
 	done(dev, afd);
+}
+
+/* Completion events asked for where the device has event queues; the
+ * device's WR and SGE limits applied before anything is sent. */
+static void channel_and_limits(void **state)
+{
+	struct uvio_device *dev = efa_device();
+	struct uvio_comp_channel ch = { .sz = sizeof(ch), .fd = 0 };
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16, .channel = &ch);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_qp_init_attr, q, .type = IB_UVERBS_QPT_UD, .pd_handle = 1,
+		  .send_cq_handle = 2, .recv_cq_handle = 2,
+		  .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 3,
+			   .max_recv_sge = 1 });
+	UVIO_OPTS(uvio_qp, qp);
+
+	(void)state;
+	k.dev.device_caps |= EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS;
+	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	assert_int_equal(k.uhw_in[10], 1);	/* flags: WITH_COMPLETION_CHANNEL */
+	k.ioctls = 0;
+	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);	/* 3 > 2 SGEs */
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EINVAL: past the device's"));
+	q.cap.max_send_sge = 1;
+	q.cap.max_recv_wr = 513;
+	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
+	assert_int_equal(k.ioctls, 0);
+	done(dev, ctx.async_fd);
 }
 
 /* CQ: entries rounded up to a power of two, 16-byte entries, the
@@ -388,7 +441,15 @@ static void refusals(void **state)
 					       "no context the library made"));
 	uvio_device_close(dev);
 
-	dev = with_context(&afd);
+	/* A device that takes more send WRs than its LLQ holds descriptors. */
+	dev = efa_device();
+	k.dev.max_sq_wr = 4096;
+	{
+		UVIO_OPTS(uvio_context, ctx);
+
+		assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
+		afd = ctx.async_fd;
+	}
 	k.ioctls = 0;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EOPNOTSUPP);
 	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EOPNOTSUPP: efa makes UD QPs "
@@ -415,6 +476,14 @@ static void refusals(void **state)
 		assert_int_equal(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), -EOPNOTSUPP);
 		assert_non_null(strstr(uvio_last_error(), "efa does not resize CQs"));
 	}
+	{	/* completions on a channel, where the device has no event queues */
+		struct uvio_comp_channel ch = { .sz = sizeof(ch), .fd = 0 };
+		UVIO_OPTS(uvio_cq_attr, ca, .cqe = 16, .channel = &ch);
+
+		assert_int_equal(uvio_create_cq(dev, &ca, NULL, &cq, NULL), -EOPNOTSUPP);
+		assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: efa: EOPNOTSUPP: the "
+						       "device has no event queues"));
+	}
 	a.cqe = 1u << 31;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: efa: EINVAL"));
@@ -429,6 +498,7 @@ int main(void)
 		cmocka_unit_test(context_request),
 		cmocka_unit_test(cq_mapped_and_unmapped),
 		cmocka_unit_test(qp_sizes_and_maps),
+		cmocka_unit_test(channel_and_limits),
 		cmocka_unit_test(refusals),
 	};
 

@@ -49,7 +49,7 @@
  *    efa_ibv_ex_query_device_resp cut to the caller's length, when it has
  *    room: max_sq_wr, max_rq_wr, max_sq_sge, max_rq_sge, max_rdma_size,
  *    device_caps (CQ_WITH_SGID always; RDMA_READ and RNR_RETRY, this
- *    device's capabilities; no CQ_NOTIFICATIONS: no event queues). The
+ *    device's capabilities; CQ_NOTIFICATIONS: it has one event queue). The
  *    core attributes: max_qp_wr the lesser of the SQ and RQ depths, one
  *    pkey, PCI ids of an EFA (vendor 0x1d0f, device 0xefa1).
  *  - QUERY_PORT (efa_query_port): active, link up, lmc 1, one GID, one
@@ -82,10 +82,10 @@
  *    device gives every CQ a doorbell (db_valid): a page of the doorbell
  *    BAR by db_mmap_key, db_off the doorbell's offset in it, comp_mask
  *    EFA_CREATE_CQ_RESP_DB_OFF. The response cut to the caller's length.
- *    EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL: efa picks the event queue of
- *    the completion vector; this device has none (and says so in
- *    device_caps, so libefa does not ask): EOPNOTSUPP, a rule of the
- *    stand-in, not of efa.
+ *    EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL: efa takes the event queue of
+ *    the completion vector (efa_vec2eq); this device has one (one
+ *    completion vector, num_comp_vectors 1: the core refuses others), and
+ *    the CQ keeps it; no event is ever raised (no data path).
  *  - CREATE_QP (efa_create_qp): the caps first (efa_qp_validate_cap): send
  *    or receive WRs above max_sq_depth/max_rq_depth, SGEs above
  *    max_sq_sge/max_rq_sge, inline data above inline_buf_size: EINVAL;
@@ -127,8 +127,8 @@
  * pages (each doorbell 8 bytes apart), the LLQ descriptors of each QP are
  * zeroed pages of their own.
  * What it does not: no data path (no kernel POST_SEND/POLL_CQ, nothing is
- * sent or received, no CQE is ever written), no event queues, no
- * statistics, no dma-buf MRs, no kernel verbs.
+ * sent or received, no CQE is ever written, no completion event raised),
+ * no statistics, no dma-buf MRs, no kernel verbs.
  */
 #include <linux/module.h>
 #include <linux/version.h>
@@ -205,6 +205,7 @@ struct sd_pd {
 struct sd_cq {
 	struct ib_cq ibcq;
 	u16 cq_idx;
+	int eq;				/* the event queue (completion vector), or -1 */
 	int db;				/* doorbell slot, or -1 */
 	struct rdma_user_mmap_entry *q_entry, *db_entry;
 };
@@ -369,7 +370,8 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 		resp.max_rdma_size = SD_MAX_RDMA_SIZE;
 		resp.device_caps = EFA_QUERY_DEVICE_CAPS_CQ_WITH_SGID |
 				   EFA_QUERY_DEVICE_CAPS_RDMA_READ |
-				   EFA_QUERY_DEVICE_CAPS_RNR_RETRY;
+				   EFA_QUERY_DEVICE_CAPS_RNR_RETRY |
+				   EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS;	/* one EQ */
 		return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
 	}
 	return 0;
@@ -553,8 +555,9 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	if (cmd.num_sub_cqs != SD_SUB_CQS)
 		return -EINVAL;
-	if (cmd.flags & EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL)
-		return -EOPNOTSUPP;	/* no event queues (the stand-in's rule) */
+	/* the event queue of the vector (the core checked it is below
+	 * num_comp_vectors) */
+	cq->eq = cmd.flags & EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL ? (int)attr->comp_vector : -1;
 
 	size = PAGE_ALIGN((size_t)cmd.cq_entry_size * entries * cmd.num_sub_cqs);
 	ring = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
