@@ -35,6 +35,7 @@
  *    so the answers and the access flags taken are 6.1's;
  *  - EFA_IB_METHOD_MR_QUERY (the MR's interconnect ids): not reproduced
  *    (libefa 44 does not call it).
+ * Each command, with the function of efa_verbs.c it restates:
  *  - GET_CONTEXT (efa_alloc_ucontext): efa_ibv_alloc_ucontext_cmd read up
  *    to the caller's length (a short or absent request is taken as zeros;
  *    unknown comp_mask bits are ignored: "we will ack input fields in our
@@ -125,7 +126,9 @@
  * What stands in for the device: pdn, cq_idx, qp_num, AH numbers, UARs,
  * keys and doorbell slots come from IDAs; the doorbell BAR is a few zeroed
  * pages (each doorbell 8 bytes apart), the LLQ descriptors of each QP are
- * zeroed pages of their own.
+ * zeroed pages of their own (llq_desc_offset 0). Commands without user
+ * data (kernel verbs) are refused with EOPNOTSUPP: no kernel client uses
+ * this device.
  * What it does not: no data path (no kernel POST_SEND/POLL_CQ, nothing is
  * sent or received, no CQE is ever written, no completion event raised),
  * no statistics, no dma-buf MRs, no kernel verbs.
