@@ -6,6 +6,7 @@
 
 extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
+extern const struct hw_ops uvio_hw_efa;
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
@@ -14,6 +15,8 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_mlx5;
 	case RDMA_DRIVER_MLX4:
 		return &uvio_hw_mlx4;
+	case RDMA_DRIVER_EFA:
+		return &uvio_hw_efa;
 	default:
 		return NULL;
 	}
@@ -37,7 +40,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 		{ RDMA_DRIVER_VMW_PVRDMA, "vmw_pvrdma", "rdma/vmw_pvrdma-abi.h" },
 		{ RDMA_DRIVER_QEDR, "qedr", "rdma/qedr-abi.h" },
 		{ RDMA_DRIVER_HNS, "hns", "rdma/hns-abi.h" },
-		{ RDMA_DRIVER_EFA, "efa", "rdma/efa-abi.h" },
 		{ 19, "erdma", "rdma/erdma-abi.h" },
 		{ RDMA_DRIVER_MANA, "mana", "rdma/mana-abi.h" },
 		{ RDMA_DRIVER_IONIC, "ionic", "rdma/ionic-abi.h" },

@@ -46,6 +46,7 @@ union hw_params {
 	struct {
 		uint32_t cqe;		/* in: asked; out: what the kernel is sent */
 		uint32_t handle;	/* HW_CQ_RESIZE: the CQ */
+		bool channel;		/* HW_CQ: completions reported on a channel */
 	} cq;
 	struct {
 		uint32_t type;		/* enum ib_uverbs_qp_type */

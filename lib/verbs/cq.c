@@ -106,6 +106,7 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 		ret = uvio_out_check(cq) || !UVIO_OPT_HAS(cq, handle) ? -EINVAL : 0;
 	if (!ret) {
 		hp.cq.cqe = UVIO_OPT(attr, cqe);
+		hp.cq.channel = channel_fd(attr) >= 0;
 		ret = drv_prepare_hw(dev, "CQ.CREATE", drv, HW_CQ, &hc, &hp, &a.b);
 		if (ret)
 			return drv_refused(dev, "CQ.CREATE", &hc, ret, path);

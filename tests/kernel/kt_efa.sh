@@ -1,0 +1,277 @@
+#!/bin/sh
+# kernel/6.1-efa and kernel/6.12-efa, in the guest (tests/standin/vm-standin.sh boots it): the efa
+# stand-in (tests/standin/efa) loaded, and Debian's libefa driving it through
+# libibverbs and efadv. Each check prints "--- PASS efa: ..." or
+# "--- FAIL efa: ..."; the exit status is the number of failures.
+#  (a) the kernel (rdma dev) and libibverbs (ibv_devices) see efa_0, uverbs
+#      ABI version 1 (EFA_UVERBS_ABI_VERSION);
+#  (b) Debian's ibv_devinfo -v -d efa_0 ends 0, describes it (Amazon's
+#      vendor id, link layer unspecified, the port active, the GID), the same
+#      under uverbs-trace, and the trace shows libefa's context and efa's
+#      EX_QUERY_DEVICE driver data;
+#  (c) kt_efa_witness passes plain, under uverbs-trace (text) and under
+#      uverbs-trace --json; the kernel's object list, taken while all of the
+#      witness's objects exist, holds them (a UD and a DRIVER QP in RTS); the
+#      JSON trace shows GET_CONTEXT answered and every object it created
+#      destroyed; the commands are listed in order;
+#  (d) afterwards the kernel holds no object of efa_0;
+#  (e) every /opt/uvio/bin/kt_efa_uvio* the same way (plain, text, JSON,
+#      nothing left);
+#  (f) the traces printed between "UVIO-FILE-BEGIN efa/NAME" and
+#      "UVIO-FILE-END efa/NAME" lines; the host copies them to
+#      BUILD_DIR/vm/efa/NAME and compares the driver data of the two
+#      (tests/standin/compare-efa.py);
+#  (g) examples/create_cq and uverbs-info on efa_0, as a user runs them;
+#  (h) refusals: what efa refuses, sent by kt_efa_uvio with its own driver
+#      data, refused by the stand-in with efa's errno, and the library's
+#      message naming the command (kt_efa_uvio prints "refused: ...");
+#  (i) kt_efa_uvio under memcheck (the mappings and objects of the half
+#      freed, at destroy and at close).
+B=/opt/uvio/bin
+T=/tmp/kt_efa
+DEV=efa_0
+TMO=120
+rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "--- PASS efa: $*"; }
+bad() { fail=$((fail + 1)); echo "--- FAIL efa: $*"; }
+show() { sed 's/^/  /' "$@"; }
+
+# The summary line of DEV in `rdma resource show`. The kernel counts and
+# lists a DRIVER QP (efa's SRD) only for who asks for the driver's details
+# (RESTRACK_DD), which Debian 12's rdma tool does not ask: an SRD QP is not
+# seen here. That the library's SRD QP is gone is checked by kt_efa_uvio
+# (its CQ's destroy would fail with EBUSY while a QP holds it).
+res_line() { rdma resource show | grep " $DEV: "; }
+# "pd 0 cq 0 ...": every count 0?
+all_zero() { echo "$1" | awk '{ for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) bad = 1 } END { exit bad }'; }
+
+# --- (a) the device ------------------------------------------------------
+ko=$(ls $B/efa-*.ko 2>/dev/null | head -n1)
+if [ -z "$ko" ] || ! insmod "$ko"; then
+	bad "insmod ${ko:-(no stand-in module in $B)}"
+	dmesg | tail -20
+	exit 1
+fi
+t=0
+until [ -e /sys/class/infiniband/$DEV/ports/1/gids/0 ]; do
+	t=$((t + 1)); [ $t -gt 100 ] && break
+	sleep 0.05
+done
+rdma dev > rdma-dev.txt 2>&1
+ibv_devices > ibv-devices.txt 2>&1
+uv=$(grep -l "^$DEV\$" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/null | head -n1)
+abi=$(cat "${uv%/ibdev}/abi_version" 2>/dev/null)
+if grep -q " $DEV: " rdma-dev.txt && grep -qw "$DEV" ibv-devices.txt && [ "$abi" = 1 ]; then
+	ok "rdma dev and ibv_devices see $DEV, uverbs ABI version $abi"
+else
+	bad "$DEV not seen (uverbs ABI version '${abi}')"
+fi
+show rdma-dev.txt ibv-devices.txt
+
+# --- (b) ibv_devinfo ------------------------------------------------------
+# got_context FILE: the JSON trace holds a GET_CONTEXT the kernel answered 0
+got_context() { grep '"name":"DEVICE.GET_CONTEXT",' "$1" | grep -q '"ret":0,'; }
+timeout $TMO ibv_devinfo -v -d $DEV > devinfo.txt 2>&1; rc=$?
+timeout $TMO uverbs-trace --json -o devinfo.json ibv_devinfo -v -d $DEV > devinfo.traced 2>&1; rc2=$?
+if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s devinfo.txt devinfo.traced &&
+   grep -q "hca_id:[[:space:]]*$DEV" devinfo.txt && grep -q 'vendor_id:[[:space:]]*0x1d0f' devinfo.txt &&
+   grep -q 'link_layer:[[:space:]]*Unspecified' devinfo.txt && grep -q 'state:[[:space:]]*PORT_ACTIVE' devinfo.txt &&
+   grep -q 'GID\[  0\]:[[:space:]]*fe80:0000:0000:0000:1d0f:efa1:0000:0001' devinfo.txt &&
+   got_context devinfo.json; then
+	ok "ibv_devinfo -v -d $DEV: exit 0, the same traced, through libefa's context"
+else
+	bad "ibv_devinfo -v -d $DEV: exit $rc, traced $rc2"
+	show devinfo.txt devinfo.traced
+fi
+grep -E 'hca_id|vendor|max_qp:|max_qp_wr|max_cqe:|state:|link_layer|active_mtu|GID\[' devinfo.txt | sed 's/^/  /'
+# efa's driver data in EX_QUERY_DEVICE: max_sq_wr 512, as the stand-in has it
+if grep -q 'efa_ibv_ex_query_device_resp {[^}]*max_sq_wr = 512' devinfo.json ||
+   grep -q 'max_sq_wr = 512' devinfo.json; then
+	ok "EX_QUERY_DEVICE: efa's driver data (max_sq_wr 512) in libefa's answer"
+else
+	bad "EX_QUERY_DEVICE: no efa driver data with max_sq_wr 512 in the trace"
+	grep -o 'QUERY_DEVICE[^}]*}' devinfo.json | head -3
+fi
+
+# --- (c) the witness, and (e) the library's own programs --------------------
+json_objects() {
+	grep -o '"type":"[a-z_]*","handle":[0-9]*,"\(created\|destroyed\)"' "$1" |
+		sed 's/"type":"\([a-z_]*\)","handle":[0-9]*,"\([a-z]*\)"/\1 \2/' | sort | uniq -c |
+		awk '{ n[$2] = n[$2] " " $3 "=" $1 } END { for (t in n) print t n[t] }' | sort
+}
+# balanced FILE [FD]: every object the trace saw created, destroyed, but for
+# the context and event files, and those of FD (a handle closed with its
+# objects alive on purpose)
+balanced() {
+	if [ -n "$2" ]; then grep -v "\"fd\":$2," "$1"; else cat "$1"; fi |
+		grep -o '"type":"[a-z_]*","handle":[0-9]*,"\(created\|destroyed\)"' |
+		grep -v '"type":"\(ctx\|async_event\|comp_channel\)"' |
+		sed 's/"type":"\([a-z_]*\)","handle":\([0-9]*\),"\([a-z]*\)"/\1 \2 \3/' |
+		awk '{ k = $1 " " $2; if ($3 == "created") c[k]++; else d[k]++ }
+		     END { for (k in c) if (c[k] != d[k]) { print "  not destroyed: " k; bad = 1 }
+			   exit bad }'
+}
+commands() {
+	sed -n 's/.*"ibdev":"'"$DEV"'","name":"\([^"]*\)","unknown":[0-9]*,"ret":\(-*[0-9]*\),\("errno":"\([A-Z0-9]*\)"\)*.*/\1 = \2 \4/p' "$1" |
+		awk '{ printf "  %3d %s\n", NR, $0 }'
+}
+nothing_left() {
+	t=0 line=$(res_line)
+	while ! all_zero "$line" && [ $t -lt 20 ]; do
+		sleep 0.1; t=$((t + 1)); line=$(res_line)
+	done
+	if [ -n "$line" ] && all_zero "$line"; then
+		ok "$1: rdma resource show: nothing left on $DEV ($(echo "$line" | cut -d: -f3 | sed 's/^ *//'))"
+	else
+		bad "$1: objects left on $DEV: $line"
+		rdma resource show qp; rdma resource show cq; rdma resource show mr
+	fi
+}
+run_three() {
+	n=$1; shift
+	timeout $TMO "$@" > "$n.out" 2>&1; r1=$?
+	timeout $TMO uverbs-trace -o "$n.txt" "$@" > "$n.txt.out" 2>&1; r2=$?
+	timeout $TMO uverbs-trace --json -o "$n.json" "$@" > "$n.json.out" 2>&1; r3=$?
+	echo "  $n: exit $r1 plain, $r2 traced, $r3 traced as JSON; $(wc -l < "$n.json") commands traced"
+	[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ]
+}
+
+KT_EFA_SNAPSHOT="rdma resource show > $T/live.txt && rdma resource show qp > $T/live-qp.txt" \
+	timeout $TMO kt_efa_witness $DEV > witness.plain 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q '^kt_efa_witness: PASS$' witness.plain; then
+	ok "kt_efa_witness: $(grep -c '^ok ' witness.plain) steps"
+else
+	bad "kt_efa_witness: exit $rc"
+fi
+show witness.plain
+# The kernel's own list while the witness's objects all existed: PD, three
+# CQs, MR, the UD QP in RTS, its context (the SRD QP, type DRIVER, is left
+# out of this list by the kernel, see res_line; the witness read its state
+# back itself).
+live=$(grep " $DEV: " live.txt 2>/dev/null)
+qps=$(grep "link $DEV/" live-qp.txt 2>/dev/null)
+if echo "$live" | grep -q ' pd 1 cq 3 qp 1 cm_id 0 mr 1 ctx 1' &&
+   [ "$(echo "$qps" | grep -c 'type UD state RTS')" = 1 ] &&
+   grep -q '^ok qp: UD QP [0-9]* and SRD QP [0-9]*' witness.plain &&
+   grep -q '^ok qp: both in RTS' witness.plain; then
+	ok "the kernel's objects while the witness ran: $(echo "$live" | cut -d: -f3 | sed 's/^ *//')"
+else
+	bad "the kernel's objects while the witness ran"
+fi
+show live.txt live-qp.txt 2>/dev/null
+nothing_left "kt_efa_witness"
+
+if run_three witness kt_efa_witness $DEV && grep -q '^kt_efa_witness: PASS$' witness.txt.out &&
+   grep -q '^kt_efa_witness: PASS$' witness.json.out; then
+	ok "kt_efa_witness under uverbs-trace, as text and as JSON"
+else
+	bad "kt_efa_witness under uverbs-trace"
+	show witness.txt.out witness.json.out
+fi
+echo "  the commands libefa sent for the witness, in order:"
+commands witness.json
+unnamed=$(grep -c '"unknown":[1-9]' witness.json)
+words=$(grep -vE '^ *error ' witness.txt | grep -E 'unknown|driver \?|\?\(' | head -5)
+if [ "$unnamed" = 0 ] && [ -z "$words" ]; then
+	ok "the witness's traces name every command, attribute and driver-data field"
+else
+	bad "the witness's traces leave things unnamed: $unnamed records; $words"
+fi
+echo "  objects in the trace:"
+json_objects witness.json | sed 's/^/    /'
+if got_context witness.json && balanced witness.json; then
+	ok "the JSON trace: a context, every object created destroyed"
+else
+	bad "the JSON trace of the witness"
+fi
+nothing_left "kt_efa_witness traced"
+
+# --- (e) the library's efa programs -----------------------------------------
+found=0
+for p in $B/kt_efa_uvio*; do
+	[ -x "$p" ] || continue
+	found=1
+	n=$(basename "$p")
+	if run_three "$n" "$p" $DEV; then
+		ok "$n: plain, under uverbs-trace, as JSON"
+	else
+		bad "$n"
+		tail -n 30 "$n.out"; tail -n 30 "$n.json.out"
+	fi
+	show "$n.out"
+	echo "  the commands of $n, in order:"
+	commands "$n.json"
+	kept=$(sed -n 's/^  closed with objects: fd \([0-9]*\)$/\1/p' "$n.json.out" | head -n1)
+	if balanced "$n.json" "$kept"; then
+		ok "$n: every object it created destroyed${kept:+ (but fd $kept's, closed with its objects: the close freed them)}"
+	else
+		bad "$n: objects not destroyed"
+	fi
+	nothing_left "$n"
+done
+if [ $found = 0 ]; then
+	bad "no kt_efa_uvio program in $B"
+fi
+
+# --- (h) refusals: the stand-in refuses as efa, the library says which command
+if [ -f kt_efa_uvio.out ]; then
+	nref=$(grep -c '^  refused: ' kt_efa_uvio.out)
+	named=$(grep '^  refused: ' kt_efa_uvio.out | grep -c -E '(DEVICE\.GET_CONTEXT|CQ\.CREATE|QP\.CREATE).*(EINVAL|EOPNOTSUPP)')
+	if [ "$nref" -ge 8 ] && [ "$named" = "$nref" ] && ! grep -q '^FAIL' kt_efa_uvio.out; then
+		ok "refusals: $nref of efa's refusals reported, each naming its command and errno"
+	else
+		bad "refusals: $nref reported, $named naming command and errno"
+	fi
+	grep '^  refused: ' kt_efa_uvio.out | sed 's/^/  /'
+else
+	bad "refusals: no output of kt_efa_uvio"
+fi
+
+# --- (g) the existing programs, with no change of command line --------------
+if [ -x $B/create_cq ]; then
+	timeout $TMO create_cq $DEV > create_cq.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^CQ destroyed via ioctl' create_cq.out; then
+		ok "create_cq $DEV: a CQ created and destroyed"
+	else
+		bad "create_cq $DEV: exit $rc"
+	fi
+	show create_cq.out
+	nothing_left "create_cq"
+fi
+if [ -x $B/uverbs-info ]; then
+	timeout $TMO uverbs-info --no-caps $DEV > info.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^  context: path ioctl' info.out &&
+	   grep -q '^    port 1 attributes: state 4' info.out; then
+		ok "uverbs-info $DEV: the context, the device and its port"
+	else
+		bad "uverbs-info $DEV: exit $rc"
+	fi
+	show info.out
+fi
+
+# --- (i) memcheck over the library's efa program ------------------------------
+if [ -x $B/kt_efa_uvio ] && command -v valgrind >/dev/null; then
+	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		kt_efa_uvio $DEV > memcheck.out 2>&1; rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "kt_efa_uvio under memcheck: $(grep -o 'ERROR SUMMARY: [0-9]* errors' memcheck.out)"
+	else
+		bad "kt_efa_uvio under memcheck: exit $rc"
+		grep -E '==[0-9]+==' memcheck.out | head -60
+	fi
+	nothing_left "kt_efa_uvio under memcheck"
+else
+	bad "no valgrind or no kt_efa_uvio in the guest for memcheck"
+fi
+
+# --- (f) the traces, for the host --------------------------------------------
+for f in witness.json witness.txt kt_efa_uvio*.json kt_efa_uvio*.txt; do
+	[ -f "$f" ] || continue
+	echo "UVIO-FILE-BEGIN efa/$f"
+	cat "$f"
+	echo "UVIO-FILE-END efa/$f"
+done
+
+echo "efa: $pass passed, $fail failed"
+exit $fail
