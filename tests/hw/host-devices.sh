@@ -1,7 +1,7 @@
 #!/bin/sh
 # The hardware part of the suite, on this machine's own RDMA devices (a
 # ConnectX, ...): examples/create_cq on each, and on each device of a driver
-# the library has a half for (mlx5, mlx4) that half's checks
+# the library has a half for (mlx5, mlx4, efa) that half's checks
 # (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against the
 # stand-in. Skipped, with the reason, where the machine has no RDMA device
 # (exit 77).
@@ -22,6 +22,7 @@ for d in /sys/class/infiniband/*; do
 	case $driver in
 	mlx5_core) half=mlx5 ;;
 	mlx4_core) half=mlx4 ;;
+	efa) half=efa ;;
 	*) half= ;;
 	esac
 	# The library's checks of that driver's half, as the kernel suite runs
