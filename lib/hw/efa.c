@@ -52,6 +52,8 @@
 #include <sys/mman.h>
 #include <syslog.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <linux/version.h>
 #include <rdma/efa-abi.h>
 #include <uvio/diag.h>
 #include "hw/hw.h"
@@ -92,6 +94,21 @@ _Static_assert(sizeof(struct efa_cq_req) == 16 && sizeof(struct efa_cq_resp) == 
 #define DEV_CAPS_CQ_NOTIFICATIONS 4u	/* EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS */
 #define CTX_COMP_TX_BATCH 1u	/* EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH */
 #define CTX_COMP_MIN_SQ_WR 2u	/* EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR */
+/* Checked against the system's header where it has them (6.1's has all;
+ * 5.10's lacks the CQ's flags and events). */
+#if defined(LINUX_VERSION_CODE) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+_Static_assert(CQ_RESP_DB_OFF == EFA_CREATE_CQ_RESP_DB_OFF &&
+		       CQ_WITH_COMPLETION_CHANNEL == EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL &&
+		       DEV_CAPS_CQ_NOTIFICATIONS == EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS &&
+		       CTX_COMP_TX_BATCH == EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH &&
+		       CTX_COMP_MIN_SQ_WR == EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR,
+	       "efa's ids as the system's header has them");
+_Static_assert(sizeof(struct efa_cq_req) == sizeof(struct efa_ibv_create_cq) &&
+		       sizeof(struct efa_cq_resp) == sizeof(struct efa_ibv_create_cq_resp) &&
+		       offsetof(struct efa_cq_resp, db_mmap_key) ==
+			       offsetof(struct efa_ibv_create_cq_resp, db_mmap_key),
+	       "efa's create CQ layout as the system's header has it");
+#endif
 
 struct efa_state {
 	struct hw_state base;

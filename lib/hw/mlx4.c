@@ -604,6 +604,8 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 	return hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_srq_resp), o);
 }
 
+_Static_assert(sizeof(struct mlx4_ib_alloc_pd_resp) <= HW_DATA_MAX, "the pdn's room");
+
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
@@ -620,7 +622,6 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx4's request");
 	switch (c->verb) {
 	case HW_PD:	/* the pdn comes back */
-		_Static_assert(sizeof(struct mlx4_ib_alloc_pd_resp) <= sizeof(c->out), "room");
 		o = obj_new();
 		return o ? hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_pd_resp), o) : -ENOMEM;
 	case HW_AH:	/* no driver data either way */

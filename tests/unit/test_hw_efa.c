@@ -309,7 +309,7 @@ static void channel_and_limits(void **state)
 	UVIO_OPTS(uvio_qp, qp);
 
 	(void)state;
-	k.dev.device_caps |= EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS;
+	k.dev.device_caps |= 4u;	/* EFA_QUERY_DEVICE_CAPS_CQ_NOTIFICATIONS: not in 5.10's header */
 	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
 	assert_int_equal(k.uhw_in[10], 1);	/* flags: WITH_COMPLETION_CHANNEL */
