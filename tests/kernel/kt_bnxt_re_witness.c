@@ -233,9 +233,9 @@ static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_s
 		     qa.cap.max_send_sge, qa.cap.max_recv_wr, qa.cap.max_recv_sge, want_sq, want_rq,
 		     srq ? 0 : 1);
 	expect_pinned(page_align_pages(sq_bytes) + page_align_pages(rq_bytes), name);
-	ok("%s QP %u: %u send WQEs (%zu bytes with the PSN area), %u receive WQEs (%zu bytes) "
-	   "of %d bytes, pinned as bnxt_re sizes them", name, qp->qp_num, want_sq, sq_bytes,
-	   want_rq, rq_bytes, WQE);
+	ok("%s QP %u: %u send WQEs (%zu bytes%s), %u receive WQEs (%zu bytes) of %d bytes, "
+	   "pinned as bnxt_re sizes them", name, qp->qp_num, want_sq, sq_bytes,
+	   type == IBV_QPT_RC ? " with the PSN area" : "", want_rq, rq_bytes, WQE);
 	expect_state(qp, IBV_QPS_RESET, name);
 	return qp;
 }

@@ -258,8 +258,9 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 {
 	/* bnxt_re reads no driver data here and answers none */
 	memset(props, 0, sizeof(*props));
-	props->fw_ver = ((u64)SD_FW_MAJ << 48) | ((u64)SD_FW_MIN << 32) |
-			((u64)SD_FW_BLD << 16) | SD_FW_RSVD;
+	/* bnxt_re copies the firmware's four version bytes (major, minor,
+	 * build, reserved) into fw_ver as they lie in memory */
+	props->fw_ver = SD_FW_MAJ | (SD_FW_MIN << 8) | (SD_FW_BLD << 16) | ((u64)SD_FW_RSVD << 24);
 	props->sys_image_guid = ibdev->node_guid;
 	props->max_mr_size = SD_MAX_MR_SIZE;
 	props->page_size_cap = SD_PAGE_SIZE_CAP;
