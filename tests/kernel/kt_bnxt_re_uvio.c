@@ -279,6 +279,19 @@ int main(int argc, char **argv)
 	expect_pinned(9, "RC QP on the SRQ");
 	KT_EQ(make_qp(dev, IB_UVERBS_QPT_UD, pd, cq.handle, NULL, NULL, &ud), 0);
 	expect_pinned(8 + 1, "UD QP");
+	{	/* RC of 300 sends: 512 x 128 + 512 x 8 = 69632 bytes, 17 pages
+		 * (the PSN entries' size shows), + one page of receives */
+		UVIO_OPTS(uvio_qp_init_attr, a, .type = IB_UVERBS_QPT_RC, .pd_handle = pd,
+			  .send_cq_handle = cq.handle, .recv_cq_handle = cq.handle,
+			  .cap = { .max_send_wr = 300, .max_recv_wr = 16, .max_send_sge = 1,
+				   .max_recv_sge = 1 });
+		struct uvio_qp big = { .sz = sizeof(big) };
+
+		KT_EQ(uvio_create_qp(dev, &a, NULL, &big, NULL), 0);
+		expect_pinned(17 + 1, "RC QP of 300 sends");
+		KT_EQ(uvio_destroy_qp(dev, big.handle, NULL, NULL), 0);
+		expect_pinned(-(17 + 1), "RC QP of 300 sends destroyed");
+	}
 	KT_EQ(res_count("qp"), 3);
 
 	{	/* the RC QP to INIT: no driver data in a modify */

@@ -27,7 +27,9 @@
  * 6 SGEs: every WQE 32 + 6 x 16 = 128 bytes; the buffers libbnxt_re maps
  * are page-aligned): CQ: (16 + 1 rounded up to a power of two) x 32 bytes;
  * QP send queue: 16 + 128 + 1 rounded up to a power of two (256) WQEs, plus
- * for RC an 8-byte PSN search entry each, page-aligned; receive queue:
+ * for RC an 8-byte PSN search entry each, page-aligned (and for an RC QP of
+ * 300 send WRs, made and destroyed at once, 512 WQEs: 17 pages, where the
+ * PSN entries' size shows); receive queue:
  * 16 + 1 rounded up (32) WQEs; SRQ: 32 WQEs; MR: the range. And fall back
  * to where it started.
  *
@@ -206,18 +208,18 @@ static long page_align_pages(size_t bytes)
 	return (long)((bytes + (size_t)page_size - 1) / (size_t)page_size);
 }
 
-static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_srq *srq,
-			      enum ibv_qp_type type, const char *name)
+static struct ibv_qp *make_qp_n(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_srq *srq,
+				enum ibv_qp_type type, uint32_t nsend, const char *name)
 {
 	struct ibv_qp_init_attr ia = {
 		.send_cq = cq, .recv_cq = cq, .srq = srq, .qp_type = type,
-		.cap = { .max_send_wr = 16, .max_recv_wr = srq ? 0 : 16,
+		.cap = { .max_send_wr = nsend, .max_recv_wr = srq ? 0 : 16,
 			 .max_send_sge = 1, .max_recv_sge = srq ? 0 : 1, .max_inline_data = 0 },
 	};
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr qa;
-	uint32_t want_sq = pow2_up(16 + RESERVED_WRS + 1), want_rq = srq ? 0 : pow2_up(16 + 1);
+	uint32_t want_sq = pow2_up(nsend + RESERVED_WRS + 1), want_rq = srq ? 0 : pow2_up(16 + 1);
 	size_t sq_bytes = (size_t)want_sq * WQE + (type == IBV_QPT_RC ? (size_t)want_sq * PSN : 0);
 	size_t rq_bytes = (size_t)want_rq * WQE;
 
@@ -238,6 +240,12 @@ static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_s
 	   type == IBV_QPT_RC ? " with the PSN area" : "", want_rq, rq_bytes, WQE);
 	expect_state(qp, IBV_QPS_RESET, name);
 	return qp;
+}
+
+static struct ibv_qp *make_qp(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_srq *srq,
+			      enum ibv_qp_type type, const char *name)
+{
+	return make_qp_n(pd, cq, srq, type, 16, name);
 }
 
 static void to_init(struct ibv_qp *qp, const char *name)
@@ -433,6 +441,14 @@ int main(int argc, char **argv)
 	rc = make_qp(pd, cq, NULL, IBV_QPT_RC, "RC");
 	rc_srq = make_qp(pd, cq, srq, IBV_QPT_RC, "RC on the SRQ");
 	ud = make_qp(pd, cq, NULL, IBV_QPT_UD, "UD");
+	{	/* 300 send WRs: 512 WQEs, where the PSN entries' size shows in
+		 * the pages (512 x 128 + 512 x 8: 17 pages; 16-byte entries
+		 * would make 18, none 16) */
+		struct ibv_qp *big = make_qp_n(pd, cq, NULL, IBV_QPT_RC, 300, "RC of 300 sends");
+
+		check_rc(ibv_destroy_qp(big), "ibv_destroy_qp RC of 300 sends");
+		expect_pinned(-(17 + 1), "RC of 300 sends destroyed");
+	}
 	{
 		struct ibv_qp_init_attr ia = {
 			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UC,
