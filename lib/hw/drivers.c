@@ -7,6 +7,7 @@
 extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
 extern const struct hw_ops uvio_hw_efa;
+extern const struct hw_ops uvio_hw_bnxt_re;
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
@@ -17,6 +18,8 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_mlx4;
 	case RDMA_DRIVER_EFA:
 		return &uvio_hw_efa;
+	case RDMA_DRIVER_BNXT_RE:
+		return &uvio_hw_bnxt_re;
 	default:
 		return NULL;
 	}
@@ -34,7 +37,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 	} unbuilt[] = {
 		{ RDMA_DRIVER_CXGB4, "cxgb4", "rdma/cxgb4-abi.h" },
 		{ RDMA_DRIVER_MTHCA, "mthca", "rdma/mthca-abi.h" },
-		{ RDMA_DRIVER_BNXT_RE, "bnxt_re", "rdma/bnxt_re-abi.h" },
 		{ RDMA_DRIVER_OCRDMA, "ocrdma", "rdma/ocrdma-abi.h" },
 		{ RDMA_DRIVER_I40IW, "irdma", "rdma/irdma-abi.h" },
 		{ RDMA_DRIVER_VMW_PVRDMA, "vmw_pvrdma", "rdma/vmw_pvrdma-abi.h" },

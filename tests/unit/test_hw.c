@@ -425,12 +425,12 @@ static void unbuilt_driver(void **state)
 	memset(&k, 0, sizeof(k));
 	fake.on_ioctl = kernel_ioctl;
 	k.answer = EINVAL;
-	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_BNXT_RE, &dev), 0);
+	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_QEDR, &dev), 0);
 	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
 	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "DEVICE.GET_CONTEXT over ioctl: EINVAL"));
-	assert_non_null(strstr(uvio_last_error(), "the bnxt_re driver takes its own request"));
-	assert_non_null(strstr(uvio_last_error(), "rdma/bnxt_re-abi.h"));
+	assert_non_null(strstr(uvio_last_error(), "the qedr driver takes its own request"));
+	assert_non_null(strstr(uvio_last_error(), "rdma/qedr-abi.h"));
 	/* rxe needs none: its refusal is the kernel's alone. */
 	uvio_device_close(dev);
 	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_RXE, &dev), 0);

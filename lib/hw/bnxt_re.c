@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bnxt_re's half of the control path (Broadcom NetXtreme-E, the kernel's
+ * bnxt_re): what the kernel driver requires in each command's driver data,
+ * with the queues it pins allocated and sized by libbnxt_re's rules, and the
+ * shared page and doorbell page the context offers mapped. The request the
+ * library sends is the one rdma-core's libbnxt_re (rdma-core 44) sends for
+ * the same verb, so that the kernel sees the same thing from both.
+ *
+ * No data path: nothing here posts, polls or rings a doorbell (rdma-core's
+ * libbnxt_re does).
+ *
+ * The device profile the half sizes for: the WQE mode the context answers
+ * must be static (every chip before gen P5, and gen P5 in its default
+ * mode); a variable-mode context's CQs work, its QPs and SRQs are refused.
+ * libbnxt_re reads max_sge and max_qp_wr from a device query; the half
+ * takes max_sge as 6 (the static WQE's room, which libbnxt_re itself uses
+ * in that mode) and does not clamp WR counts to the device's max_qp_wr
+ * (the kernel refuses counts past it with EINVAL, where libbnxt_re would
+ * have lowered them).
+ *
+ * Rules, from libbnxt_re and bnxt_re (Linux 6.1):
+ *  - context: no request; the answer bnxt_re_uctx_resp (48 bytes): pg_size,
+ *    cqe_sz, max_cqd, and where comp_mask says so the chip id (gen P5:
+ *    chip numbers 0x1750, 0x1751, 0x1752) and the WQE mode; the shared page
+ *    (pg_size bytes) is mmap offset 0;
+ *  - PD: no request; the answer bnxt_re_pd_resp (pdid, dpi, dbr, 16
+ *    bytes); at the context's first PD the doorbell page (pg_size bytes,
+ *    write only) is mapped at offset dbr, and kept until the context goes
+ *    (as libbnxt_re, nothing waits for it: a CQ may come before any PD);
+ *  - CQ: 1 to max_cqd CQEs (else EINVAL); depth = the count + 1 rounded up
+ *    to a power of two, at most max_cqd + 1; the buffer depth x cqe_sz
+ *    bytes in whole pages, zeroed; the request (cq_va, cq_handle), the
+ *    kernel sent the count asked; the answer (cqid, tail, phase), 16 bytes;
+ *    no resize (bnxt_re has none);
+ *  - QP (RC, UD): SGEs past 6 or inline data past 96 bytes: EINVAL; send
+ *    WRs: max_send_wr + 1 + 128 rounded up to a power of two; a WQE of
+ *    32 + 16 x the SGEs (made even), or 32 + the inline size rounded up to
+ *    32 when larger, past 128: EINVAL; in static mode every WQE 128 bytes,
+ *    and inline data answered as 96 (the kernel is sent that); the send
+ *    buffer: the WQEs in 16-byte slots plus a PSN search entry per WR (8
+ *    bytes, 16 on gen P5) rounded up to slots, in whole pages; receive WRs
+ *    max_recv_wr + 1 rounded up to a power of two of 128-byte WQEs, in
+ *    whole pages, none on an SRQ; the request (qpsva, qprva, qp_handle);
+ *    the answer (qpid, rsvd), 8 bytes;
+ *  - SRQ (basic): max_wr + 1 rounded up to a power of two WQEs of 128
+ *    bytes (header 32 + 96 of inline room), in whole pages; the request
+ *    (srqva, srq_handle); the answer (srqid), 4 bytes;
+ *  - AH: no driver data either way (libbnxt_re reads the AV id from the
+ *    shared page; the half has no use for it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <rdma/bnxt_re-abi.h>
+#include "hw/hw.h"
+#include "report/report.h"
+
+enum {
+	MAX_SGE = 6,			/* the static WQE's room */
+	MAX_INLINE = 0x60,		/* BNXT_RE_MAX_INLINE_SIZE */
+	WQE_HDR = 32,			/* bsqe + send / brqe + rqe / brqe + srqe */
+	SLOT = 16,			/* struct bnxt_re_sge: a queue's stride */
+	FULL_DELTA = 0x80,		/* send WRs held back in static mode */
+	PSN = 8,			/* struct bnxt_re_psns */
+	PSN_EXT = 16,			/* struct bnxt_re_psns_ext (gen P5) */
+	SRQE = WQE_HDR + MAX_INLINE,	/* an SRQ WQE */
+};
+
+struct bnxt_state {
+	struct hw_state base;
+	struct bnxt_re_uctx_resp resp;
+	size_t page;			/* the context's pg_size */
+	bool gen_p5;
+	void *shpg;			/* the shared page, or NULL */
+	void *dbpage;			/* the doorbell page, from the first PD */
+	uint32_t dpi;
+};
+
+struct bnxt_obj {
+	struct hw_obj base;
+	void *buf, *rbuf;		/* CQ / SRQ / send queue; receive queue */
+	size_t map_len, rmap_len;
+	uint32_t id;			/* pdid, cqid, qpid, srqid */
+};
+
+static struct bnxt_state *state_of(struct uvio_device *dev)
+{
+	return (struct bnxt_state *)uvio_hw_state(dev);
+}
+
+static uint32_t pow2_up(uint64_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v && r)
+		r <<= 1;
+	return r;		/* 0 when v is past 2^31 */
+}
+
+static int refuse(struct hw_call *c, int ret, const char *why)
+{
+	c->why = why;
+	return ret;
+}
+
+/* Queue memory: whole pages, zeroed. */
+static void *queue_alloc(size_t len, size_t page, size_t *map_len)
+{
+	void *p;
+
+	*map_len = (len + page - 1) & ~(page - 1);
+	if (!*map_len)
+		*map_len = page;
+	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void queue_free(void *p, size_t map_len)
+{
+	if (p)
+		munmap(p, map_len);
+}
+
+static void obj_free(struct bnxt_obj *o)
+{
+	if (!o)
+		return;
+	queue_free(o->buf, o->map_len);
+	queue_free(o->rbuf, o->rmap_len);
+	free(o);
+}
+
+static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
+{
+	(void)base;
+	obj_free((struct bnxt_obj *)o);
+}
+
+static void release(struct hw_state *base, struct uvio_device *dev)
+{
+	struct bnxt_state *st = (struct bnxt_state *)base;
+
+	(void)dev;
+	if (st->shpg)
+		munmap(st->shpg, st->page);
+	if (st->dbpage)
+		munmap(st->dbpage, st->page);
+	pthread_mutex_destroy(&st->base.lock);
+	free(st);
+}
+
+/* The request laid out in c->in goes out (in_len 0: none); the answer
+ * comes into c->out (out_len 0: none); obj is what the call keeps until the
+ * kernel has answered. */
+static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
+		     void *obj)
+{
+	b->in = in_len ? c->in : NULL;
+	b->in_len = in_len;
+	memset(c->out, 0, sizeof(c->out));
+	b->out = out_len ? c->out : NULL;
+	b->out_len = out_len;
+	c->obj = obj;
+	return 0;
+}
+
+static struct bnxt_obj *obj_new(void)
+{
+	return calloc(1, sizeof(struct bnxt_obj));
+}
+
+/* GET_CONTEXT */
+
+static int context_prepare(struct hw_call *c, struct drv_bufs *b)
+{
+	struct bnxt_state *st;
+
+	_Static_assert(sizeof(struct bnxt_re_uctx_resp) <= sizeof(c->out), "room");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	return hand_over(c, b, 0, sizeof(struct bnxt_re_uctx_resp), st);
+}
+
+static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+{
+	struct bnxt_state *st = c->obj;
+	size_t sys_page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (ret) {
+		free(st);
+		return;
+	}
+	memcpy(&st->resp, c->out, sizeof(st->resp));
+	/* pg_size is the kernel's page: a power of two, at least ours */
+	st->page = st->resp.pg_size >= sys_page && !(st->resp.pg_size & (st->resp.pg_size - 1)) ?
+			   st->resp.pg_size : sys_page;
+	if (st->resp.comp_mask & BNXT_RE_UCNTX_CMASK_HAVE_CCTX) {
+		uint32_t chip = st->resp.chip_id0 & 0xffff;
+
+		st->gen_p5 = chip == 0x1750 || chip == 0x1751 || chip == 0x1752;
+	}
+	if (!(st->resp.comp_mask & BNXT_RE_UCNTX_CMASK_HAVE_MODE))
+		st->resp.mode = BNXT_QPLIB_WQE_MODE_STATIC;
+	st->base.ops = c->ops;
+	st->base.free_obj = free_obj_at_close;
+	st->base.release = release;
+	pthread_mutex_init(&st->base.lock, NULL);
+	p = mmap(NULL, st->page, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, 0);
+	if (p == MAP_FAILED)	/* libbnxt_re fails the context; nothing here needs it */
+		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: bnxt_re: no shared page (%s)",
+			 dev->name, strerror(errno));
+	else
+		st->shpg = p;
+	if (!uvio_hw_attach(dev, &st->base))
+		release(&st->base, dev);
+}
+
+/* PD: the doorbell page the first answer names */
+
+static void pd_finish(struct uvio_device *dev, struct bnxt_state *st, const struct hw_call *c)
+{
+	struct bnxt_re_pd_resp resp;
+	void *p;
+
+	memcpy(&resp, c->out, sizeof(resp));
+	if (st->dbpage)
+		return;
+	p = mmap(NULL, st->page, PROT_WRITE, MAP_SHARED, dev->fd, (off_t)resp.dbr);
+	if (p == MAP_FAILED) {
+		uvio_log(LOG_WARNING, "%s: PD.ALLOC: bnxt_re: doorbell page at 0x%llx not mapped "
+			 "(%s)", dev->name,
+			 (unsigned long long)resp.dbr, strerror(errno));
+		return;
+	}
+	st->dbpage = p;
+	st->dpi = resp.dpi;
+}
+
+/* CQ */
+
+static int cq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+		      struct drv_bufs *b)
+{
+	struct bnxt_re_cq_req *req = (void *)c->in;
+	uint32_t depth, cqe_sz = st->resp.cqe_sz ? st->resp.cqe_sz : 32;
+	struct bnxt_obj *o;
+
+	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
+	_Static_assert(sizeof(struct bnxt_re_cq_resp) <= sizeof(c->out), "room");
+	if (!p->cq.cqe || p->cq.cqe > st->resp.max_cqd)
+		return refuse(c, -EINVAL, "CQEs asked: none, or past the context's max_cqd");
+	depth = pow2_up((uint64_t)p->cq.cqe + 1);
+	if (!depth || depth > (uint64_t)st->resp.max_cqd + 1)
+		depth = st->resp.max_cqd + 1;
+	o = obj_new();
+	if (!o)
+		return -ENOMEM;
+	o->buf = queue_alloc((size_t)depth * cqe_sz, st->page, &o->map_len);
+	if (!o->buf) {
+		free(o);
+		return -ENOMEM;
+	}
+	memset(req, 0, sizeof(*req));
+	req->cq_va = (uintptr_t)o->buf;
+	req->cq_handle = (uintptr_t)o;
+	/* the kernel is sent the count asked, as libbnxt_re sends it */
+	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_cq_resp), o);
+}
+
+/* QP */
+
+static uint32_t wqe_size(uint32_t nsge)
+{
+	return WQE_HDR + SLOT * nsge;
+}
+
+static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+		      struct drv_bufs *b)
+{
+	struct bnxt_re_qp_req *req = (void *)c->in;
+	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
+	uint32_t nswr, nsge, sqe, ils, rqe, nrwr = 0, psn;
+	size_t sq_len, rq_len = 0;
+	struct bnxt_obj *o;
+
+	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
+	_Static_assert(sizeof(struct bnxt_re_qp_resp) <= sizeof(c->out), "room");
+	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UD)
+		return refuse(c, -EOPNOTSUPP, "bnxt_re makes RC and UD QPs only");
+	if (st->resp.mode != BNXT_QPLIB_WQE_MODE_STATIC)
+		return refuse(c, -EOPNOTSUPP,
+			      "the library's bnxt_re half sizes static-mode WQEs only, and this "
+			      "context's WQE mode is variable; pass driver data");
+	if (cap->max_send_sge > MAX_SGE || cap->max_recv_sge > MAX_SGE)
+		return refuse(c, -EINVAL, "more than 6 SGEs per WQE");
+	if (cap->max_inline_data > MAX_INLINE)
+		return refuse(c, -EINVAL, "more than 96 bytes of inline data");
+	if (cap->max_send_wr > UINT32_MAX / 4 || cap->max_recv_wr > UINT32_MAX / 4)
+		return refuse(c, -EINVAL, "WRs past what a queue can hold");
+
+	/* the send queue */
+	nswr = pow2_up((uint64_t)cap->max_send_wr + 1 + FULL_DELTA);
+	nsge = cap->max_send_sge + (cap->max_send_sge % 2);
+	sqe = wqe_size(nsge);
+	ils = (cap->max_inline_data + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
+	if (ils) {
+		if (WQE_HDR + ils > sqe)
+			sqe = WQE_HDR + ils;
+		sqe = (sqe + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
+	}
+	if (sqe > wqe_size(MAX_SGE))
+		return refuse(c, -EINVAL, "a send WQE past 128 bytes (SGEs and inline data)");
+	sqe = wqe_size(MAX_SGE);		/* static mode */
+	if (cap->max_inline_data)
+		cap->max_inline_data = sqe - WQE_HDR;	/* what libbnxt_re sends */
+	psn = st->gen_p5 ? PSN_EXT : PSN;
+	sq_len = (size_t)nswr * sqe / SLOT * SLOT + ((size_t)nswr * psn + SLOT - 1) / SLOT * SLOT;
+
+	/* the receive queue */
+	if (!p->qp.srq) {
+		nrwr = pow2_up((uint64_t)cap->max_recv_wr + 1);
+		nsge = cap->max_recv_sge + (cap->max_recv_sge % 2);
+		if (wqe_size(nsge) > wqe_size(MAX_SGE))
+			return refuse(c, -EINVAL, "a receive WQE past 128 bytes");
+		rqe = wqe_size(MAX_SGE);	/* static mode */
+		rq_len = (size_t)nrwr * rqe;
+	}
+	o = obj_new();
+	if (!o)
+		return -ENOMEM;
+	o->buf = queue_alloc(sq_len, st->page, &o->map_len);
+	if (o->buf && nrwr)
+		o->rbuf = queue_alloc(rq_len, st->page, &o->rmap_len);
+	if (!o->buf || (nrwr && !o->rbuf)) {
+		obj_free(o);
+		return -ENOMEM;
+	}
+	memset(req, 0, sizeof(*req));
+	req->qpsva = (uintptr_t)o->buf;
+	req->qprva = (uintptr_t)o->rbuf;
+	req->qp_handle = (uintptr_t)o;
+	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_qp_resp), o);
+}
+
+/* SRQ */
+
+static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+		       struct drv_bufs *b)
+{
+	struct bnxt_re_srq_req *req = (void *)c->in;
+	uint32_t depth;
+	struct bnxt_obj *o;
+
+	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
+	_Static_assert(sizeof(struct bnxt_re_srq_resp) <= sizeof(c->out), "room");
+	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
+		return refuse(c, -EOPNOTSUPP, "bnxt_re makes basic SRQs only");
+	if (p->srq.max_wr > UINT32_MAX / 4)
+		return refuse(c, -EINVAL, "SRQ WRs past what a queue can hold");
+	if (st->resp.mode != BNXT_QPLIB_WQE_MODE_STATIC)
+		return refuse(c, -EOPNOTSUPP,
+			      "the library's bnxt_re half sizes static-mode WQEs only; pass driver data");
+	depth = pow2_up((uint64_t)p->srq.max_wr + 1);
+	o = obj_new();
+	if (!o)
+		return -ENOMEM;
+	o->buf = queue_alloc((size_t)depth * SRQE, st->page, &o->map_len);
+	if (!o->buf) {
+		free(o);
+		return -ENOMEM;
+	}
+	memset(req, 0, sizeof(*req));
+	req->srqva = (uintptr_t)o->buf;
+	req->srq_handle = (uintptr_t)o;
+	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp), o);
+}
+
+static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
+		   struct drv_bufs *b)
+{
+	struct bnxt_state *st;
+	struct bnxt_obj *o;
+
+	b->attrs = NULL;
+	if (c->verb == HW_CONTEXT)
+		return context_prepare(c, b);
+	st = state_of(dev);
+	if (!st)
+		return refuse(c, -EOPNOTSUPP,
+			      "this handle has no context the library made (an adopted fd, or "
+			      "no GET_CONTEXT yet); pass struct uvio_drv with bnxt_re's request");
+	switch (c->verb) {
+	case HW_PD:	/* pdid, dpi and the doorbell page come back */
+		_Static_assert(sizeof(struct bnxt_re_pd_resp) <= sizeof(c->out), "room");
+		o = obj_new();
+		return o ? hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp), o) : -ENOMEM;
+	case HW_AH:	/* no driver data either way */
+		return hand_over(c, b, 0, 0, NULL);
+	case HW_CQ:
+		return cq_prepare(st, c, p, b);
+	case HW_CQ_RESIZE:
+		return refuse(c, -EOPNOTSUPP, "bnxt_re cannot resize a CQ");
+	case HW_QP:
+		return qp_prepare(st, c, p, b);
+	case HW_SRQ:
+		return srq_prepare(st, c, p, b);
+	default:
+		return 0;
+	}
+}
+
+static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
+		   const union hw_params *p)
+{
+	struct bnxt_state *st;
+	struct bnxt_obj *o = c->obj;
+
+	(void)p;
+	if (c->verb == HW_CONTEXT) {
+		context_finish(dev, c, ret);
+		return;
+	}
+	st = state_of(dev);
+	if (!o || !st)
+		return;
+	pthread_mutex_lock(&st->base.lock);
+	if (ret) {
+		obj_free(o);
+	} else {
+		memcpy(&o->id, c->out, sizeof(o->id));	/* pdid, cqid, qpid, srqid */
+		if (c->verb == HW_PD)
+			pd_finish(dev, st, c);
+		uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
+	}
+	pthread_mutex_unlock(&st->base.lock);
+}
+
+static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+{
+	struct bnxt_state *st = state_of(dev);
+
+	if (!st)
+		return;
+	pthread_mutex_lock(&st->base.lock);
+	obj_free((struct bnxt_obj *)uvio_hw_obj_take(&st->base, kind, handle));
+	pthread_mutex_unlock(&st->base.lock);
+}
+
+const struct hw_ops uvio_hw_bnxt_re = {
+	.driver = "bnxt_re",
+	.prepare = prepare,
+	.finish = finish,
+	.destroyed = destroyed,
+};
