@@ -56,7 +56,7 @@
 #include <sys/mman.h>
 #include <syslog.h>
 #include <unistd.h>
-#include <rdma/bnxt_re-abi.h>
+#include "hw/bnxt_re_abi.h"
 #include "hw/hw.h"
 #include "report/report.h"
 
@@ -73,7 +73,7 @@ enum {
 
 struct bnxt_state {
 	struct hw_state base;
-	struct bnxt_re_uctx_resp resp;
+	struct uvio_bnxt_re_uctx_resp resp;
 	size_t page;			/* the context's pg_size */
 	bool gen_p5;
 	void *shpg;			/* the shared page, or NULL */
@@ -180,11 +180,11 @@ static int context_prepare(struct hw_call *c, struct drv_bufs *b)
 {
 	struct bnxt_state *st;
 
-	_Static_assert(sizeof(struct bnxt_re_uctx_resp) <= sizeof(c->out), "room");
+	_Static_assert(sizeof(struct uvio_bnxt_re_uctx_resp) <= sizeof(c->out), "room");
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	return hand_over(c, b, 0, sizeof(struct bnxt_re_uctx_resp), st);
+	return hand_over(c, b, 0, sizeof(struct uvio_bnxt_re_uctx_resp), st);
 }
 
 static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
@@ -201,13 +201,13 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 	/* pg_size is the kernel's page: a power of two, at least ours */
 	st->page = st->resp.pg_size >= sys_page && !(st->resp.pg_size & (st->resp.pg_size - 1)) ?
 			   st->resp.pg_size : sys_page;
-	if (st->resp.comp_mask & BNXT_RE_UCNTX_CMASK_HAVE_CCTX) {
+	if (st->resp.comp_mask & UVIO_BNXT_RE_CMASK_HAVE_CCTX) {
 		uint32_t chip = st->resp.chip_id0 & 0xffff;
 
 		st->gen_p5 = chip == 0x1750 || chip == 0x1751 || chip == 0x1752;
 	}
-	if (!(st->resp.comp_mask & BNXT_RE_UCNTX_CMASK_HAVE_MODE))
-		st->resp.mode = BNXT_QPLIB_WQE_MODE_STATIC;
+	if (!(st->resp.comp_mask & UVIO_BNXT_RE_CMASK_HAVE_MODE))
+		st->resp.mode = UVIO_BNXT_RE_WQE_MODE_STATIC;
 	st->base.ops = c->ops;
 	st->base.free_obj = free_obj_at_close;
 	st->base.release = release;
@@ -294,7 +294,7 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(struct bnxt_re_qp_resp) <= sizeof(c->out), "room");
 	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UD)
 		return refuse(c, -EOPNOTSUPP, "bnxt_re makes RC and UD QPs only");
-	if (st->resp.mode != BNXT_QPLIB_WQE_MODE_STATIC)
+	if (st->resp.mode != UVIO_BNXT_RE_WQE_MODE_STATIC)
 		return refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only, and this "
 			      "context's WQE mode is variable; pass driver data");
@@ -364,7 +364,7 @@ static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params
 		return refuse(c, -EOPNOTSUPP, "bnxt_re makes basic SRQs only");
 	if (p->srq.max_wr > UINT32_MAX / 4)
 		return refuse(c, -EINVAL, "SRQ WRs past what a queue can hold");
-	if (st->resp.mode != BNXT_QPLIB_WQE_MODE_STATIC)
+	if (st->resp.mode != UVIO_BNXT_RE_WQE_MODE_STATIC)
 		return refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only; pass driver data");
 	depth = pow2_up((uint64_t)p->srq.max_wr + 1);
@@ -382,6 +382,8 @@ static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params
 	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp), o);
 }
 
+_Static_assert(sizeof(struct bnxt_re_pd_resp) <= HW_DATA_MAX, "the PD answer's room");
+
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
@@ -398,7 +400,6 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 			      "no GET_CONTEXT yet); pass struct uvio_drv with bnxt_re's request");
 	switch (c->verb) {
 	case HW_PD:	/* pdid, dpi and the doorbell page come back */
-		_Static_assert(sizeof(struct bnxt_re_pd_resp) <= sizeof(c->out), "room");
 		o = obj_new();
 		return o ? hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp), o) : -ENOMEM;
 	case HW_AH:	/* no driver data either way */

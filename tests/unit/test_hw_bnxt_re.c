@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include <rdma/bnxt_re-abi.h>
+#include "hw/bnxt_re_abi.h"
 #include <uvio.h>
 #include "wrap.h"
 #include "fake_sysfs.h"
@@ -76,7 +77,7 @@ static struct {
 	uint32_t srq_max_wr, srq_max_sge;
 	int ioctls, answer;
 	uint32_t next_handle;
-	struct bnxt_re_uctx_resp ctx;
+	struct uvio_bnxt_re_uctx_resp ctx;
 } k;
 
 static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
@@ -173,7 +174,7 @@ static struct uvio_device *bnxt_device(uint32_t chip, uint32_t mode)
 	k.ctx.pg_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	k.ctx.cqe_sz = 32;
 	k.ctx.max_cqd = 65535;
-	k.ctx.comp_mask = BNXT_RE_UCNTX_CMASK_HAVE_CCTX | BNXT_RE_UCNTX_CMASK_HAVE_MODE;
+	k.ctx.comp_mask = UVIO_BNXT_RE_CMASK_HAVE_CCTX | UVIO_BNXT_RE_CMASK_HAVE_MODE;
 	k.ctx.chip_id0 = chip;
 	k.ctx.mode = mode;
 	unsetenv("UVERBS_IOCTL_PATH");
@@ -203,7 +204,7 @@ static void done(struct uvio_device *dev, int async_fd)
  * 0) mapped. */
 static void context(void **state)
 {
-	struct uvio_device *dev = bnxt_device(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC);
+	struct uvio_device *dev = bnxt_device(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC);
 	UVIO_OPTS(uvio_context, ctx);
 
 	(void)state;
@@ -221,7 +222,7 @@ static void context(void **state)
 static void cq_request(void **state)
 {
 	int afd;
-	struct uvio_device *dev = with_context(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC, &afd);
+	struct uvio_device *dev = with_context(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
 	UVIO_OPTS(uvio_cq_attr, a, .cqe = 200);
 	UVIO_OPTS(uvio_cq, cq);
 	struct bnxt_re_cq_req r;
@@ -277,7 +278,7 @@ static struct bnxt_re_qp_req qp_req(struct uvio_device *dev, uint32_t type,
 static void qp_sizes(void **state)
 {
 	int afd;
-	struct uvio_device *dev = with_context(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC, &afd);
+	struct uvio_device *dev = with_context(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
 	long page = sysconf(_SC_PAGESIZE);
 	struct bnxt_re_qp_req r;
 	uint32_t srq = 9;
@@ -304,7 +305,7 @@ static void qp_sizes(void **state)
 
 	/* gen P5 (57508) in static mode: PSN entries of 16 bytes: 256 x 144 =
 	 * 36864 bytes, nine pages of 4 KiB */
-	dev = with_context(0x1750, BNXT_QPLIB_WQE_MODE_STATIC, &afd);
+	dev = with_context(0x1750, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
 	r = qp_req(dev, IB_UVERBS_QPT_RC, (struct ib_uverbs_qp_cap){ 16, 16, 1, 1, 0 }, NULL);
 	assert_int_equal(len_at(r.qpsva), (size_t)((36864 + page - 1) / page * page));
 	done(dev, afd);
@@ -315,7 +316,7 @@ static void qp_sizes(void **state)
 static void srq_layout(void **state)
 {
 	int afd;
-	struct uvio_device *dev = with_context(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC, &afd);
+	struct uvio_device *dev = with_context(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
 	UVIO_OPTS(uvio_srq, srq);
 	UVIO_OPTS(uvio_srq_attr, a, .pd_handle = 1, .max_wr = 100, .max_sge = 3);
 	struct bnxt_re_srq_req r;
@@ -337,7 +338,7 @@ static void srq_layout(void **state)
 static void refusals(void **state)
 {
 	int afd;
-	struct uvio_device *dev = bnxt_device(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC);
+	struct uvio_device *dev = bnxt_device(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC);
 	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16);
 	UVIO_OPTS(uvio_cq, cq);
 	UVIO_OPTS(uvio_qp_init_attr, q, .type = IB_UVERBS_QPT_UC,
@@ -351,7 +352,7 @@ static void refusals(void **state)
 					       "has no context the library made"));
 	uvio_device_close(dev);
 
-	dev = with_context(0x16d7, BNXT_QPLIB_WQE_MODE_STATIC, &afd);
+	dev = with_context(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
 	k.ioctls = 0;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EOPNOTSUPP);
 	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: bnxt_re: EOPNOTSUPP: bnxt_re makes "
@@ -373,7 +374,7 @@ static void refusals(void **state)
 	done(dev, afd);
 
 	/* a variable-mode context: QPs and SRQs are not sized here */
-	dev = with_context(0x1750, BNXT_QPLIB_WQE_MODE_VARIABLE, &afd);
+	dev = with_context(0x1750, UVIO_BNXT_RE_WQE_MODE_VARIABLE, &afd);
 	k.ioctls = 0;
 	q.cap.max_inline_data = 0;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EOPNOTSUPP);
