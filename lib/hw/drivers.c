@@ -6,6 +6,7 @@
 
 extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
+extern const struct hw_ops uvio_hw_irdma;
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
@@ -14,6 +15,8 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_mlx5;
 	case RDMA_DRIVER_MLX4:
 		return &uvio_hw_mlx4;
+	case RDMA_DRIVER_I40IW:		/* RDMA_DRIVER_IRDMA */
+		return &uvio_hw_irdma;
 	default:
 		return NULL;
 	}
@@ -33,7 +36,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 		{ RDMA_DRIVER_MTHCA, "mthca", "rdma/mthca-abi.h" },
 		{ RDMA_DRIVER_BNXT_RE, "bnxt_re", "rdma/bnxt_re-abi.h" },
 		{ RDMA_DRIVER_OCRDMA, "ocrdma", "rdma/ocrdma-abi.h" },
-		{ RDMA_DRIVER_I40IW, "irdma", "rdma/irdma-abi.h" },
 		{ RDMA_DRIVER_VMW_PVRDMA, "vmw_pvrdma", "rdma/vmw_pvrdma-abi.h" },
 		{ RDMA_DRIVER_QEDR, "qedr", "rdma/qedr-abi.h" },
 		{ RDMA_DRIVER_HNS, "hns", "rdma/hns-abi.h" },
