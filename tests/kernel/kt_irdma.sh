@@ -17,13 +17,20 @@
 #      requests before each CREATE_CQ and CREATE_QP, and every object it
 #      created destroyed; the commands are listed in order;
 #  (d) afterwards the kernel holds no object of irdma0;
-#  (e) every /opt/uvio/bin/kt_irdma_uvio* the same way, where the build has
-#      one;
+#  (e) every /opt/uvio/bin/kt_irdma_uvio* the same way (plain, text, JSON,
+#      nothing left), and the refusals it provokes (REG_MR's page counts past
+#      what is pinned, an unknown region type, a short request; CREATE_CQ
+#      without irdma's request, on a buffer or shadow area not registered;
+#      CREATE_QP on queues not registered, with a short request) answered
+#      with irdma's errno, and two of the library's half (a UC QP, 2^20
+#      CQEs), each reported naming the command; its mmaps of the doorbell
+#      key, and those irdma refuses, listed;
 #  (f) the traces printed between "UVIO-FILE-BEGIN irdma/NAME" and
 #      "UVIO-FILE-END irdma/NAME" lines; the host copies them to
 #      BUILD_DIR/vm/irdma/NAME (and compares the driver data of the two,
-#      tests/standin/compare-irdma.py, where the library's half exists);
-#  (g) examples/create_cq and uverbs-info on irdma0, as a user runs them.
+#      tests/standin/compare-irdma.py);
+#  (g) examples/create_cq and uverbs-info on irdma0, as a user runs them;
+#  (h) kt_irdma_uvio under memcheck.
 B=/opt/uvio/bin
 T=/tmp/kt_irdma
 DEV=irdma0
@@ -223,7 +230,25 @@ for p in $B/kt_irdma_uvio*; do
 	if balanced "$n.json"; then ok "$n: every object it created destroyed"; else bad "$n: objects not destroyed"; fi
 	nothing_left "$n"
 done
-[ $found = 1 ] || echo "  (no kt_irdma_uvio* program in this build: the library has no irdma half yet)"
+[ $found = 1 ] || bad "no kt_irdma_uvio* program in this build"
+# The refusals kt_irdma_uvio provokes: nine from the kernel (irdma's errno:
+# REG_MR's page counts, region type and short request; CREATE_CQ without
+# irdma's request or on regions not registered; CREATE_QP on queues not
+# registered or with a short request), two from the library's half, each
+# reported naming the command.
+if [ -f kt_irdma_uvio.out ]; then
+	n=$(grep -c '^  refusal: ' kt_irdma_uvio.out)
+	named=$(grep '^  refusal: ' kt_irdma_uvio.out |
+		grep -cE '(MR\.REG|CQ\.CREATE|QP\.CREATE).*(EINVAL|EPROTO|ENODATA|EOPNOTSUPP)')
+	if [ "$n" = 11 ] && [ "$named" = 11 ]; then
+		ok "kt_irdma_uvio: $n refusals, each with irdma's errno and the command named"
+	else
+		bad "kt_irdma_uvio: $n refusal lines, $named naming the command and errno (want 11)"
+	fi
+	grep -E '^  (refusal:|mmap of) ' kt_irdma_uvio.out
+else
+	bad "no output of kt_irdma_uvio"
+fi
 # --- (g) the existing programs, with no change of command line --------------
 if [ -x $B/create_cq ]; then
 	timeout $TMO create_cq $DEV > create_cq.out 2>&1; rc=$?
@@ -244,6 +269,19 @@ if [ -x $B/uverbs-info ]; then
 		bad "uverbs-info $DEV: exit $rc"
 	fi
 	show info.out
+fi
+
+# --- (h) memcheck over the library's irdma program ----------------------------
+if [ -x $B/kt_irdma_uvio ] && command -v valgrind >/dev/null; then
+	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		kt_irdma_uvio $DEV > memcheck.out 2>&1; rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "kt_irdma_uvio under memcheck: $(grep -o 'ERROR SUMMARY: [0-9]* errors' memcheck.out)"
+	else
+		bad "kt_irdma_uvio under memcheck: exit $rc"
+		grep -E '==[0-9]+==' memcheck.out | head -60
+	fi
+	nothing_left "kt_irdma_uvio under memcheck"
 fi
 
 # --- (f) the traces, for the host --------------------------------------------
