@@ -21,7 +21,9 @@
 #      nothing left), and the refusals it provokes (REG_MR's page counts past
 #      what is pinned, an unknown region type, a short request; CREATE_CQ
 #      without irdma's request, on a buffer or shadow area not registered;
-#      CREATE_QP on queues not registered, with a short request) answered
+#      CREATE_QP on queues not registered, with a short request; GET_CONTEXT
+#      with userspace_ver 3 or 6, short request or answer room, libi40iw's
+#      answer asked of a GEN_2 device) answered
 #      with irdma's errno, and two of the library's half (a UC QP, 2^20
 #      CQEs), each reported naming the command; its mmaps of the doorbell
 #      key, and those irdma refuses, listed;
@@ -231,19 +233,21 @@ for p in $B/kt_irdma_uvio*; do
 	nothing_left "$n"
 done
 [ $found = 1 ] || bad "no kt_irdma_uvio* program in this build"
-# The refusals kt_irdma_uvio provokes: nine from the kernel (irdma's errno:
-# REG_MR's page counts, region type and short request; CREATE_CQ without
-# irdma's request or on regions not registered; CREATE_QP on queues not
-# registered or with a short request), two from the library's half, each
-# reported naming the command.
+# The refusals kt_irdma_uvio provokes: fourteen from the kernel (irdma's
+# errno: REG_MR's page counts, region type and short request; CREATE_CQ
+# without irdma's request or on regions not registered; CREATE_QP on queues
+# not registered or with a short request; GET_CONTEXT with userspace_ver 3
+# or 6, a short request, short answer room, or libi40iw's answer asked of a
+# GEN_2 device), two from the library's half, each reported naming the
+# command.
 if [ -f kt_irdma_uvio.out ]; then
 	n=$(grep -c '^  refusal: ' kt_irdma_uvio.out)
 	named=$(grep '^  refusal: ' kt_irdma_uvio.out |
-		grep -cE '(MR\.REG|CQ\.CREATE|QP\.CREATE).*(EINVAL|EPROTO|ENODATA|EOPNOTSUPP)')
-	if [ "$n" = 11 ] && [ "$named" = 11 ]; then
+		grep -cE '(MR\.REG|CQ\.CREATE|QP\.CREATE|GET_CONTEXT).*(EINVAL|EPROTO|ENODATA|EOPNOTSUPP)')
+	if [ "$n" = 16 ] && [ "$named" = 16 ]; then
 		ok "kt_irdma_uvio: $n refusals, each with irdma's errno and the command named"
 	else
-		bad "kt_irdma_uvio: $n refusal lines, $named naming the command and errno (want 11)"
+		bad "kt_irdma_uvio: $n refusal lines, $named naming the command and errno (want 16)"
 	fi
 	grep -E '^  (refusal:|mmap of) ' kt_irdma_uvio.out
 else

@@ -9,7 +9,8 @@
  * requests, and the sizes it answered; everything destroyed, the regions
  * deregistered, nothing left pinned and the kernel's object table empty
  * after. Then what irdma refuses, sent on purpose with the caller's own
- * driver data, refused and reported naming the command (each such line
+ * driver data (regions, CQs, QPs, and contexts on devices opened anew),
+ * refused and reported naming the command (each such line
  * starts "  refusal: "), and what the library's half refuses before
  * sending; and the context's doorbell key mapped and the mappings irdma
  * refuses.
@@ -126,6 +127,40 @@ static void mappings(struct uvio_device *dev)
 		printf("  mmap of %s: %s\n", m[i].what, err ? strerror(err) : "mapped");
 		if (p != MAP_FAILED)
 			munmap(p, m[i].pages * PAGE);
+	}
+}
+
+/* irdma's context contract, each on a device opened anew: userspace_ver 4
+ * or 5, at least 8 bytes of request and 16 of answer room; exactly 16 is
+ * libi40iw's legacy answer, which irdma gives GEN_1 hardware alone. */
+static void context_refusals(void)
+{
+	static const struct {
+		uint8_t ver;
+		size_t in_len, out_len;
+		int err;
+		const char *what;
+	} t[] = {
+		{ 3, 8, 64, -EINVAL, "GET_CONTEXT with userspace_ver 3" },
+		{ 6, 8, 64, -EINVAL, "GET_CONTEXT with userspace_ver 6" },
+		{ 5, 4, 64, -EINVAL, "GET_CONTEXT with 4 bytes of irdma's request" },
+		{ 5, 8, 12, -EINVAL, "GET_CONTEXT with 12 bytes of answer room" },
+		{ 5, 8, 16, -EOPNOTSUPP, "GET_CONTEXT asking a GEN_2 device for libi40iw's answer" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct irdma_alloc_ucontext_req req = { .userspace_ver = t[i].ver };
+		uint8_t resp[64];
+		UVIO_OPTS(uvio_drv, d, .in = &req, .in_len = t[i].in_len, .out = resp,
+			  .out_len = t[i].out_len);
+		UVIO_OPTS(uvio_context, ctx);
+		struct uvio_device *dev;
+
+		KT_EQ(uvio_device_open(name, &dev), 0);
+		if (!dev)
+			continue;
+		refused(t[i].what, uvio_get_context(dev, &d, &ctx, NULL), t[i].err, "GET_CONTEXT");
+		uvio_device_close(dev);
 	}
 }
 
@@ -314,6 +349,7 @@ int main(int argc, char **argv)
 	}
 
 	refusals(dev, pd, cq.handle);
+	context_refusals();
 	mappings(dev);
 	pinned = vmpin_pages();
 
