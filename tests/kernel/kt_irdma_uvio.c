@@ -289,12 +289,9 @@ int main(int argc, char **argv)
 	mem = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	UVIO_OPTS(uvio_mr_attr, mra, .pd_handle = pd, .addr = mem, .length = 2 * PAGE,
 		  .iova = (uintptr_t)mem, .access = IB_UVERBS_ACCESS_LOCAL_WRITE);
-	{	/* a plain MR carries irdma's request too: reg_type MEM */
-		struct irdma_mem_reg_req mreq = { .reg_type = IRDMA_MEMREG_TYPE_MEM };
-		UVIO_OPTS(uvio_drv, d, .in = &mreq, .in_len = sizeof(mreq));
-
-		KT_EQ(uvio_reg_mr(dev, &mra, &d, &mr, NULL), 0);
-	}
+	/* no driver data from the caller: the library sends irdma's request
+	 * of a plain MR (reg_type MEM) */
+	KT_EQ(uvio_reg_mr(dev, &mra, NULL, &mr, NULL), 0);
 	KT_CHECK(mr.lkey && mr.lkey == mr.rkey, "lkey 0x%x rkey 0x%x", mr.lkey, mr.rkey);
 	expect_pinned(2, "MR of 8 KiB");
 

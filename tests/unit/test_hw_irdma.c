@@ -457,6 +457,34 @@ static void qp_regions(void **state)
 	done(dev, afd);
 }
 
+/* A plain MR without the caller's driver data: irdma's request of reg_type
+ * MEM (8 zero bytes), as libirdma sends it; the caller's own request goes
+ * as given. */
+static void mr_request(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	static uint8_t mem[8192];
+	UVIO_OPTS(uvio_mr_attr, a, .pd_handle = 1, .addr = mem, .length = sizeof(mem),
+		  .iova = (uintptr_t)mem, .access = IB_UVERBS_ACCESS_LOCAL_WRITE);
+	UVIO_OPTS(uvio_mr, mr);
+	struct irdma_mem_reg_req r, mine = { .reg_type = IRDMA_MEMREG_TYPE_QP, .sq_pages = 1 };
+	UVIO_OPTS(uvio_drv, d, .in = &mine, .in_len = sizeof(mine));
+
+	(void)state;
+	assert_int_equal(uvio_reg_mr(dev, &a, NULL, &mr, NULL), 0);
+	assert_int_equal(k.n, 1);
+	r = reg_req(&k.log[0]);
+	assert_int_equal(r.reg_type, IRDMA_MEMREG_TYPE_MEM);
+	assert_int_equal(r.cq_pages + r.rq_pages + r.sq_pages, 0);
+	k.n = 0;
+	assert_int_equal(uvio_reg_mr(dev, &a, &d, &mr, NULL), 0);
+	r = reg_req(&k.log[0]);
+	assert_int_equal(r.reg_type, IRDMA_MEMREG_TYPE_QP);
+	assert_int_equal(r.sq_pages, 1);
+	done(dev, afd);
+}
+
 /* Refused before any command, in irdma's words. */
 static void refusals(void **state)
 {
@@ -507,6 +535,7 @@ int main(void)
 		cmocka_unit_test(context),
 		cmocka_unit_test(cq_regions),
 		cmocka_unit_test(qp_regions),
+		cmocka_unit_test(mr_request),
 		cmocka_unit_test(refusals),
 	};
 
