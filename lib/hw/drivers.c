@@ -8,6 +8,7 @@ extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
 extern const struct hw_ops uvio_hw_efa;
 extern const struct hw_ops uvio_hw_bnxt_re;
+extern const struct hw_ops uvio_hw_irdma;
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
@@ -20,6 +21,8 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_efa;
 	case RDMA_DRIVER_BNXT_RE:
 		return &uvio_hw_bnxt_re;
+	case RDMA_DRIVER_I40IW:		/* RDMA_DRIVER_IRDMA */
+		return &uvio_hw_irdma;
 	default:
 		return NULL;
 	}
@@ -38,7 +41,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 		{ RDMA_DRIVER_CXGB4, "cxgb4", "rdma/cxgb4-abi.h" },
 		{ RDMA_DRIVER_MTHCA, "mthca", "rdma/mthca-abi.h" },
 		{ RDMA_DRIVER_OCRDMA, "ocrdma", "rdma/ocrdma-abi.h" },
-		{ RDMA_DRIVER_I40IW, "irdma", "rdma/irdma-abi.h" },
 		{ RDMA_DRIVER_VMW_PVRDMA, "vmw_pvrdma", "rdma/vmw_pvrdma-abi.h" },
 		{ RDMA_DRIVER_QEDR, "qedr", "rdma/qedr-abi.h" },
 		{ RDMA_DRIVER_HNS, "hns", "rdma/hns-abi.h" },

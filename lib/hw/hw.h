@@ -52,6 +52,7 @@ union hw_params {
 		uint32_t type;		/* enum ib_uverbs_qp_type */
 		bool srq;		/* receives come from an SRQ */
 		uint32_t create_flags;
+		uint32_t pd;		/* the QP's PD (irdma registers its queues there) */
 		struct ib_uverbs_qp_cap cap;	/* in: asked; out: what the kernel is sent */
 	} qp;
 	struct {

@@ -46,9 +46,12 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 	if (ret)
 		return uvio_verb_end(dev, "MR.REG", UVIO_PATH_AUTO, ret, path);
 	/* siw answers EINVAL without its request (struct siw_ureq_reg_mr, 8
-	 * bytes: a key byte the driver may use, zero lets it choose); the
-	 * library knows the driver, so it sends one the caller did not. */
-	if (dev->driver_id == RDMA_DRIVER_SIW && !a.b.in_len) {
+	 * bytes: a key byte the driver may use, zero lets it choose), and so
+	 * does irdma (struct irdma_mem_reg_req, 8 bytes: zero is reg_type MEM,
+	 * a plain MR, as libirdma sends it); the library knows the driver, so
+	 * it sends one the caller did not. */
+	if ((dev->driver_id == RDMA_DRIVER_SIW || dev->driver_id == RDMA_DRIVER_I40IW) &&
+	    !a.b.in_len) {
 		static const uint64_t siw_request;
 
 		a.b.in = &siw_request;

@@ -206,6 +206,7 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 		hp.qp.type = a.type;
 		hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
 		hp.qp.create_flags = a.create_flags;
+		hp.qp.pd = a.pd;
 		hp.qp.cap = a.cap;
 		ret = drv_prepare_hw(dev, "QP.CREATE", drv, HW_QP, &hc, &hp, &a.b);
 		if (ret)
