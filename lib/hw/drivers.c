@@ -8,7 +8,9 @@ extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
 extern const struct hw_ops uvio_hw_efa;
 extern const struct hw_ops uvio_hw_bnxt_re;
+#ifdef UVIO_HAVE_IRDMA_ABI
 extern const struct hw_ops uvio_hw_irdma;
+#endif
 
 const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 {
@@ -21,8 +23,10 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_efa;
 	case RDMA_DRIVER_BNXT_RE:
 		return &uvio_hw_bnxt_re;
+#ifdef UVIO_HAVE_IRDMA_ABI
 	case RDMA_DRIVER_I40IW:		/* RDMA_DRIVER_IRDMA */
 		return &uvio_hw_irdma;
+#endif
 	default:
 		return NULL;
 	}
@@ -43,6 +47,9 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 		{ RDMA_DRIVER_OCRDMA, "ocrdma", "rdma/ocrdma-abi.h" },
 		{ RDMA_DRIVER_VMW_PVRDMA, "vmw_pvrdma", "rdma/vmw_pvrdma-abi.h" },
 		{ RDMA_DRIVER_QEDR, "qedr", "rdma/qedr-abi.h" },
+#ifndef UVIO_HAVE_IRDMA_ABI	/* built without irdma-abi.h (5.10's headers) */
+		{ RDMA_DRIVER_I40IW, "irdma", "rdma/irdma-abi.h" },
+#endif
 		{ RDMA_DRIVER_HNS, "hns", "rdma/hns-abi.h" },
 		{ 19, "erdma", "rdma/erdma-abi.h" },
 		{ RDMA_DRIVER_MANA, "mana", "rdma/mana-abi.h" },

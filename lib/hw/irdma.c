@@ -56,8 +56,9 @@
 #include <syslog.h>
 #include <unistd.h>
 #include <rdma/irdma-abi.h>
-#include <uvio/verbs.h>
+#include <rdma/ib_user_verbs.h>
 #include "hw/hw.h"
+#include "device/path.h"
 #include "report/report.h"
 
 enum {
@@ -144,20 +145,42 @@ static int region_alloc(struct region *r, size_t len, size_t page)
 	return 0;
 }
 
+/*
+ * The half's own commands (irdma's regions and the context's PD), laid out
+ * by the write layer and sent on the device's path, as the verbs send
+ * theirs: over INVOKE_WRITE where the device takes ioctls, else write().
+ * The device answered GET_CONTEXT before any of them, so its path is
+ * known.
+ */
+static int own_write(struct uvio_device *dev, uint32_t command, const void *core, size_t core_len,
+		     void *resp, size_t resp_len, const struct drv_bufs *drv)
+{
+	enum uvio_path p = uvio_path_current(&dev->paths);
+	const struct uvio_write_cmd c = {
+		.command = command, .core = core, .core_len = core_len,
+		.resp = resp, .resp_len = resp_len, .drv = drv,
+	};
+
+	p = p == UVIO_PATH_WRITE || p == UVIO_PATH_IOCTL_2017 ? UVIO_PATH_WRITE
+							       : UVIO_PATH_INVOKE_WRITE;
+	return uvio_write_send(dev, p, &c);
+}
+
 /* REG_MR of the region with irdma's request, local write, iova its address. */
 static int region_register(struct uvio_device *dev, struct region *r, uint32_t pd,
 			   const struct irdma_mem_reg_req *req)
 {
-	struct uvio_mr_attr a = {
-		.sz = sizeof(a), .pd_handle = pd, .addr = r->addr, .length = r->len,
-		.iova = (uintptr_t)r->addr, .access = IB_UVERBS_ACCESS_LOCAL_WRITE,
+	struct ib_uverbs_reg_mr core = {
+		.start = (uintptr_t)r->addr, .length = r->len, .hca_va = (uintptr_t)r->addr,
+		.pd_handle = pd, .access_flags = IB_UVERBS_ACCESS_LOCAL_WRITE,
 	};
-	struct uvio_drv d = { .sz = sizeof(d), .in = req, .in_len = sizeof(*req) };
-	struct uvio_mr mr = { .sz = sizeof(mr) };
-	int ret = uvio_reg_mr(dev, &a, &d, &mr, NULL);
+	struct ib_uverbs_reg_mr_resp resp;
+	const struct drv_bufs b = { .in = req, .in_len = sizeof(*req) };
+	int ret = own_write(dev, IB_USER_VERBS_CMD_REG_MR, &core, sizeof(core), &resp,
+			    sizeof(resp), &b);
 
 	if (!ret) {
-		r->mr = mr.handle;
+		r->mr = resp.mr_handle;
 		r->registered = true;
 	}
 	return ret;
@@ -165,8 +188,12 @@ static int region_register(struct uvio_device *dev, struct region *r, uint32_t p
 
 static void region_free(struct uvio_device *dev, struct region *r)
 {
-	if (r->registered && dev)
-		(void)uvio_dereg_mr(dev, r->mr, NULL);
+	if (r->registered && dev) {
+		struct ib_uverbs_dereg_mr core = { .mr_handle = r->mr };
+
+		(void)own_write(dev, IB_USER_VERBS_CMD_DEREG_MR, &core, sizeof(core), NULL, 0,
+				NULL);
+	}
 	r->registered = false;
 	if (r->addr)
 		munmap(r->addr, r->map_len);
@@ -195,8 +222,12 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 
 	/* With CQs left, their regions hold the PD: the kernel frees all
 	 * with the fd. */
-	if (st->have_pd && dev && !st->nobjs)
-		(void)uvio_dealloc_pd(dev, st->pd, NULL);
+	if (st->have_pd && dev && !st->nobjs) {
+		struct ib_uverbs_dealloc_pd core = { .pd_handle = st->pd };
+
+		(void)own_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &core, sizeof(core), NULL, 0,
+				NULL);
+	}
 	if (st->db)
 		munmap(st->db, HW_PAGE);
 	pthread_mutex_destroy(&st->base.lock);
@@ -236,7 +267,9 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 {
 	struct irdma_state *st = c->obj;
 	struct irdma_alloc_pd_resp pd_resp;
-	struct uvio_drv d = { .sz = sizeof(d), .out = &pd_resp, .out_len = sizeof(pd_resp) };
+	const struct drv_bufs d = { .out = &pd_resp, .out_len = sizeof(pd_resp) };
+	struct ib_uverbs_alloc_pd pd_core = { 0 };
+	struct ib_uverbs_alloc_pd_resp pd_out;
 	void *p;
 
 	if (ret) {
@@ -269,8 +302,11 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 		return;
 	}
 	/* The context's own PD, as libirdma's, for the CQs' regions. */
-	if (uvio_alloc_pd(dev, &d, &st->pd, NULL) == 0)
+	if (own_write(dev, IB_USER_VERBS_CMD_ALLOC_PD, &pd_core, sizeof(pd_core), &pd_out,
+		      sizeof(pd_out), &d) == 0) {
+		st->pd = pd_out.pd_handle;
 		st->have_pd = true;
+	}
 	else
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: irdma: no PD for the CQs' regions: "
 			 "CQs will be refused", dev->name);

@@ -120,6 +120,9 @@ static int kernel_ioctl(unsigned long request, void *arg)
 
 			s->handle = r.pd_handle;
 			put_out(out, &r, sizeof(r));
+		} else if (s->write_cmd == IB_USER_VERBS_CMD_DEREG_MR ||
+			   s->write_cmd == IB_USER_VERBS_CMD_DEALLOC_PD) {
+			memcpy(&s->handle, s->core_in, sizeof(s->handle));	/* the handle */
 		}
 		return 0;
 	}
@@ -265,7 +268,7 @@ static void context(void **state)
 	assert_int_equal(k.log[n - 1].write_cmd, IB_USER_VERBS_CMD_ALLOC_PD);
 	assert_int_equal(k.log[n - 1].uhw_out_len, sizeof(struct irdma_alloc_pd_resp));
 	uvio_device_close(dev);
-	assert_int_equal(k.log[k.n - 1].object, UVERBS_OBJECT_PD);	/* freed at close */
+	assert_int_equal(k.log[k.n - 1].write_cmd, IB_USER_VERBS_CMD_DEALLOC_PD);	/* freed at close */
 	assert_int_equal(k.log[k.n - 1].handle, k.log[n - 1].handle);
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
@@ -341,9 +344,9 @@ static void cq_regions(void **state)
 		assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
 		assert_int_equal(k.n, 3);
 		assert_int_equal(k.log[0].object, UVERBS_OBJECT_CQ);
-		assert_int_equal(k.log[1].object, UVERBS_OBJECT_MR);
+		assert_int_equal(k.log[1].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
 		assert_int_equal(k.log[1].handle, bh);
-		assert_int_equal(k.log[2].object, UVERBS_OBJECT_MR);
+		assert_int_equal(k.log[2].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
 		assert_int_equal(k.log[2].handle, sh);
 	}
 	/* the kernel refuses the CQ: both regions deregistered at once */
@@ -355,7 +358,7 @@ static void cq_regions(void **state)
 		k.answer = EPROTO;
 		assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EPROTO);
 		assert_int_equal(k.n, 5);
-		assert_int_equal(k.log[3].object, UVERBS_OBJECT_MR);
+		assert_int_equal(k.log[3].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
 		assert_int_equal(k.log[3].handle, k.log[0].handle);
 		assert_int_equal(k.log[4].handle, k.log[1].handle);
 		k.answer = 0;
@@ -451,7 +454,7 @@ static void qp_regions(void **state)
 		k.n = 0;
 		assert_int_equal(uvio_destroy_qp(dev, qp.handle, NULL, NULL), 0);
 		assert_int_equal(k.n, 2);
-		assert_int_equal(k.log[1].object, UVERBS_OBJECT_MR);
+		assert_int_equal(k.log[1].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
 		assert_int_equal(k.log[1].handle, h);
 	}
 	done(dev, afd);
