@@ -1,9 +1,9 @@
 #!/bin/sh
 # The hardware part of the suite, on this machine's own RDMA devices (a
 # ConnectX, ...): examples/create_cq on each, and on each device of a driver
-# the library has a half for (mlx5, mlx4, efa) that half's checks
-# (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against the
-# stand-in. Skipped, with the reason, where the machine has no RDMA device
+# the library has a half for (mlx5, mlx4, efa, bnxt_re, irdma) that half's
+# checks (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against
+# the stand-in. Skipped, with the reason, where the machine has no RDMA device
 # (exit 77).
 #   host-devices.sh BUILD_DIR
 set -u
@@ -23,12 +23,16 @@ for d in /sys/class/infiniband/*; do
 	mlx5_core) half=mlx5 ;;
 	mlx4_core) half=mlx4 ;;
 	efa) half=efa ;;
+	bnxt_en|bnxt_re) half=bnxt_re ;;	# the PCI function, or 6.3's auxiliary device
+	irdma) half=irdma ;;
 	*) half= ;;
 	esac
 	# The library's checks of that driver's half, as the kernel suite runs
 	# them against its stand-in.
 	if [ -n "$half" ]; then
-		if "$build/tests/kernel/kt_${half}_uvio" "$name"; then echo "--- PASS kt_${half}_uvio $name"
+		if [ ! -x "$build/tests/kernel/kt_${half}_uvio" ]; then
+			echo "--- SKIP kt_${half}_uvio $name: not built (its driver's header is missing)"
+		elif "$build/tests/kernel/kt_${half}_uvio" "$name"; then echo "--- PASS kt_${half}_uvio $name"
 		else echo "--- FAIL kt_${half}_uvio $name"; fail=1; fi
 	fi
 done
