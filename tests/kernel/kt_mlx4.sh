@@ -34,16 +34,9 @@ B=/opt/uvio/bin
 T=/tmp/kt_mlx4
 DEV=mlx4_0
 TMO=120
+DRV=mlx4
+. /opt/uvio/standin-lib.sh
 rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "--- PASS mlx4: $*"; }
-bad() { fail=$((fail + 1)); echo "--- FAIL mlx4: $*"; }
-show() { sed 's/^/  /' "$@"; }
-
-# The summary line of DEV in `rdma resource show`.
-res_line() { rdma resource show | grep " $DEV: "; }
-# "pd 0 cq 0 ...": every count 0?
-all_zero() { echo "$1" | awk '{ for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) bad = 1 } END { exit bad }'; }
 
 # --- (a) the device ------------------------------------------------------
 ko=$(ls $B/mlx4-*.ko 2>/dev/null | head -n1)
@@ -71,8 +64,6 @@ fi
 show rdma-dev.txt ibv-devices.txt
 
 # --- (b) ibv_devinfo ------------------------------------------------------
-# got_context FILE: the JSON trace holds a GET_CONTEXT the kernel answered 0
-got_context() { grep '"name":"DEVICE.GET_CONTEXT",' "$1" | grep -q '"ret":0,'; }
 timeout $TMO ibv_devinfo -v -d $DEV > devinfo.txt 2>&1; rc=$?
 timeout $TMO uverbs-trace --json -o devinfo.json ibv_devinfo -v -d $DEV > devinfo.traced 2>&1; rc2=$?
 if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s devinfo.txt devinfo.traced &&
@@ -97,49 +88,6 @@ else
 fi
 
 # --- (c) the witness, and (e) the library's own programs --------------------
-# json_objects FILE: "TYPE created destroyed" for each type the trace shows.
-json_objects() {
-	grep -o '"type":"[a-z_]*","handle":[0-9]*,"\(created\|destroyed\)"' "$1" |
-		sed 's/"type":"\([a-z_]*\)","handle":[0-9]*,"\([a-z]*\)"/\1 \2/' | sort | uniq -c |
-		awk '{ n[$2] = n[$2] " " $3 "=" $1 } END { for (t in n) print t n[t] }' | sort
-}
-# balanced FILE: every object the trace saw created, destroyed (a handle
-# may come back for a later object: counted per type and handle), but for
-# the context and the event files, which end with the fd
-balanced() {
-	grep -o '"type":"[a-z_]*","handle":[0-9]*,"\(created\|destroyed\)"' "$1" |
-		grep -v '"type":"\(ctx\|async_event\|comp_channel\)"' |
-		sed 's/"type":"\([a-z_]*\)","handle":\([0-9]*\),"\([a-z]*\)"/\1 \2 \3/' |
-		awk '{ k = $1 " " $2; if ($3 == "created") c[k]++; else d[k]++ }
-		     END { for (k in c) if (c[k] != d[k]) { print "  not destroyed: " k; bad = 1 }
-			   exit bad }'
-}
-# commands FILE: the commands in order, one line each, with their answers
-commands() {
-	sed -n 's/.*"ibdev":"'"$DEV"'","name":"\([^"]*\)","unknown":[0-9]*,"ret":\(-*[0-9]*\),\("errno":"\([A-Z0-9]*\)"\)*.*/\1 = \2 \4/p' "$1" |
-		awk '{ printf "  %3d %s\n", NR, $0 }'
-}
-nothing_left() {	# nothing_left WHAT: the kernel holds no object of DEV
-	t=0 line=$(res_line)
-	while ! all_zero "$line" && [ $t -lt 20 ]; do
-		sleep 0.1; t=$((t + 1)); line=$(res_line)
-	done
-	if [ -n "$line" ] && all_zero "$line"; then
-		ok "$1: rdma resource show: nothing left on $DEV ($(echo "$line" | cut -d: -f3 | sed 's/^ *//'))"
-	else
-		bad "$1: objects left on $DEV: $line"
-		rdma resource show qp; rdma resource show cq; rdma resource show mr
-	fi
-}
-# run_three NAME PROGRAM [ARGS...]: plain, traced as text, traced as JSON
-run_three() {
-	n=$1; shift
-	timeout $TMO "$@" > "$n.out" 2>&1; r1=$?
-	timeout $TMO uverbs-trace -o "$n.txt" "$@" > "$n.txt.out" 2>&1; r2=$?
-	timeout $TMO uverbs-trace --json -o "$n.json" "$@" > "$n.json.out" 2>&1; r3=$?
-	echo "  $n: exit $r1 plain, $r2 traced, $r3 traced as JSON; $(wc -l < "$n.json") commands traced"
-	[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ]
-}
 
 KT_MLX4_SNAPSHOT="rdma resource show > $T/live.txt && rdma resource show qp > $T/live-qp.txt" \
 	timeout $TMO kt_mlx4_witness $DEV > witness.plain 2>&1; rc=$?

@@ -100,10 +100,12 @@ if [ "$mode" = bench ]; then
 	data="$here/../../bench/guest-bench.sh"
 fi
 # guest-lib.sh: the helpers the guest scripts share (kt_trace.sh, the
-# bench's guest scripts).
+# bench's guest scripts); standin-lib.sh those of the stand-in boots'
+# scripts (tests/standin/vm-standin.sh).
 UVIO_VM_LIBPATH=$build/lib "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
 	$programs $consumers -- "$build/tests/kernel/guest-tests.sh" \
-	"$build/tests/kernel/guest-valgrind.sh" "$here/../kernel/guest-lib.sh" $data ||
+	"$build/tests/kernel/guest-valgrind.sh" "$here/../kernel/guest-lib.sh" \
+	"$here/../kernel/standin-lib.sh" $data ||
 	{ echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $ran in $((SECONDS - t0)) s"
 
