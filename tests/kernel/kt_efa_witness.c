@@ -34,47 +34,7 @@
 #include <infiniband/efadv.h>
 #include <infiniband/verbs.h>
 
-static const char *step = "start";
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "kt_efa_witness: FAIL at %s: ", step);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void ok(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("ok %s: ", step);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-/* A verb that returns 0 or an errno value (some set errno instead). */
-static void check_rc(int rc, const char *what)
-{
-	if (rc)
-		fail("%s: %s (%d)", what, strerror(rc > 0 ? rc : errno), rc > 0 ? rc : errno);
-}
-
-static void *check_ptr(void *p, const char *what)
-{
-	if (!p)
-		fail("%s: %s (errno %d)", what, strerror(errno), errno);
-	return p;
-}
+#include "witness.h"
 
 enum { PORT = 1, BUF = 8192, QKEY = 0x11111111, WR = 16 };
 

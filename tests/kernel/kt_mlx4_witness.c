@@ -43,79 +43,13 @@
 #include <infiniband/mlx4dv.h>
 #include <infiniband/verbs.h>
 
-static const char *step = "start";
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "kt_mlx4_witness: FAIL at %s: ", step);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void ok(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("ok %s: ", step);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-/* A verb that returns 0 or an errno value (some set errno instead). */
-static void check_rc(int rc, const char *what)
-{
-	if (rc)
-		fail("%s: %s (%d)", what, strerror(rc > 0 ? rc : errno), rc > 0 ? rc : errno);
-}
-
-static void *check_ptr(void *p, const char *what)
-{
-	if (!p)
-		fail("%s: %s (errno %d)", what, strerror(errno), errno);
-	return p;
-}
+#include "witness.h"
 
 enum { PORT = 1, BUF = 8192, QKEY = 0x11111111, MAX_DB_PAGES = 16 };
 
 /* ---- the pages the kernel pinned for this process ---- */
 
-static long page_size;
 static long pinned_pages;	/* as last read */
-
-static long vmpin_pages(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kb = -1;
-
-	if (!f)
-		fail("/proc/self/status: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	if (kb < 0)
-		fail("no VmPin in /proc/self/status");
-	return kb * 1024 / page_size;
-}
-
-static long pages_of(const void *p, size_t len)
-{
-	uintptr_t a = (uintptr_t)p;
-
-	return len ? (long)((a + len + (size_t)page_size - 1) / (size_t)page_size -
-			    a / (size_t)page_size) : 0;
-}
 
 /* The doorbell record pages in use: the kernel pins each once. */
 static struct { uintptr_t page; int users; } db_pages[MAX_DB_PAGES];
