@@ -465,6 +465,10 @@ static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	return hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_qp_resp), o);
 }
 
+_Static_assert(sizeof(struct irdma_alloc_pd_resp) <= HW_DATA_MAX &&
+		       sizeof(struct irdma_create_ah_resp) <= HW_DATA_MAX,
+	       "the PD and AH answers' room");
+
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
@@ -480,10 +484,8 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 			      "no GET_CONTEXT yet); pass struct uvio_drv with irdma's request");
 	switch (c->verb) {
 	case HW_PD:
-		_Static_assert(sizeof(struct irdma_alloc_pd_resp) <= sizeof(c->out), "room");
 		return hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp), NULL);
 	case HW_AH:
-		_Static_assert(sizeof(struct irdma_create_ah_resp) <= sizeof(c->out), "room");
 		return hand_over(c, b, 0, sizeof(struct irdma_create_ah_resp), NULL);
 	case HW_CQ:
 		return cq_prepare(dev, st, c, p, b);
