@@ -34,6 +34,7 @@
 #include <infiniband/efadv.h>
 #include <infiniband/verbs.h>
 
+#define WITNESS_DRIVER "efa"
 #include "witness.h"
 
 enum { PORT = 1, BUF = 8192, QKEY = 0x11111111, WR = 16 };

@@ -45,79 +45,12 @@
 
 #include <infiniband/verbs.h>
 
+#define WITNESS_DRIVER "irdma"
 #include "witness.h"
 
 enum { PORT = 1, BUF = 8192, QKEY = 0x11111111 };
 
-/* ---- the pages the kernel pinned for this process ---- */
-
-static long pinned_pages;	/* as last read */
-
-static void expect_pinned(long delta, const char *what)
-{
-	long now = vmpin_pages();
-
-	if (now - pinned_pages != delta)
-		fail("%s: the kernel pinned %ld pages more, irdma's sizes make %ld", what,
-		     now - pinned_pages, delta);
-	pinned_pages = now;
-}
-
-struct gids {
-	int v2_ipv4;		/* index of the RoCE v2 GID of an IPv4 address */
-	union ibv_gid gid;
-	uint8_t mac[6];		/* the port's MAC, from its link-local GID */
-};
-
-static void find_gids(struct ibv_context *ctx, int len, struct gids *g)
-{
-	struct ibv_gid_entry *e = calloc((size_t)len, sizeof(*e));
-	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	int have_ll = 0;
-	ssize_t n;
-
-	check_ptr(e, "calloc");
-	n = ibv_query_gid_table(ctx, e, (size_t)len, 0);
-	if (n <= 0)
-		fail("ibv_query_gid_table: %zd (errno %d)", n, errno);
-	g->v2_ipv4 = -1;
-	for (ssize_t i = 0; i < n; i++) {
-		const uint8_t *raw = e[i].gid.raw;
-
-		if (e[i].port_num != PORT)
-			continue;
-		if (e[i].gid_type == IBV_GID_TYPE_ROCE_V2 && !memcmp(raw, v4mapped, 12) &&
-		    g->v2_ipv4 < 0) {
-			g->v2_ipv4 = (int)e[i].gid_index;
-			g->gid = e[i].gid;
-		}
-		if (raw[0] == 0xfe && raw[1] == 0x80 && !have_ll) {
-			/* EUI-64 back to the MAC */
-			g->mac[0] = raw[8] ^ 2;
-			g->mac[1] = raw[9];
-			g->mac[2] = raw[10];
-			g->mac[3] = raw[13];
-			g->mac[4] = raw[14];
-			g->mac[5] = raw[15];
-			have_ll = 1;
-		}
-	}
-	free(e);
-	if (g->v2_ipv4 < 0)
-		fail("no RoCE v2 GID of an IPv4 address among %zd", n);
-	if (!have_ll)
-		fail("no link-local GID among %zd", n);
-}
-
-static void expect_state(struct ibv_qp *qp, enum ibv_qp_state want, const char *name)
-{
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-
-	check_rc(ibv_query_qp(qp, &a, IBV_QP_STATE, &ia), "ibv_query_qp");
-	if (a.qp_state != want)
-		fail("%s QP %u is in state %d, not %d", name, qp->qp_num, a.qp_state, want);
-}
+/* ---- the pages the kernel pins, by the driver's sizes ---- */
 
 /* irdma's sizes for a CQ of N CQEs: the buffer's pages and the shadow
  * area's one (get_cq_size and get_cq_total_bytes, GEN_2). */
