@@ -93,45 +93,18 @@ static struct bnxt_state *state_of(struct uvio_device *dev)
 	return (struct bnxt_state *)uvio_hw_state(dev);
 }
 
-static uint32_t pow2_up(uint64_t v)
-{
-	uint32_t r = 1;
-
-	while (r < v && r)
-		r <<= 1;
-	return r;		/* 0 when v is past 2^31 */
-}
-
-static int refuse(struct hw_call *c, int ret, const char *why)
-{
-	c->why = why;
-	return ret;
-}
-
 /* Queue memory: whole pages, zeroed. */
 static void *queue_alloc(size_t len, size_t page, size_t *map_len)
 {
-	void *p;
-
-	*map_len = (len + page - 1) & ~(page - 1);
-	if (!*map_len)
-		*map_len = page;
-	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void queue_free(void *p, size_t map_len)
-{
-	if (p)
-		munmap(p, map_len);
+	return uvio_hw_queue_alloc(len ? len : page, page, map_len);	/* an empty queue: a page */
 }
 
 static void obj_free(struct bnxt_obj *o)
 {
 	if (!o)
 		return;
-	queue_free(o->buf, o->map_len);
-	queue_free(o->rbuf, o->rmap_len);
+	uvio_hw_queue_free(o->buf, o->map_len);
+	uvio_hw_queue_free(o->rbuf, o->rmap_len);
 	free(o);
 }
 
@@ -154,21 +127,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	free(st);
 }
 
-/* The request laid out in c->in goes out (in_len 0: none); the answer
- * comes into c->out (out_len 0: none); obj is what the call keeps until the
- * kernel has answered. */
-static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
-		     void *obj)
-{
-	b->in = in_len ? c->in : NULL;
-	b->in_len = in_len;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = out_len ? c->out : NULL;
-	b->out_len = out_len;
-	c->obj = obj;
-	return 0;
-}
-
 static struct bnxt_obj *obj_new(void)
 {
 	return calloc(1, sizeof(struct bnxt_obj));
@@ -184,7 +142,7 @@ static int context_prepare(struct hw_call *c, struct drv_bufs *b)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	return hand_over(c, b, 0, sizeof(struct uvio_bnxt_re_uctx_resp), st);
+	return uvio_hw_hand_over(c, b, 0, sizeof(struct uvio_bnxt_re_uctx_resp), st);
 }
 
 static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
@@ -255,8 +213,8 @@ static int cq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_cq_resp) <= sizeof(c->out), "room");
 	if (!p->cq.cqe || p->cq.cqe > st->resp.max_cqd)
-		return refuse(c, -EINVAL, "CQEs asked: none, or past the context's max_cqd");
-	depth = pow2_up((uint64_t)p->cq.cqe + 1);
+		return uvio_hw_refuse(c, -EINVAL, "CQEs asked: none, or past the context's max_cqd");
+	depth = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
 	if (!depth || depth > (uint64_t)st->resp.max_cqd + 1)
 		depth = st->resp.max_cqd + 1;
 	o = obj_new();
@@ -271,7 +229,7 @@ static int cq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	req->cq_va = (uintptr_t)o->buf;
 	req->cq_handle = (uintptr_t)o;
 	/* the kernel is sent the count asked, as libbnxt_re sends it */
-	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_cq_resp), o);
 }
 
 /* QP */
@@ -293,20 +251,20 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_qp_resp) <= sizeof(c->out), "room");
 	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UD)
-		return refuse(c, -EOPNOTSUPP, "bnxt_re makes RC and UD QPs only");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "bnxt_re makes RC and UD QPs only");
 	if (st->resp.mode != UVIO_BNXT_RE_WQE_MODE_STATIC)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only, and this "
 			      "context's WQE mode is variable; pass driver data");
 	if (cap->max_send_sge > MAX_SGE || cap->max_recv_sge > MAX_SGE)
-		return refuse(c, -EINVAL, "more than 6 SGEs per WQE");
+		return uvio_hw_refuse(c, -EINVAL, "more than 6 SGEs per WQE");
 	if (cap->max_inline_data > MAX_INLINE)
-		return refuse(c, -EINVAL, "more than 96 bytes of inline data");
+		return uvio_hw_refuse(c, -EINVAL, "more than 96 bytes of inline data");
 	if (cap->max_send_wr > UINT32_MAX / 4 || cap->max_recv_wr > UINT32_MAX / 4)
-		return refuse(c, -EINVAL, "WRs past what a queue can hold");
+		return uvio_hw_refuse(c, -EINVAL, "WRs past what a queue can hold");
 
 	/* the send queue */
-	nswr = pow2_up((uint64_t)cap->max_send_wr + 1 + FULL_DELTA);
+	nswr = uvio_hw_pow2((uint64_t)cap->max_send_wr + 1 + FULL_DELTA);
 	nsge = cap->max_send_sge + (cap->max_send_sge % 2);
 	sqe = wqe_size(nsge);
 	ils = (cap->max_inline_data + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
@@ -316,7 +274,7 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 		sqe = (sqe + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
 	}
 	if (sqe > wqe_size(MAX_SGE))
-		return refuse(c, -EINVAL, "a send WQE past 128 bytes (SGEs and inline data)");
+		return uvio_hw_refuse(c, -EINVAL, "a send WQE past 128 bytes (SGEs and inline data)");
 	sqe = wqe_size(MAX_SGE);		/* static mode */
 	if (cap->max_inline_data)
 		cap->max_inline_data = sqe - WQE_HDR;	/* what libbnxt_re sends */
@@ -325,10 +283,10 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 
 	/* the receive queue */
 	if (!p->qp.srq) {
-		nrwr = pow2_up((uint64_t)cap->max_recv_wr + 1);
+		nrwr = uvio_hw_pow2((uint64_t)cap->max_recv_wr + 1);
 		nsge = cap->max_recv_sge + (cap->max_recv_sge % 2);
 		if (wqe_size(nsge) > wqe_size(MAX_SGE))
-			return refuse(c, -EINVAL, "a receive WQE past 128 bytes");
+			return uvio_hw_refuse(c, -EINVAL, "a receive WQE past 128 bytes");
 		rqe = wqe_size(MAX_SGE);	/* static mode */
 		rq_len = (size_t)nrwr * rqe;
 	}
@@ -346,7 +304,7 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	req->qpsva = (uintptr_t)o->buf;
 	req->qprva = (uintptr_t)o->rbuf;
 	req->qp_handle = (uintptr_t)o;
-	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_qp_resp), o);
 }
 
 /* SRQ */
@@ -361,13 +319,13 @@ static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_srq_resp) <= sizeof(c->out), "room");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
-		return refuse(c, -EOPNOTSUPP, "bnxt_re makes basic SRQs only");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "bnxt_re makes basic SRQs only");
 	if (p->srq.max_wr > UINT32_MAX / 4)
-		return refuse(c, -EINVAL, "SRQ WRs past what a queue can hold");
+		return uvio_hw_refuse(c, -EINVAL, "SRQ WRs past what a queue can hold");
 	if (st->resp.mode != UVIO_BNXT_RE_WQE_MODE_STATIC)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only; pass driver data");
-	depth = pow2_up((uint64_t)p->srq.max_wr + 1);
+	depth = uvio_hw_pow2((uint64_t)p->srq.max_wr + 1);
 	o = obj_new();
 	if (!o)
 		return -ENOMEM;
@@ -379,7 +337,7 @@ static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params
 	memset(req, 0, sizeof(*req));
 	req->srqva = (uintptr_t)o->buf;
 	req->srq_handle = (uintptr_t)o;
-	return hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp), o);
 }
 
 _Static_assert(sizeof(struct bnxt_re_pd_resp) <= HW_DATA_MAX, "the PD answer's room");
@@ -395,19 +353,19 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 		return context_prepare(c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with bnxt_re's request");
 	switch (c->verb) {
 	case HW_PD:	/* pdid, dpi and the doorbell page come back */
 		o = obj_new();
-		return o ? hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp), o) : -ENOMEM;
+		return o ? uvio_hw_hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp), o) : -ENOMEM;
 	case HW_AH:	/* no driver data either way */
-		return hand_over(c, b, 0, 0, NULL);
+		return uvio_hw_hand_over(c, b, 0, 0, NULL);
 	case HW_CQ:
 		return cq_prepare(st, c, p, b);
 	case HW_CQ_RESIZE:
-		return refuse(c, -EOPNOTSUPP, "bnxt_re cannot resize a CQ");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "bnxt_re cannot resize a CQ");
 	case HW_QP:
 		return qp_prepare(st, c, p, b);
 	case HW_SRQ:

@@ -137,22 +137,6 @@ static struct efa_state *state_of(struct uvio_device *dev)
 	return (struct efa_state *)uvio_hw_state(dev);
 }
 
-static uint32_t pow2_up(uint64_t v)
-{
-	uint32_t r = 1;
-
-	while (r < v && r)
-		r <<= 1;
-	return r;		/* 0 when v is past 2^31 */
-}
-
-/* Refused before anything is sent: the verb reports why, with efa's name. */
-static int refuse(struct hw_call *c, int ret, const char *why)
-{
-	c->why = why;
-	return ret;
-}
-
 static void unmap(struct map *m)
 {
 	if (m->p)
@@ -182,21 +166,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	(void)dev;
 	pthread_mutex_destroy(&base->lock);
 	free(base);
-}
-
-/* The request laid out in c->in goes out (in_len 0: none); the answer
- * comes into c->out; obj is what the call keeps until the kernel has
- * answered. */
-static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
-		     void *obj)
-{
-	b->in = in_len ? c->in : NULL;
-	b->in_len = in_len;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = out_len ? c->out : NULL;
-	b->out_len = out_len;
-	c->obj = obj;
-	return 0;
 }
 
 /* Map len bytes of the kernel's memory by key; 0 or a negative errno. */
@@ -234,7 +203,7 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
 		return -ENOMEM;
 	memset(req, 0, sizeof(*req));
 	req->comp_mask = CTX_COMP_TX_BATCH | CTX_COMP_MIN_SQ_WR;
-	return hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_alloc_ucontext_resp), st);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_alloc_ucontext_resp), st);
 }
 
 /* What libefa asks right after its context: the device's limits and
@@ -291,19 +260,19 @@ static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 		      struct drv_bufs *b)
 {
 	struct efa_cq_req *req = (void *)c->in;
-	uint32_t n = pow2_up(p->cq.cqe);
+	uint32_t n = uvio_hw_pow2(p->cq.cqe);
 	struct efa_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	/* Events (EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL) only where the device
 	 * has event queues, as libefa: efa 6.1 takes the flag unchecked. */
 	if (p->cq.channel && !(st->dev.device_caps & DEV_CAPS_CQ_NOTIFICATIONS))
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the device has no event queues (EX_QUERY_DEVICE: no "
 			      "CQ_NOTIFICATIONS): no completion channel");
 	if (!n || !st->resp.sub_cqs_per_cq ||
 	    (uint64_t)n * RX_CDESC * st->resp.sub_cqs_per_cq > MAX_RING)
-		return refuse(c, -EINVAL, "more CQ entries than efa's rings hold");
+		return uvio_hw_refuse(c, -EINVAL, "more CQ entries than efa's rings hold");
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
@@ -313,7 +282,7 @@ static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	if (p->cq.channel)
 		req->flags = CQ_WITH_COMPLETION_CHANNEL;
 	p->cq.cqe = n;		/* as libefa asks */
-	return hand_over(c, b, sizeof(*req), sizeof(struct efa_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_cq_resp), o);
 }
 
 static int cq_map(struct efa_state *st, struct efa_obj *o, const struct efa_cq_resp *r)
@@ -342,23 +311,23 @@ static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct efa_ibv_create_qp_resp) <= sizeof(c->out), "room");
 	if (p->qp.type != IB_UVERBS_QPT_UD && p->qp.type != IB_UVERBS_QPT_DRIVER)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "efa makes UD QPs and SRD QPs (type IB_UVERBS_QPT_DRIVER) only");
 	if (p->qp.srq)
-		return refuse(c, -EOPNOTSUPP, "efa has no SRQ");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa has no SRQ");
 	/* libefa's limits, where the device told them */
 	if (st->dev.max_sq_wr &&
 	    (cap->max_send_wr > st->dev.max_sq_wr || cap->max_recv_wr > st->dev.max_rq_wr ||
 	     cap->max_send_sge > st->dev.max_sq_sge || cap->max_recv_sge > st->dev.max_rq_sge))
-		return refuse(c, -EINVAL, "past the device's WRs or SGEs (EX_QUERY_DEVICE)");
-	sq = pow2_up(cap->max_send_wr > st->resp.min_sq_wr ? cap->max_send_wr :
+		return uvio_hw_refuse(c, -EINVAL, "past the device's WRs or SGEs (EX_QUERY_DEVICE)");
+	sq = uvio_hw_pow2(cap->max_send_wr > st->resp.min_sq_wr ? cap->max_send_wr :
 							    st->resp.min_sq_wr);
 	if (!sq || (uint64_t)sq * TX_WQE > st->resp.max_llq_size)
-		return refuse(c, -EINVAL, "send queue past the device's LLQ (max_llq_size)");
+		return uvio_hw_refuse(c, -EINVAL, "send queue past the device's LLQ (max_llq_size)");
 	if (cap->max_recv_wr && cap->max_recv_sge) {
-		rq_desc = pow2_up((uint64_t)cap->max_recv_wr * cap->max_recv_sge);
+		rq_desc = uvio_hw_pow2((uint64_t)cap->max_recv_wr * cap->max_recv_sge);
 		if (!rq_desc || (uint64_t)rq_desc * RX_DESC > MAX_RING)
-			return refuse(c, -EINVAL, "receive queue past what efa's rings hold");
+			return uvio_hw_refuse(c, -EINVAL, "receive queue past what efa's rings hold");
 		rq_wr = rq_desc / cap->max_recv_sge;
 	}
 	o = calloc(1, sizeof(*o));
@@ -372,7 +341,7 @@ static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	req->driver_qp_type = EFA_QP_DRIVER_TYPE_SRD;	/* read for DRIVER QPs only */
 	cap->max_send_wr = sq;
 	cap->max_recv_wr = rq_wr;
-	return hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_create_qp_resp), o);
 }
 
 static int qp_map(struct efa_state *st, struct efa_obj *o, const struct efa_ibv_create_qp_resp *r)
@@ -403,7 +372,7 @@ static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
 {
 	struct efa_obj *o = calloc(1, sizeof(*o));
 
-	return o ? hand_over(c, b, 0, out_len, o) : -ENOMEM;
+	return o ? uvio_hw_hand_over(c, b, 0, out_len, o) : -ENOMEM;
 }
 
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
@@ -416,7 +385,7 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 		return context_prepare(dev, c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with efa's request");
 	switch (c->verb) {
@@ -427,11 +396,11 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 	case HW_CQ:
 		return cq_prepare(st, c, p, b);
 	case HW_CQ_RESIZE:
-		return refuse(c, -EOPNOTSUPP, "efa does not resize CQs");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa does not resize CQs");
 	case HW_QP:
 		return qp_prepare(st, c, p, b);
 	case HW_SRQ:
-		return refuse(c, -EOPNOTSUPP, "efa has no SRQ");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa has no SRQ");
 	default:
 		return 0;
 	}

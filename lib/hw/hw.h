@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <rdma/ib_user_verbs.h>
 #include "device/dev.h"
 #include "write/legacy.h"
@@ -128,5 +130,60 @@ void uvio_hw_obj_add(struct hw_state *st, struct hw_obj *o, enum hw_verb kind,
 		     uint32_t handle);
 struct hw_obj *uvio_hw_obj_find(struct hw_state *st, enum hw_verb kind, uint32_t handle);
 struct hw_obj *uvio_hw_obj_take(struct hw_state *st, enum hw_verb kind, uint32_t handle);
+
+/* ---- what every half's prepare does ---- */
+
+/* The request laid out in c->in goes out (in_len 0: none); the answer
+ * comes into c->out, zeroed first (out_len 0: no answer space); obj is
+ * what the call keeps until the kernel has answered. */
+static inline int uvio_hw_hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len,
+				    size_t out_len, void *obj)
+{
+	b->in = in_len ? c->in : NULL;
+	b->in_len = in_len;
+	memset(c->out, 0, sizeof(c->out));
+	b->out = out_len ? c->out : NULL;
+	b->out_len = out_len;
+	c->obj = obj;
+	return 0;
+}
+
+/* Refused before anything is sent: the verb reports why, naming the
+ * driver (drv_refused()). */
+static inline int uvio_hw_refuse(struct hw_call *c, int ret, const char *why)
+{
+	c->why = why;
+	return ret;
+}
+
+/* The least power of two at least v; 0 when that is past 2^31 (a size no
+ * driver takes, refused by the caller). */
+static inline uint32_t uvio_hw_pow2(uint64_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v && r)
+		r <<= 1;
+	return r;
+}
+
+/* A queue in the process's memory: whole pages of page bytes (a power of
+ * two), zeroed, mapped privately so that it is page-aligned and never
+ * shares a page with the heap; *map_len the length mapped. NULL when the
+ * mapping fails. */
+static inline void *uvio_hw_queue_alloc(size_t len, size_t page, size_t *map_len)
+{
+	void *p;
+
+	*map_len = (len + page - 1) & ~(page - 1);
+	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static inline void uvio_hw_queue_free(void *p, size_t map_len)
+{
+	if (p)
+		munmap(p, map_len);
+}
 
 #endif

@@ -109,12 +109,6 @@ static struct irdma_state *state_of(struct uvio_device *dev)
 	return (struct irdma_state *)uvio_hw_state(dev);
 }
 
-static int refuse(struct hw_call *c, int ret, const char *why)
-{
-	c->why = why;
-	return ret;
-}
-
 static uint64_t pow2_up(uint64_t v)
 {
 	uint64_t r = 1;
@@ -234,18 +228,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	free(st);
 }
 
-static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
-		     void *obj)
-{
-	b->in = in_len ? c->in : NULL;
-	b->in_len = in_len;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = out_len ? c->out : NULL;
-	b->out_len = out_len;
-	c->obj = obj;
-	return 0;
-}
-
 /* GET_CONTEXT */
 
 static int context_prepare(struct hw_call *c, struct drv_bufs *b)
@@ -260,7 +242,7 @@ static int context_prepare(struct hw_call *c, struct drv_bufs *b)
 		return -ENOMEM;
 	memset(req, 0, sizeof(*req));
 	req->userspace_ver = ABI_VER;
-	return hand_over(c, b, CTX_REQ_LEN, CTX_RESP_LEN, st);
+	return uvio_hw_hand_over(c, b, CTX_REQ_LEN, CTX_RESP_LEN, st);
 }
 
 static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
@@ -328,12 +310,12 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct irdma_create_cq_resp) <= sizeof(c->out), "room");
 	if (!st->db)
-		return refuse(c, st->db_error ? st->db_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->db_error ? st->db_error : -EOPNOTSUPP,
 			      "the context has no doorbell page for the CQ");
 	if (!st->have_pd)
-		return refuse(c, -EOPNOTSUPP, "the context has no PD for the CQ's registration");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "the context has no PD for the CQ's registration");
 	if (p->cq.cqe < 1 || p->cq.cqe > st->resp.max_hw_cq_size)
-		return refuse(c, -EINVAL, "CQEs outside 1 to the context's max_hw_cq_size");
+		return uvio_hw_refuse(c, -EINVAL, "CQEs outside 1 to the context's max_hw_cq_size");
 	cq_size = (uint64_t)p->cq.cqe + 1;
 	if (st->resp.hw_rev > GEN_1)
 		cq_size *= 2;		/* a CQE more for immediate data */
@@ -341,7 +323,7 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 		cq_size = MIN_CQ;
 	bytes = hw_pages_len(cq_size * CQE_SIZE);
 	if (bytes / HW_PAGE > UINT16_MAX)
-		return refuse(c, -EINVAL, "CQ buffer past irdma's 16-bit page count");
+		return uvio_hw_refuse(c, -EINVAL, "CQ buffer past irdma's 16-bit page count");
 	reg.cq_pages = (uint16_t)(bytes / HW_PAGE);
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -354,7 +336,7 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	ret = region_register(dev, &o->buf, st->pd, &reg);
 	if (ret) {
 		obj_free(dev, o);
-		return refuse(c, ret, "REG_MR of the CQ's buffer (irdma's CQ request) was refused");
+		return uvio_hw_refuse(c, ret, "REG_MR of the CQ's buffer (irdma's CQ request) was refused");
 	}
 	if (resize) {
 		struct irdma_mem_reg_req sreg = { .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1 };
@@ -362,7 +344,7 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 		ret = region_register(dev, &o->shadow, st->pd, &sreg);
 		if (ret) {
 			obj_free(dev, o);
-			return refuse(c, ret,
+			return uvio_hw_refuse(c, ret,
 				      "REG_MR of the CQ's shadow area (irdma's CQ request) was refused");
 		}
 	}
@@ -371,7 +353,7 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	req->user_shadow_area = resize ? (uintptr_t)o->shadow.addr :
 					 (uintptr_t)o->buf.addr + bytes;
 	p->cq.cqe = (uint32_t)cq_size;	/* as libirdma sends it */
-	return hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_cq_resp), o);
 }
 
 /* QP */
@@ -419,29 +401,29 @@ static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct irdma_create_qp_resp) <= sizeof(c->out), "room");
 	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UD)
-		return refuse(c, -EOPNOTSUPP, "irdma's QPs are RC and UD");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "irdma's QPs are RC and UD");
 	if (p->qp.srq)
-		return refuse(c, -EOPNOTSUPP, "irdma has no SRQs");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "irdma has no SRQs");
 	if (!st->db)
-		return refuse(c, st->db_error ? st->db_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->db_error ? st->db_error : -EOPNOTSUPP,
 			      "the context has no doorbell page for the QP");
 	if (cap->max_send_sge > st->resp.max_hw_wq_frags ||
 	    cap->max_recv_sge > st->resp.max_hw_wq_frags ||
 	    cap->max_inline_data > st->resp.max_hw_inline)
-		return refuse(c, -EINVAL,
+		return uvio_hw_refuse(c, -EINVAL,
 			      "SGEs past the context's max_hw_wq_frags or inline data past max_hw_inline");
 	sq_shift = wqe_shift(st, st->resp.hw_rev > GEN_1 ? cap->max_send_sge + 1 :
 							   cap->max_send_sge,
 			     cap->max_inline_data);
 	rq_shift = wqe_shift(st, cap->max_recv_sge, 0);
 	if (depth(cap->max_send_wr, sq_shift, SQ_RSVD, st->resp.max_hw_wq_quanta, &sq_depth))
-		return refuse(c, -EINVAL, "send queue deeper than the context's max_hw_wq_quanta");
+		return uvio_hw_refuse(c, -EINVAL, "send queue deeper than the context's max_hw_wq_quanta");
 	if (depth(cap->max_recv_wr, rq_shift, RQ_RSVD, st->resp.max_hw_rq_quanta, &rq_depth))
-		return refuse(c, -EINVAL, "receive queue deeper than the context's max_hw_rq_quanta");
+		return uvio_hw_refuse(c, -EINVAL, "receive queue deeper than the context's max_hw_rq_quanta");
 	sq_len = hw_pages_len((uint64_t)sq_depth * QUANTUM);
 	rq_len = hw_pages_len((uint64_t)rq_depth * QUANTUM);
 	if (sq_len / HW_PAGE > UINT16_MAX || rq_len / HW_PAGE > UINT16_MAX)
-		return refuse(c, -EINVAL, "queues past irdma's 16-bit page counts");
+		return uvio_hw_refuse(c, -EINVAL, "queues past irdma's 16-bit page counts");
 	reg.sq_pages = (uint16_t)(sq_len / HW_PAGE);
 	reg.rq_pages = (uint16_t)(rq_len / HW_PAGE);
 	o = calloc(1, sizeof(*o));
@@ -454,7 +436,7 @@ static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	ret = region_register(dev, &o->buf, p->qp.pd, &reg);
 	if (ret) {
 		obj_free(dev, o);
-		return refuse(c, ret, "REG_MR of the QP's queues (irdma's QP request) was refused");
+		return uvio_hw_refuse(c, ret, "REG_MR of the QP's queues (irdma's QP request) was refused");
 	}
 	memset(req, 0, sizeof(*req));
 	req->user_wqe_bufs = (uintptr_t)o->buf.addr;
@@ -462,7 +444,7 @@ static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	/* the kernel is sent the queues in quanta, as libirdma sends them */
 	cap->max_send_wr = sq_depth >> sq_shift;
 	cap->max_recv_wr = rq_depth >> rq_shift;
-	return hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_qp_resp), o);
 }
 
 _Static_assert(sizeof(struct irdma_alloc_pd_resp) <= HW_DATA_MAX &&
@@ -479,22 +461,22 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 		return context_prepare(c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with irdma's request");
 	switch (c->verb) {
 	case HW_PD:
-		return hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp), NULL);
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp), NULL);
 	case HW_AH:
-		return hand_over(c, b, 0, sizeof(struct irdma_create_ah_resp), NULL);
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_create_ah_resp), NULL);
 	case HW_CQ:
 		return cq_prepare(dev, st, c, p, b);
 	case HW_CQ_RESIZE:
-		return refuse(c, -EOPNOTSUPP, "the library's irdma half does not resize CQs");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "the library's irdma half does not resize CQs");
 	case HW_QP:
 		return qp_prepare(dev, st, c, p, b);
 	case HW_SRQ:
-		return refuse(c, -EOPNOTSUPP, "irdma has no SRQs");
+		return uvio_hw_refuse(c, -EOPNOTSUPP, "irdma has no SRQs");
 	default:
 		return 0;
 	}

@@ -113,40 +113,9 @@ static struct mlx4_state *state_of(struct uvio_device *dev)
 	return (struct mlx4_state *)uvio_hw_state(dev);
 }
 
-static uint32_t pow2_up(uint64_t v)
-{
-	uint32_t r = 1;
-
-	while (r < v && r)
-		r <<= 1;
-	return r;		/* 0 when v is past 2^31 */
-}
-
 static uint32_t log2_of(uint32_t pow2)
 {
 	return (uint32_t)__builtin_ctz(pow2);
-}
-
-static int refuse(struct hw_call *c, int ret, const char *why)
-{
-	c->why = why;
-	return ret;
-}
-
-/* Queue memory: whole pages, zeroed. */
-static void *queue_alloc(size_t len, size_t page, size_t *map_len)
-{
-	void *p;
-
-	*map_len = (len + page - 1) & ~(page - 1);
-	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void queue_free(void *p, size_t map_len)
-{
-	if (p)
-		munmap(p, map_len);
 }
 
 /* A doorbell record of a kind (CQ: 8 bytes, RQ: 4), zeroed, out of the
@@ -165,7 +134,7 @@ static uint32_t *db_alloc(struct mlx4_state *st, unsigned int kind)
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			return NULL;
-		p->page = queue_alloc(st->page, st->page, &len);
+		p->page = uvio_hw_queue_alloc(st->page, st->page, &len);
 		if (!p->page) {
 			free(p);
 			return NULL;
@@ -204,7 +173,7 @@ static void db_free(struct mlx4_state *st, uint32_t *db)
 		p->used[i / 64] &= ~(1ULL << (i % 64));
 		if (!--p->nused) {
 			*pp = p->next;
-			queue_free(p->page, st->page);
+			uvio_hw_queue_free(p->page, st->page);
 			free(p);
 		}
 		return;
@@ -215,7 +184,7 @@ static void obj_free(struct mlx4_state *st, struct mlx4_obj *o)
 {
 	if (!o)
 		return;
-	queue_free(o->buf, o->map_len);
+	uvio_hw_queue_free(o->buf, o->map_len);
 	if (o->db)
 		db_free(st, o->db);
 	free(o);
@@ -235,7 +204,7 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		struct dbpage *p = st->dbpages;
 
 		st->dbpages = p->next;
-		queue_free(p->page, st->page);
+		uvio_hw_queue_free(p->page, st->page);
 		free(p);
 	}
 	if (st->uar)
@@ -244,21 +213,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		munmap(st->bf, st->page);
 	pthread_mutex_destroy(&st->base.lock);
 	free(st);
-}
-
-/* The request laid out in c->in goes out (in_len 0: none); the answer
- * comes into c->out (out_len 0: none); obj is what the call keeps until the
- * kernel has answered. */
-static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
-		     void *obj)
-{
-	b->in = in_len ? c->in : NULL;
-	b->in_len = in_len;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = out_len ? c->out : NULL;
-	b->out_len = out_len;
-	c->obj = obj;
-	return 0;
 }
 
 static struct mlx4_obj *obj_new(void)
@@ -295,7 +249,7 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
 		return -ENOMEM;
 	st->abi = abi_version(dev);
 	/* No request; the answer of the device's ABI. */
-	return hand_over(c, b, 0, st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION ?
+	return uvio_hw_hand_over(c, b, 0, st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION ?
 				  sizeof(struct mlx4_ib_alloc_ucontext_resp_v3) :
 				  sizeof(struct mlx4_ib_alloc_ucontext_resp), st);
 }
@@ -357,7 +311,7 @@ static struct mlx4_obj *cq_buf_new(const struct mlx4_state *st, uint32_t ncqe)
 		return NULL;
 	o->ncqe = ncqe;
 	o->buf_len = (size_t)ncqe * st->cqe_size;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 	if (!o->buf) {
 		free(o);
 		return NULL;
@@ -375,11 +329,11 @@ static int cq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx4_ib_create_cq_resp) <= sizeof(c->out), "room");
 	if (p->cq.cqe > MAX_CQE)
-		return refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
+		return uvio_hw_refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
 	if (!st->uar)
-		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
-	ncqe = pow2_up((uint64_t)p->cq.cqe + 1);
+	ncqe = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
 	o = cq_buf_new(st, ncqe);
 	if (!o)
 		return -ENOMEM;
@@ -395,7 +349,7 @@ static int cq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
 	p->cq.cqe = ncqe - 1;	/* as libmlx4 says it */
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_cq_resp), o);
 }
 
 static int cq_resize_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
@@ -408,15 +362,15 @@ static int cq_resize_prepare(struct mlx4_state *st, struct hw_call *c, union hw_
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->cq.cqe > MAX_CQE)
-		return refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
-	ncqe = pow2_up((uint64_t)p->cq.cqe + 1);
+		return uvio_hw_refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
+	ncqe = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
 	pthread_mutex_lock(&st->base.lock);
 	cq = (struct mlx4_obj *)uvio_hw_obj_find(&st->base, HW_CQ, p->cq.handle);
 	if (cq && cq->ncqe == ncqe)
 		cur = cq->buf;
 	pthread_mutex_unlock(&st->base.lock);
 	if (!cq)
-		return refuse(c, -ENOENT, "not a CQ this handle's mlx4 half made");
+		return uvio_hw_refuse(c, -ENOENT, "not a CQ this handle's mlx4 half made");
 	/* The same count: mlx4_ib keeps the CQ as it is and reads nothing;
 	 * the CQ keeps its buffer. */
 	if (!cur) {
@@ -428,7 +382,7 @@ static int cq_resize_prepare(struct mlx4_state *st, struct hw_call *c, union hw_
 	req->buf_addr = (uintptr_t)(o ? o->buf : cur);
 	p->cq.cqe = ncqe - 1;
 	/* mlx4 answers a resize in the core response alone. */
-	return hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
 }
 
 /* QP */
@@ -494,21 +448,21 @@ static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UC &&
 	    p->qp.type != IB_UVERBS_QPT_UD)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx4 half makes RC, UC and UD QPs; pass driver data for others");
 	if (cap->max_send_wr > MAX_WR || cap->max_recv_wr > MAX_WR ||
 	    cap->max_send_sge > MAX_SGE || cap->max_recv_sge > MAX_SGE ||
 	    cap->max_inline_data > MAX_INLINE)
-		return refuse(c, -EINVAL, "QP past mlx4's limits (65536 WRs, 64 SGEs, 1024 bytes inline)");
+		return uvio_hw_refuse(c, -EINVAL, "QP past mlx4's limits (65536 WRs, 64 SGEs, 1024 bytes inline)");
 	if (!st->uar)
-		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
 	sq_shift = send_wqe_shift(cap, p->qp.type);
-	sq_cnt = pow2_up((uint64_t)cap->max_send_wr + (SQ_HEADROOM >> sq_shift) + 1);
+	sq_cnt = uvio_hw_pow2((uint64_t)cap->max_send_wr + (SQ_HEADROOM >> sq_shift) + 1);
 	if (p->qp.srq) {
 		cap->max_recv_wr = cap->max_recv_sge = 0;
 	} else {
-		rq_cnt = pow2_up(cap->max_recv_wr ? cap->max_recv_wr : 1);
+		rq_cnt = uvio_hw_pow2(cap->max_recv_wr ? cap->max_recv_wr : 1);
 		if (!cap->max_recv_sge)
 			cap->max_recv_sge = 1;
 		if (!cap->max_recv_wr)
@@ -524,7 +478,7 @@ static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	if (!o)
 		return -ENOMEM;
 	o->buf_len = sq_len + rq_len;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 	if (!o->buf) {
 		free(o);
 		return -ENOMEM;
@@ -547,7 +501,7 @@ static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	req->log_sq_bb_count = (uint8_t)log2_of(sq_cnt);
 	req->sq_no_prefetch = 0;
 	/* mlx4 answers a QP in the core response alone. */
-	return hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
 }
 
 /* SRQ */
@@ -562,11 +516,11 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx4_ib_create_srq_resp) <= sizeof(c->out), "room");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx4 half makes basic SRQs; pass driver data for others");
 	if (p->srq.max_wr > MAX_SRQ_WR || p->srq.max_sge > MAX_SGE)
-		return refuse(c, -EINVAL, "SRQ past mlx4's limits (65536 WRs, 64 SGEs)");
-	max = pow2_up((uint64_t)p->srq.max_wr + 1);
+		return uvio_hw_refuse(c, -EINVAL, "SRQ past mlx4's limits (65536 WRs, 64 SGEs)");
+	max = uvio_hw_pow2((uint64_t)p->srq.max_wr + 1);
 	size = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
 	while ((1u << shift) < size)
 		shift++;
@@ -574,7 +528,7 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 	if (!o)
 		return -ENOMEM;
 	o->buf_len = (size_t)max << shift;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 	if (!o->buf) {
 		free(o);
 		return -ENOMEM;
@@ -601,7 +555,7 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_srq_resp), o);
 }
 
 _Static_assert(sizeof(struct mlx4_ib_alloc_pd_resp) <= HW_DATA_MAX, "the pdn's room");
@@ -617,15 +571,15 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 		return context_prepare(dev, c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx4's request");
 	switch (c->verb) {
 	case HW_PD:	/* the pdn comes back */
 		o = obj_new();
-		return o ? hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_pd_resp), o) : -ENOMEM;
+		return o ? uvio_hw_hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_pd_resp), o) : -ENOMEM;
 	case HW_AH:	/* no driver data either way */
-		return hand_over(c, b, 0, 0, NULL);
+		return uvio_hw_hand_over(c, b, 0, 0, NULL);
 	case HW_CQ:
 		return cq_prepare(st, c, p, b);
 	case HW_CQ_RESIZE:
@@ -660,7 +614,7 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 									 p->cq.handle);
 
 		if (cq) {	/* the new buffer is the CQ's; the old one goes */
-			queue_free(cq->buf, cq->map_len);
+			uvio_hw_queue_free(cq->buf, cq->map_len);
 			cq->buf = o->buf;
 			cq->buf_len = o->buf_len;
 			cq->map_len = o->map_len;

@@ -126,41 +126,9 @@ static struct mlx5_state *state_of(struct uvio_device *dev)
 	return (struct mlx5_state *)uvio_hw_state(dev);
 }
 
-static uint32_t pow2_up(uint64_t v)
-{
-	uint32_t r = 1;
-
-	while (r < v && r)
-		r <<= 1;
-	return r;		/* 0 when v is past 2^31 */
-}
-
 static uint32_t log2_of(uint32_t pow2)
 {
 	return (uint32_t)__builtin_ctz(pow2);
-}
-
-/* Refused before anything is sent: the verb reports why, with mlx5's name. */
-static int refuse(struct hw_call *c, int ret, const char *why)
-{
-	c->why = why;
-	return ret;
-}
-
-/* Queue memory: whole pages, zeroed, the kernel pins what it computes. */
-static void *queue_alloc(size_t len, size_t page, size_t *map_len)
-{
-	void *p;
-
-	*map_len = (len + page - 1) & ~(page - 1);
-	p = mmap(NULL, *map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void queue_free(void *p, size_t map_len)
-{
-	if (p)
-		munmap(p, map_len);
 }
 
 /* Doorbell records: one cache line each, out of shared pages (the kernel
@@ -178,7 +146,7 @@ static uint32_t *db_alloc(struct mlx5_state *st)
 		p = calloc(1, sizeof(*p));
 		if (!p)
 			return NULL;
-		p->page = queue_alloc(st->page, st->page, &len);
+		p->page = uvio_hw_queue_alloc(st->page, st->page, &len);
 		if (!p->page) {
 			free(p);
 			return NULL;
@@ -212,7 +180,7 @@ static void db_free(struct mlx5_state *st, uint32_t *db)
 		p->used &= ~(1ULL << ((size_t)(b - p->page) / st->db_stride));
 		if (!p->used) {
 			*pp = p->next;
-			queue_free(p->page, st->page);
+			uvio_hw_queue_free(p->page, st->page);
 			free(p);
 		}
 		return;
@@ -256,7 +224,7 @@ static void obj_free(struct mlx5_state *st, struct mlx5_obj *o)
 {
 	if (!o)
 		return;
-	queue_free(o->buf, o->map_len);
+	uvio_hw_queue_free(o->buf, o->map_len);
 	if (o->db)
 		db_free(st, o->db);
 	if (o->has_uidx)
@@ -277,7 +245,7 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		struct dbpage *p = st->dbpages;
 
 		st->dbpages = p->next;
-		queue_free(p->page, st->page);
+		uvio_hw_queue_free(p->page, st->page);
 		free(p);
 	}
 	if (st->dyn_uar && st->uar) {
@@ -295,21 +263,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	free(st->uidx_map);
 	pthread_mutex_destroy(&st->base.lock);
 	free(st);
-}
-
-/* The request laid out in c->in goes out (in_len 0: none); the answer
- * comes into c->out (out_len 0: no answer space); obj is what the call
- * keeps until the kernel has answered. */
-static int hand_over(struct hw_call *c, struct drv_bufs *b, size_t in_len, size_t out_len,
-		     void *obj)
-{
-	b->in = in_len ? c->in : NULL;
-	b->in_len = in_len;
-	memset(c->out, 0, sizeof(c->out));
-	b->out = out_len ? c->out : NULL;
-	b->out_len = out_len;
-	c->obj = obj;
-	return 0;
 }
 
 /* GET_CONTEXT */
@@ -332,7 +285,7 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
 	req->num_low_latency_bfregs = REQ_LOW_LAT_BFREGS;
 	req->max_cqe_version = 1;
 	req->lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR;
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_alloc_ucontext_resp), st);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_alloc_ucontext_resp), st);
 }
 
 /* The context's UAR object for every CQ and QP: non-cached, as doorbells
@@ -437,7 +390,7 @@ static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
 {
 	struct mlx5_obj *o = calloc(1, sizeof(*o));
 
-	return o ? hand_over(c, b, 0, out_len, o) : -ENOMEM;
+	return o ? uvio_hw_hand_over(c, b, 0, out_len, o) : -ENOMEM;
 }
 
 /* CQ */
@@ -454,7 +407,7 @@ static struct mlx5_obj *cq_buf_new(const struct mlx5_state *st, uint32_t ncqe,
 	o->cqe_size = cqe_size;
 	o->ncqe = ncqe;
 	o->buf_len = (size_t)ncqe * cqe_size;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 	if (!o->buf) {
 		free(o);
 		return NULL;
@@ -468,17 +421,17 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 			struct drv_bufs *b)
 {
 	struct mlx5_ib_create_cq *req = (void *)c->in;
-	uint32_t ncqe = p->cq.cqe < (1u << 24) ? pow2_up((uint64_t)p->cq.cqe + 1) : 0;
+	uint32_t ncqe = p->cq.cqe < (1u << 24) ? uvio_hw_pow2((uint64_t)p->cq.cqe + 1) : 0;
 	struct mlx5_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (!ncqe || ncqe > (1u << 24))
-		return refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
+		return uvio_hw_refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
 	if (!st->uar)
-		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
 	if (st->dyn_uar && st->uar_page_id > UINT16_MAX)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "UAR page id past 16 bits (needs the UAR index attribute)");
 	o = cq_buf_new(st, ncqe, DEFAULT_CQE_SIZE);
 	if (!o)
@@ -499,25 +452,25 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 		req->uar_page_index = (uint16_t)st->uar_page_id;
 	}
 	p->cq.cqe = ncqe - 1;	/* the entries the buffer holds, as libmlx5 says it */
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_cq_resp), o);
 }
 
 static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
 			struct drv_bufs *b)
 {
 	struct mlx5_ib_resize_cq *req = (void *)c->in;
-	uint32_t ncqe = p->cq.cqe < (1u << 24) ? pow2_up((uint64_t)p->cq.cqe + 1) : 0;
+	uint32_t ncqe = p->cq.cqe < (1u << 24) ? uvio_hw_pow2((uint64_t)p->cq.cqe + 1) : 0;
 	struct mlx5_obj *cq, *o;
 	uint32_t cqe_size;
 
 	if (!ncqe || ncqe > (1u << 24))
-		return refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
+		return uvio_hw_refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
 	pthread_mutex_lock(&st->base.lock);
 	cq = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, HW_CQ, p->cq.handle);
 	cqe_size = cq ? cq->cqe_size : 0;
 	pthread_mutex_unlock(&st->base.lock);
 	if (!cq)
-		return refuse(c, -ENOENT, "not a CQ this handle's mlx5 half made");
+		return uvio_hw_refuse(c, -ENOENT, "not a CQ this handle's mlx5 half made");
 	o = cq_buf_new(st, ncqe, cqe_size);
 	if (!o)
 		return -ENOMEM;
@@ -526,7 +479,7 @@ static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_
 	req->cqe_size = (uint16_t)cqe_size;
 	p->cq.cqe = ncqe - 1;
 	/* mlx5 answers a resize in the core response alone. */
-	return hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
 }
 
 /* QP */
@@ -559,14 +512,14 @@ static int qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5
 		return -EOPNOTSUPP;
 	}
 	if (cap->max_recv_wr && !p->qp.srq) {
-		uint32_t wqe = pow2_up((uint64_t)SEG_DATA * (cap->max_recv_sge ? cap->max_recv_sge : 1));
+		uint32_t wqe = uvio_hw_pow2((uint64_t)SEG_DATA * (cap->max_recv_sge ? cap->max_recv_sge : 1));
 
 		if (cap->max_recv_wr > st->resp.max_recv_wr || !wqe ||
 		    wqe > st->resp.max_rq_desc_sz) {
 			*why = "receive queue past the device's limits";
 			return -EINVAL;
 		}
-		rq = (size_t)pow2_up(cap->max_recv_wr) * wqe;
+		rq = (size_t)uvio_hw_pow2(cap->max_recv_wr) * wqe;
 		if (rq < SEND_WQE_BB)
 			rq = SEND_WQE_BB;
 		o->rq_wqe_cnt = (uint32_t)(rq / wqe);
@@ -593,11 +546,11 @@ static int qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5
 		wqe = (size + SEND_WQE_BB - 1) & ~(uint32_t)(SEND_WQE_BB - 1);
 		total = (uint64_t)cap->max_send_wr * wqe;
 		if (cap->max_send_wr > 0x7fffffffu / st->resp.max_sq_desc_sz ||
-		    !pow2_up(total) || pow2_up(total) / SEND_WQE_BB > st->resp.max_send_wqebb) {
+		    !uvio_hw_pow2(total) || uvio_hw_pow2(total) / SEND_WQE_BB > st->resp.max_send_wqebb) {
 			*why = "send queue past the device's limits";
 			return -EINVAL;
 		}
-		sq = pow2_up(total);
+		sq = uvio_hw_pow2(total);
 		o->sq_wqe_cnt = (uint32_t)(sq / SEND_WQE_BB);
 		/* What fits in the WQE, as the kernel is told. */
 		cap->max_inline_data = wqe - (uint32_t)overhead - SEG_INLINE_HDR;
@@ -618,7 +571,7 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx5_ib_create_qp_resp) <= sizeof(c->out), "room");
 	if (!st->uar)
-		return refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
+		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -626,10 +579,10 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	ret = qp_sizes(st, p, o, &why);
 	if (ret) {
 		free(o);
-		return refuse(c, ret, why);
+		return uvio_hw_refuse(c, ret, why);
 	}
 	if (o->buf_len) {
-		o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+		o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 		if (!o->buf) {
 			free(o);
 			return -ENOMEM;
@@ -647,7 +600,7 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 		pthread_mutex_lock(&st->base.lock);
 		obj_free(st, o);
 		pthread_mutex_unlock(&st->base.lock);
-		return refuse(c, ret, ret == -ENOSPC ? "no free user index" : "no memory");
+		return uvio_hw_refuse(c, ret, ret == -ENOSPC ? "no free user index" : "no memory");
 	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
@@ -666,7 +619,7 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	if (st->resp.comp_mask & MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_ECE)
 		req->ece_options = ECE_VERSION_1;
 	o->flags = req->flags;
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_qp_resp), o);
 }
 
 /* SRQ */
@@ -680,24 +633,24 @@ static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx5 half makes basic SRQs; pass driver data for others");
 	if (max_wr > st->resp.max_srq_recv_wr || p->srq.max_sge > st->resp.max_rq_desc_sz / SEG_DATA)
-		return refuse(c, -EINVAL, "SRQ past the device's limits");
+		return uvio_hw_refuse(c, -EINVAL, "SRQ past the device's limits");
 	wqe = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
-	wqe = pow2_up(wqe < 32 ? 32 : wqe);
+	wqe = uvio_hw_pow2(wqe < 32 ? 32 : wqe);
 	/* A wait queue behind the receives, where the device has room. */
 	entries = (uint64_t)max_wr * 2 + 1 <= st->resp.max_srq_recv_wr ? max_wr * 2 + 1 : max_wr + 1;
-	entries = pow2_up(entries);
+	entries = uvio_hw_pow2(entries);
 	if (!entries)
-		return refuse(c, -EINVAL, "SRQ past the device's limits");
+		return uvio_hw_refuse(c, -EINVAL, "SRQ past the device's limits");
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
 	o->rq_wqe_cnt = entries;
 	o->rq_wqe_shift = log2_of(wqe);
 	o->buf_len = (size_t)entries * wqe;
-	o->buf = queue_alloc(o->buf_len, st->page, &o->map_len);
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
 	if (!o->buf) {
 		free(o);
 		return -ENOMEM;
@@ -724,7 +677,7 @@ static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params
 	/* The kernel sizes the pinned buffer from these. */
 	p->srq.max_wr = entries - 1;
 	p->srq.max_sge = (wqe - SEG_SRQ_NEXT) / SEG_DATA;
-	return hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_srq_resp), o);
 }
 
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
@@ -737,7 +690,7 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 		return context_prepare(dev, c, b);
 	st = state_of(dev);
 	if (!st)
-		return refuse(c, -EOPNOTSUPP,
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "this handle has no context the library made (an adopted fd, or "
 			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx5's request");
 	switch (c->verb) {
@@ -782,7 +735,7 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 									 p->cq.handle);
 
 		if (cq) {	/* the new buffer is the CQ's; the old one goes */
-			queue_free(cq->buf, cq->map_len);
+			uvio_hw_queue_free(cq->buf, cq->map_len);
 			cq->buf = o->buf;
 			cq->buf_len = o->buf_len;
 			cq->map_len = o->map_len;
