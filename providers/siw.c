@@ -20,13 +20,18 @@
 
 _Static_assert(sizeof(struct siw_sge) == sizeof(struct uvio_dp_sge), "SGE layout");
 
+/* A bound on the entries the kernel's answer may name, against a corrupt
+ * answer: above siw's largest queue, its CQ of 3276800 entries (100 times
+ * its 32768 work requests a QP; 6.1 and later grant that much). */
+#define SIW_MAX_ENTRIES (1u << 22)
+
 /* entries elements of elem bytes at key, and extra bytes after them. */
 static int queue_map(struct uvio_dp_queue *q, struct uvio_device *dev, uint64_t key,
 		     uint32_t entries, size_t elem, size_t extra)
 {
 	int err;
 
-	if (!entries || key == SIW_INVAL_UOBJ_KEY || entries > (1u << 20))
+	if (!entries || key == SIW_INVAL_UOBJ_KEY || entries > SIW_MAX_ENTRIES)
 		return -EPROTO;
 	err = uvio_dp_map(&q->ring, dev, key, (size_t)entries * elem + extra);
 	if (err)
