@@ -172,7 +172,10 @@ static int rxe_srq_map(struct uvio_dp_srq *srq, const void *resp)
 #define UD_OPS (OP(SEND) | OP(SEND_WITH_IMM))
 #define UC_OPS (UD_OPS | OP(RDMA_WRITE) | OP(RDMA_WRITE_WITH_IMM))
 #define RC_OPS (UC_OPS | OP(RDMA_READ) | OP(ATOMIC_CMP_AND_SWP) | OP(ATOMIC_FETCH_AND_ADD) | \
-		OP(SEND_WITH_INV) | OP(LOCAL_INV) | OP(BIND_MW))
+		OP(SEND_WITH_INV) | OP(LOCAL_INV) | OP(BIND_MW) | (1u << UVIO_DP_WR_ATOMIC_WRITE))
+#ifdef UVIO_HAVE_WR_ATOMIC_WRITE
+_Static_assert(IB_UVERBS_WR_ATOMIC_WRITE == UVIO_DP_WR_ATOMIC_WRITE, "ATOMIC_WRITE opcode");
+#endif
 
 static inline bool opcode_ok(uint32_t type, uint32_t opcode)
 {
@@ -215,6 +218,10 @@ int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 		/* One 8-byte SGE: where the remote's old value lands. */
 		if (nsge != 1 || len != 8 || (wr->flags & UVIO_DP_SEND_INLINE))
 			return -EINVAL;
+	} else if (op == UVIO_DP_WR_ATOMIC_WRITE) {
+		/* One 8-byte SGE: the value, which travels in the WQE. */
+		if (nsge != 1 || len != 8)
+			return -EINVAL;
 	} else if (qp->type == IB_UVERBS_QPT_UD && !wr->ud.ah) {
 		return -EINVAL;
 	}
@@ -233,6 +240,7 @@ int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	case IB_UVERBS_WR_RDMA_WRITE:
 	case IB_UVERBS_WR_RDMA_WRITE_WITH_IMM:
 	case IB_UVERBS_WR_RDMA_READ:
+	case UVIO_DP_WR_ATOMIC_WRITE:
 		wqe->wr.wr.rdma.remote_addr = wr->rdma.remote_addr;
 		wqe->wr.wr.rdma.rkey = wr->rdma.rkey;
 		wqe->wr.wr.rdma.reserved = 0;
@@ -273,7 +281,13 @@ int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	wqe->dma.length = (uint32_t)len;
 	wqe->dma.resid = (uint32_t)len;
 	wqe->dma.num_sge = nsge;
-	if (wr->flags & UVIO_DP_SEND_INLINE)
+	if (op == UVIO_DP_WR_ATOMIC_WRITE) {
+		/* The kernel sends the 8 bytes of the WQE's data area, whatever
+		 * the flags say; it reads no SGE. */
+		wqe->wr.send_flags &= ~(uint32_t)UVIO_DP_SEND_INLINE;
+		wqe->dma.num_sge = 0;
+		uvio_dp_copy_inline((uint8_t *)(wqe + 1), wr->sg_list, nsge);
+	} else if (wr->flags & UVIO_DP_SEND_INLINE)
 		uvio_dp_copy_inline((uint8_t *)(wqe + 1), wr->sg_list, nsge);
 	else
 		copy_sges((struct rxe_sge *)(wqe + 1), wr->sg_list, nsge);

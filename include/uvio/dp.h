@@ -165,12 +165,18 @@ struct uvio_dp_ah {
  *   RDMA_WRITE, RDMA_WRITE_WITH_IMM (rdma, imm_data), RDMA_READ (rdma),
  *   ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD (atomic; one 8-byte SGE that
  *   receives the remote's old value), LOCAL_INV (invalidate_rkey),
- *   BIND_MW (bind_mw; type 2 windows).
+ *   BIND_MW (bind_mw; type 2 windows), UVIO_DP_WR_ATOMIC_WRITE (rdma; one
+ *   8-byte SGE, its bytes read at post and written at remote_addr as one
+ *   atomic store: rxe on kernels whose device reports ATOMIC_WRITE, 6.2 and
+ *   later; an older kernel completes it with an error).
  * rxe takes all of them on RC, SEND, SEND_WITH_IMM, RDMA_WRITE and
  * RDMA_WRITE_WITH_IMM on UC, SEND and SEND_WITH_IMM on UD (ud). siw takes
  * SEND, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. An opcode the driver or the
  * QP type cannot carry is -EOPNOTSUPP at post.
  */
+/* IB_UVERBS_WR_ATOMIC_WRITE of the kernel's ABI (headers before 6.2 lack it). */
+#define UVIO_DP_WR_ATOMIC_WRITE 15u
+
 struct uvio_dp_send_wr {
 	uint64_t wr_id;
 	uint32_t opcode;		/* IB_UVERBS_WR_* */

@@ -503,6 +503,17 @@ static void wr_atomic_fetch_add(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t ad
 	wr_atomic(ex, IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+static void wr_set_inline_data(struct ibv_qp_ex *ex, void *addr, size_t length);
+
+/* The 8 bytes are copied now, as libibverbs' callers expect: they may reuse
+ * atomic_wr before ibv_wr_complete(). */
+static void wr_atomic_write(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+			    const void *atomic_wr)
+{
+	wr_rdma(ex, UVIO_DP_WR_ATOMIC_WRITE, rkey, addr);
+	wr_set_inline_data(ex, (void *)(uintptr_t)atomic_wr, 8);
+}
+
 static void wr_bind_mw(struct ibv_qp_ex *ex, struct ibv_mw *mw, uint32_t rkey,
 		       const struct ibv_mw_bind_info *info)
 {
@@ -608,6 +619,8 @@ int uvp_qp_ex_init(struct uvp_qp *qp, uint64_t ops)
 		ex->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		ex->wr_atomic_fetch_add = wr_atomic_fetch_add;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_WRITE)
+		ex->wr_atomic_write = wr_atomic_write;
 	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
 		ex->wr_local_inv = wr_local_inv;
 	if (ops & IBV_QP_EX_WITH_BIND_MW)

@@ -272,6 +272,35 @@ static void rxe_sends(void **state)
 	assert_int_equal(w->wr.wr.ud.remote_qkey, 0x1111);
 	uvio_dp_unmap(&qp.sq.ring);
 	uvio_dp_unmap(&qp.rq.ring);
+	/* ATOMIC_WRITE: the 8 bytes travel in the WQE, with no SGE, and the
+	 * kernel works from the remote address. */
+	uint64_t value = 0x1122334455667788ull;
+	struct uvio_dp_sge val = { (uintptr_t)&value, 8, 0 };
+	struct uvio_dp_send_wr aw = { .wr_id = 45, .opcode = UVIO_DP_WR_ATOMIC_WRITE,
+				      .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
+				      .sg_list = &val, .num_sge = 1,
+				      .rdma = { .remote_addr = 0xfe000, .rkey = 0x99 } };
+	rxe_qp(dev, &qp, IB_UVERBS_QPT_RC);
+	unsigned slot = hdr(&qp.sq)->producer_index;
+	assert_int_equal(uvio_dp_post_send(&qp, &aw, 1, &bad), 0);
+	w = sq_wqe(&qp, slot);
+	assert_int_equal(w->wr.opcode, 15);
+	assert_int_equal(w->wr.send_flags, UVIO_DP_SEND_SIGNALED);
+	assert_int_equal(w->wr.wr.rdma.remote_addr, 0xfe000);
+	assert_int_equal(w->wr.wr.rdma.rkey, 0x99);
+	assert_int_equal(w->iova, 0xfe000);
+	assert_int_equal(w->dma.length, 8);
+	assert_int_equal(w->dma.resid, 8);
+	assert_int_equal(w->dma.num_sge, 0);
+	assert_memory_equal(w + 1, &value, 8);
+	val.length = 4;		/* not 8 bytes */
+	assert_int_equal(uvio_dp_post_send(&qp, &aw, 1, &bad), -EINVAL);
+	uvio_dp_unmap(&qp.sq.ring);
+	uvio_dp_unmap(&qp.rq.ring);
+	/* UC cannot carry it. */
+	rxe_qp(dev, &qp, IB_UVERBS_QPT_UC);
+	val.length = 8;
+	assert_int_equal(uvio_dp_post_send(&qp, &aw, 1, &bad), -EOPNOTSUPP);
 	uvio_device_close(dev);
 }
 
