@@ -55,15 +55,7 @@ UVIO_VM_VALGRIND=1 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=
 # a "run" boot on rxe, tagged with the driver).
 log=$build/vm/console-$(cat "$kdir/series")-rxe-run-$drv.log
 out=$build/vm/$drv
-rm -rf "$out" && mkdir -p "$out"
-if [ -f "$log" ]; then
-	awk -v dir="$out" -v pre="$drv/" '
-		$1 == "UVIO-FILE-BEGIN" && index($2, pre) == 1 {
-			f = dir "/" substr($2, length(pre) + 1); printf "" > f; next }
-		$1 == "UVIO-FILE-END" { if (f) close(f); f = ""; next }
-		f { print >> f }' "$log"
-fi
-n=$(find "$out" -type f | wc -l)
+n=$("$vm/console-files.sh" "$log" "$drv" "$out")
 echo "vm: $n trace file(s) in $out"
 # The library's driver data against the provider's, field by field.
 if [ -s "$out/witness.json" ] && [ -s "$out/kt_${drv}_uvio.json" ]; then

@@ -13,6 +13,9 @@ pkgs="iproute2 libmnl0 libbpf1 libelf1 libcap2 libbsd0 libmd0 libtirpc3 libxtabl
       libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200 libnl-route-3-200
       librdmacm1 rdmacm-utils perftest libibumad3 libpci3 ucx-utils libucx0 libnuma1 libgomp1
       libgcc-s1"
+mkdir -p "$cache"
+exec 9>"$cache/userland.lock"
+flock 9		# one filler at a time (kernel tests may run side by side)
 # The list is the cache's key: a cache made from another list is fetched again.
 [ -f "$u/.done" ] && [ "$(cat "$u/.done")" = "$(echo $pkgs)" ] && { echo "$u"; exit 0; }
 rm -rf "$u" "$cache/userland-debs" && mkdir -p "$cache/userland-debs" "$u"

@@ -19,7 +19,9 @@
 # The guest sees its addresses and its peers' in the environment
 # (tests/vm/init-multi).
 #
-# Each guest's console goes to BUILD_DIR/vm/console-multi-K-DEV-gI.log and,
+# Each guest's console goes to BUILD_DIR/vm/console-multi-K-DEV-S-C-gI.log
+# (kernel, device, script, count: runs that differ in one of them may run
+# at the same time) and,
 # prefixed with [gI], to stdout. Exit: 0 when every guest's script exited 0;
 # 77 when all skipped; otherwise the first failure, 1 for a guest that gave
 # no exit marker (timeout UVIO_VM_TIMEOUT, default 900 s, or crash).
@@ -53,7 +55,9 @@ kdir=$("$here/fetch.sh" "$meta" $siw) || skip "could not fetch $meta"
 userland=$("$here/guest-userland.sh" "$cache") || skip "could not fetch the guest userland"
 kname=$(cat "$kdir/version")
 mkdir -p "$build/vm"
-initrd=$build/vm/initramfs-$kname-multi-$vmdev.cpio.gz
+# This run's files: named so that other runs (ctest -j) keep their own.
+run=$kname-$vmdev-$(basename "$script" .sh)-$count
+initrd=$build/vm/initramfs-multi-$run.cpio.gz
 refs=$(ls "$userland"/usr/bin/ibv_*_pingpong)
 files=("${data[@]}")
 [ "$script" != shell ] && files+=("$script")
@@ -127,7 +131,7 @@ if [ "$script" = shell ]; then
 	# Guest 0 on this terminal, the others on sockets (connect with
 	# `socat - UNIX-CONNECT:PATH`).
 	for ((i = 1; i < count; i++)); do
-		sock=$build/vm/console-multi-g$i.sock
+		sock=$build/vm/console-multi-$run-g$i.sock
 		${qemus[$i]} -display none -monitor none \
 			-serial "unix:$sock,server=on,wait=off" -append "${appends[$i]}" &
 		others+=($!)
@@ -138,7 +142,7 @@ if [ "$script" = shell ]; then
 	exit 0
 fi
 
-log_of() { echo "$build/vm/console-multi-$kname-$vmdev-g$1.log"; }
+log_of() { echo "$build/vm/console-multi-$run-g$1.log"; }
 start_guest() {	# start_guest I: boot guest I, console to its log and stdout
 	local i=$1 log
 	log=$(log_of "$i")

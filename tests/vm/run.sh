@@ -85,7 +85,9 @@ if [ "$mode" = run ]; then
 	# userland, e.g. @USERLAND@/usr/bin/rping), the other side of a test.
 	programs="$prog $(echo "${UVIO_VM_WITH:-}" | sed "s|@USERLAND@|$userland|g")"
 	consumers=
-	data=$work/vm-run.sh
+	# In a folder of this boot's own: boots may run side by side.
+	mkdir -p "$work/run-$tag"
+	data=$work/run-$tag/vm-run.sh
 	{
 		printf 'cd /tmp && exec /opt/uvio/bin/%q' "$(basename "$prog")"
 		for a in "$@"; do printf ' %q' "$a"; done
