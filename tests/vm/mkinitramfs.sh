@@ -122,6 +122,23 @@ if [ "${UVIO_VM_VALGRIND:-0}" = 1 ]; then
 		"$vg/callgrind-amd64-linux" "$root$vg/"
 fi
 
+# UVIO_VM_PYVERBS=DIR (guest-pyverbs.sh's): Python 3.11, pyverbs and
+# rdma-core's test suite (in /opt/uvio/pyverbs/tests), at the paths an
+# installed system has them (pyverbs links the direct-verbs libraries of
+# ibverbs-providers: copy_libs finds them in USERLAND).
+if [ -n "${UVIO_VM_PYVERBS:-}" ]; then
+	py=$UVIO_VM_PYVERBS
+	mkdir -p "$root/usr/bin" "$root/usr/lib/python3/dist-packages" "$root/opt/uvio/pyverbs"
+	add_bin "$py/usr/bin/python3.11" usr/bin
+	ln -s python3.11 "$root/usr/bin/python3"
+	cp -a "$py/usr/lib/python3.11" "$root/usr/lib/"
+	cp -a "$py/usr/lib/python3/dist-packages/pyverbs" "$root/usr/lib/python3/dist-packages/"
+	cp -a "$py/usr/share/doc/rdma-core/tests" "$root/opt/uvio/pyverbs/"
+	ulib="$py/$libdir:$py/lib/x86_64-linux-gnu:$ulib"
+	find "$root/usr/lib/python3.11/lib-dynload" "$root/usr/lib/python3/dist-packages/pyverbs" \
+		-name '*.so' | while read -r so; do copy_libs "$so"; done
+fi
+
 # UVIO_VM_INIT: another init script (run-multi.sh's). Both check dmesg
 # for oopses after the run.
 cp "${UVIO_VM_INIT:-$here/init}" "$root/init"

@@ -1,0 +1,112 @@
+#!/bin/sh
+# In the guest (tests/pyverbs/vm-pyverbs.sh boots it): rdma-core's Python
+# test suite on every RDMA device, once on the stock provider and once on
+# the libibverbs plug-in of this project (RDMAV_DRIVERS), each module of the
+# suite in its own python process, bounded by UVIO_PYV_BOUND seconds
+# (default 240). The modules for other hardware (test_mlx5_*, test_efa*,
+# test_cuda*: every test of theirs checks the device first and skips on
+# rxe and siw) share one process a run: a process costs 3-5 s under TCG,
+# mostly the suite's import of all its modules, and they are 28 of 44. Prints, between "UVIO-FILE-BEGIN pyverbs/results.tsv" and
+# "UVIO-FILE-END pyverbs/results.tsv", one line per test and run:
+#
+#   DEVICE PROVIDER TEST_ID RESULT REASON          (tab separated)
+#
+# RESULT as tests/pyverbs/run_module.py prints it, or "timeout" / "crash"
+# (a line for the module as a whole) when its process was killed at the
+# bound or died without reporting. A module run on the plug-in whose
+# process made no command through this library (its UVERBS_IOCTL_TRACE
+# lines) while the stock run passed a test is a "not-served" line: the
+# comparison counts it as worse, so a plug-in that silently fell back to
+# the stock provider cannot pass.
+# The verdict (nothing worse on the plug-in than on stock) is the host's
+# (tests/pyverbs/compare.py); this script fails only when it cannot run.
+suite=/opt/uvio/pyverbs/tests
+runner=/opt/uvio/bin/run_module.py
+plugin=/opt/uvio/bin/libuvio-rdmav34.so
+bound=${UVIO_PYV_BOUND:-240}
+out=/tmp/pyverbs
+rm -rf $out && mkdir -p $out
+for f in $suite/run_tests.py $runner $plugin /usr/bin/python3; do
+	[ -e "$f" ] || { echo "kt_pyverbs: no $f in the guest"; exit 1; }
+done
+# The suite's tests make temporary files and shared memory (fork tests).
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null
+all=$(cd $suite && ls test_*.py | sed 's/\.py$//')
+others=$(echo "$all" | grep -E '^test_(mlx5|efa|cuda)' | tr '\n' , | sed 's/,$//')
+modules="$(echo "$all" | grep -vE '^test_(mlx5|efa|cuda)') $others"
+devs=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | tr '\n' ' ')
+[ -n "$devs" ] || { echo "kt_pyverbs: no RDMA device in the guest"; exit 1; }
+echo "kt_pyverbs: $(echo "$all" | wc -l) modules in $(echo $modules | wc -w) processes a run on: $devs; bound $bound s a process"
+
+run_module() {	# run_module DEV stock|uvio MODULE[,MODULE...]
+	dev=$1 prov=$2 mod=$3
+	log=$out/$dev-$prov-${mod%%,*}
+	start=$(date +%s)
+	if [ "$prov" = uvio ]; then
+		env RDMAV_DRIVERS=${plugin%-rdmav34.so} UVERBS_IOCTL_TRACE=1 \
+			timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$dev" "$mod" \
+			> "$log.out" 2> "$log.err"
+	else
+		timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$dev" "$mod" \
+			> "$log.out" 2> "$log.err"
+	fi
+	rc=$?
+	secs=$(($(date +%s) - start))
+	n=$(grep -c '^UVIO-PYV	' "$log.out")
+	cmds=$(grep -c '^uverbs-ioctl: ' "$log.err")
+	grep '^UVIO-PYV	' "$log.out" | sed "s/^UVIO-PYV	/$dev	$prov	/" >> $out/results.tsv
+	# A line for each module of the process, for what voids its results.
+	whole=
+	if [ $rc = 137 ] || [ $rc = 124 ]; then
+		whole="timeout	killed after $bound s, $n tests reported"
+	elif [ $rc != 0 ]; then
+		whole="crash	exit $rc: $(grep -v '^uverbs-ioctl: ' "$log.err" | tail -n 3 | tr '\t\n' '  ')"
+	elif [ "$prov" = uvio ] && [ "$cmds" = 0 ] && grep -q '	ok	' "$log.out"; then
+		whole="not-served	the plug-in made no command"
+	fi
+	if [ -n "$whole" ]; then
+		for m in $(echo "$mod" | tr , ' '); do
+			printf '%s\t%s\ttests.%s\t%s\n' "$dev" "$prov" "$m" "$whole" >> $out/results.tsv
+		done
+	fi
+	printf '  %-8s %-5s %-28s %3s tests %4s s  exit %s  %s commands\n' \
+		"$dev" "$prov" "$(echo "$mod" | sed 's/,.*/,.../')" "$n" "$secs" "$rc" "$cmds"
+}
+
+# A test that passed on stock but not on the plug-in runs again on the
+# plug-in, alone, up to twice: some of the suite's tests race the device
+# (test_cq's test_resize_cq shrinks a CQ before the sends it counts on have
+# completed, and fails on stock as well as on the plug-in when the
+# completions come late). Its lines say "uvio-retry"; compare.py names
+# every test that passed only so.
+retry_worse() {	# retry_worse DEV
+	awk -F'\t' -v d="$1" '$1 == d && $2 == "stock" && ($4 == "ok" || $4 == "xfail") { s[$3] = 1 }
+		$1 == d && $2 == "uvio" && $4 != "ok" && $4 != "xfail" { u[$3] = 1 }
+		END { for (t in u) if (t in s) print t }' $out/results.tsv |
+	while read -r t; do
+		for try in 1 2; do
+			log=$out/$1-retry-$try-$t
+			env RDMAV_DRIVERS=${plugin%-rdmav34.so} UVERBS_IOCTL_TRACE=1 \
+				timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$1" "${t#tests.}" \
+				> "$log.out" 2> "$log.err"
+			grep '^UVIO-PYV	' "$log.out" | sed "s/^UVIO-PYV	/$1	uvio-retry	/" >> $out/results.tsv
+			r=$(grep '^UVIO-PYV	' "$log.out" | cut -f3)
+			echo "  $1 plug-in, again ($try): $t: ${r:-no result}"
+			[ "$r" = ok ] && break
+		done
+	done
+}
+
+t0=$(date +%s)
+for dev in $devs; do
+	for prov in stock uvio; do
+		for mod in $modules; do
+			run_module "$dev" "$prov" "$mod"
+		done
+	done
+	retry_worse "$dev"
+done
+echo "kt_pyverbs: $(wc -l < $out/results.tsv) results in $(($(date +%s) - t0)) s"
+echo "UVIO-FILE-BEGIN pyverbs/results.tsv"
+cat $out/results.tsv
+echo "UVIO-FILE-END pyverbs/results.tsv"
