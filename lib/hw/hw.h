@@ -53,6 +53,7 @@ union hw_params {
 	struct {
 		uint32_t type;		/* enum ib_uverbs_qp_type */
 		bool srq;		/* receives come from an SRQ */
+		bool ind_table;		/* over a receive WQ indirection table (RSS) */
 		uint32_t create_flags;
 		uint32_t pd;		/* the QP's PD (irdma registers its queues there) */
 		struct ib_uverbs_qp_cap cap;	/* in: asked; out: what the kernel is sent */
