@@ -78,8 +78,8 @@
  * 8192 = the SQ and RQ sizes over 512- and 256-byte WQEs, 32/32 SGEs...),
  * queue, PD, MR and doorbell ids from IDAs, doorbell pages of zeroed RAM
  * (mapped with the default caching, not write-combined). Kernel verbs are
- * refused (EOPNOTSUPP). No data path, no events, no GID management of its
- * own (the core's RoCE GIDs of the netdev).
+ * refused (EOPNOTSUPP). No data path, no events; the RoCE GIDs are the
+ * core's, from the netdev's addresses (add_gid and del_gid take them).
  */
 #include <linux/module.h>
 #include <linux/version.h>
@@ -319,6 +319,18 @@ static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey
 static int sd_query_gid(struct ib_device *ibdev, u32 port, int index, union ib_gid *gid)
 {
 	return 0;	/* as mana_ib: the core's GID table answers */
+}
+
+/* The RoCE GIDs of the netdev: the firmware's table, which the stand-in
+ * does not keep (mana_ib_gd_add_gid, mana_ib_gd_del_gid). */
+static int sd_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
+}
+
+static int sd_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
 }
 
 /* ---- context and doorbell ------------------------------------------------ */
@@ -767,6 +779,7 @@ static const struct ib_device_ops sd_ops = {
 	.driver_id = RDMA_DRIVER_MANA,
 	.uverbs_abi_ver = MANA_IB_UVERBS_ABI_VERSION,
 
+	.add_gid = sd_add_gid,
 	.alloc_pd = sd_alloc_pd,
 	.alloc_ucontext = sd_alloc_ucontext,
 	.create_cq = sd_create_cq,
@@ -775,6 +788,7 @@ static const struct ib_device_ops sd_ops = {
 	.create_wq = sd_create_wq,
 	.dealloc_pd = sd_dealloc_pd,
 	.dealloc_ucontext = sd_dealloc_ucontext,
+	.del_gid = sd_del_gid,
 	.dereg_mr = sd_dereg_mr,
 	.destroy_cq = sd_destroy_cq,
 	.destroy_qp = sd_destroy_qp,
