@@ -1,5 +1,5 @@
 # Sourced by the stand-in boots' guest scripts (kt_mlx5.sh, kt_mlx4.sh,
-# kt_efa.sh, kt_bnxt_re.sh, kt_irdma.sh; tests/standin/vm-standin.sh boots
+# kt_efa.sh, kt_bnxt_re.sh, kt_irdma.sh, kt_mana.sh; tests/standin/vm-standin.sh boots
 # them): verdicts, the kernel's object list, and the checks of a program run
 # plain and under uverbs-trace. The sourcing script sets DRV (the driver,
 # for the verdicts), DEV (the stand-in's device) and TMO (seconds a program
