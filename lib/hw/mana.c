@@ -239,22 +239,12 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 	}
 	if (c->verb == HW_QP)
 		memcpy(&o->qp, c->out, sizeof(o->qp));
-	pthread_mutex_lock(&st->base.lock);
-	uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
-	pthread_mutex_unlock(&st->base.lock);
+	uvio_hw_keep(&st->base, &o->base, c->verb, handle);
 }
 
 static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
 {
-	struct mana_state *st = state_of(dev);
-	struct mana_obj *o;
-
-	if (!st)
-		return;
-	pthread_mutex_lock(&st->base.lock);
-	o = (struct mana_obj *)uvio_hw_obj_take(&st->base, kind, handle);
-	pthread_mutex_unlock(&st->base.lock);
-	obj_free(o);
+	obj_free((struct mana_obj *)uvio_hw_forget(dev, kind, handle));
 }
 
 const struct hw_ops uvio_hw_mana = {
