@@ -24,48 +24,12 @@
 #include <uvio.h>
 #include "hw/mana_abi.h"
 #include "wrap.h"
-#include "fake_sysfs.h"
+#define HW_FAKE_MAPS 8
+#include "hw_fake.h"
 
 #define RDMA_DRIVER_MANA_ID 20	/* RDMA_DRIVER_MANA: past Debian 12's headers */
 #define QPT_RAW_PACKET 8	/* IB_UVERBS_QPT_RAW_PACKET */
 
-/* The mappings of the device: anonymous memory here; each one kept. */
-static struct {
-	void *p;
-	off_t off;
-	size_t len;
-	int prot;
-	bool unmapped;
-} maps[8];
-static unsigned int nmaps;
-
-void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	if (fd == fake_uverbs_fd()) {
-		void *p = __real_mmap(addr, len, PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		assert_true(flags & MAP_SHARED);
-		if (nmaps < 8)
-			maps[nmaps++] = (typeof(maps[0])){ p, off, len, prot, false };
-		return p;
-	}
-	return __real_mmap(addr, len, prot, flags, fd, off);
-}
-
-int __real_munmap(void *addr, size_t len);
-int __wrap_munmap(void *addr, size_t len);
-int __wrap_munmap(void *addr, size_t len)
-{
-	for (unsigned int i = 0; i < nmaps; i++)
-		if (maps[i].p == addr && !maps[i].unmapped) {
-			assert_int_equal(maps[i].len, len);
-			maps[i].unmapped = true;
-		}
-	return __real_munmap(addr, len);
-}
 
 /* What the stand-in kernel saw, and what it answers. */
 static struct {
@@ -76,20 +40,6 @@ static struct {
 	int ioctls, answer;
 	uint32_t next_handle;
 } k;
-
-static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void put_out(struct ib_uverbs_attr *a, const void *v, size_t len)
-{
-	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
 
 static int kernel_ioctl(unsigned long request, void *arg)
 {
@@ -154,7 +104,7 @@ static struct uvio_device *mana_device(void)
 	fake_reset();
 	memset(&k, 0, sizeof(k));
 	memset(maps, 0, sizeof(maps));
-	nmaps = 0;
+	nmaps = nunmaps = 0;
 	fake.on_ioctl = kernel_ioctl;
 	unsetenv("UVERBS_IOCTL_PATH");
 	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_MANA_ID, &dev), 0);
