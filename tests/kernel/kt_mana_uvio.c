@@ -63,21 +63,6 @@ static int qp_count(void)
 	return q ? atoi(q + 4) : -1;
 }
 
-/* How many of this process's mappings are of a uverbs device. */
-static int uverbs_maps(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, "/dev/infiniband/uverbs") != NULL;
-	fclose(f);
-	return n;
-}
-
 static int make_qp(struct uvio_device *dev, uint32_t type, uint32_t pd, uint32_t cq,
 		   uint32_t send_sge, const struct uvio_drv *drv, struct uvio_qp *qp)
 {
@@ -87,16 +72,6 @@ static int make_qp(struct uvio_device *dev, uint32_t type, uint32_t pd, uint32_t
 	memset(qp, 0, sizeof(*qp));
 	qp->sz = sizeof(*qp);
 	return uvio_create_qp(dev, &a, drv, qp, NULL);
-}
-
-/* The refusal just reported: printed for the guest script, and checked to
- * name the command and the errno. */
-static void refused(const char *verb, const char *errname)
-{
-	const char *e = uvio_last_error();
-
-	printf("  refused: %s\n", e);
-	KT_CHECK(strstr(e, verb) && strstr(e, errname), "%s and %s named: %s", verb, errname, e);
 }
 
 /* The RSS request libmana sends: Toeplitz over the IPv4 addresses, its
@@ -127,19 +102,19 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 	/* CQ: no driver data; a request cut before flags; more entries than
 	 * the device's max_qp_wr. */
 	KT_EQ(uvio_create_cq(dev, &attr, &none, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 	KT_EQ(uvio_create_cq(dev, &attr, &cdrv, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 	cdrv.in_len = sizeof(creq);
 	attr.cqe = 8193;
 	KT_EQ(uvio_create_cq(dev, &attr, &cdrv, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 
 	/* Half's own refusal: more entries than libmana makes, before
 	 * anything is sent, naming mana. */
 	attr.cqe = 300;
 	KT_EQ(uvio_create_cq(dev, &attr, NULL, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 	KT_CHECK(strstr(uvio_last_error(), "mana"), "mana named: %s", uvio_last_error());
 
 	/* A CQ for the raw QPs below. */
@@ -154,16 +129,16 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 
 		/* a request cut to 8 bytes */
 		KT_EQ(make_qp(dev, QPT_RAW_PACKET, pd, c.handle, 1, &qdrv, &qp), -EINVAL);
-		refused("QP.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EINVAL");
 		/* port 2: mana's device here has one */
 		qdrv.in_len = sizeof(q);
 		q.port = 2;
 		KT_EQ(make_qp(dev, QPT_RAW_PACKET, pd, c.handle, 1, &qdrv, &qp), -EINVAL);
-		refused("QP.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EINVAL");
 		/* 31 send SGEs: past MAX_TX_WQE_SGL_ENTRIES */
 		q.port = 1;
 		KT_EQ(make_qp(dev, QPT_RAW_PACKET, pd, c.handle, 31, &qdrv, &qp), -EINVAL);
-		refused("QP.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EINVAL");
 	}
 	{	/* RSS with a hash function other than Toeplitz */
 		struct uvio_mana_create_qp_rss r;
@@ -177,16 +152,16 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 		rss_request(&r);
 		r.rx_hash_function = 2;
 		KT_EQ(uvio_create_qp(dev, &a, &rdrv, &qp, NULL), -EINVAL);
-		refused("QP.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EINVAL");
 		/* the half's own: RSS needs the caller's request */
 		KT_EQ(uvio_create_qp(dev, &a, NULL, &qp, NULL), -EOPNOTSUPP);
-		refused("QP.CREATE", "EOPNOTSUPP");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EOPNOTSUPP");
 	}
 	{	/* a UD QP: mana's half makes RAW_PACKET only */
 		struct uvio_qp qp;
 
 		KT_EQ(make_qp(dev, IB_UVERBS_QPT_UD, pd, c.handle, 1, NULL, &qp), -EOPNOTSUPP);
-		refused("QP.CREATE", "EOPNOTSUPP");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EOPNOTSUPP");
 		KT_CHECK(strstr(uvio_last_error(), "mana"), "mana named: %s", uvio_last_error());
 	}
 	{	/* a WQ request cut to 8 bytes */
@@ -197,7 +172,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 		UVIO_OPTS(uvio_wq, wq);
 
 		KT_EQ(uvio_create_wq(dev, &wa, &wdrv, &wq, NULL), -EINVAL);
-		refused("WQ.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "WQ.CREATE", "EINVAL");
 	}
 	{	/* an MR with MW_BIND: mana takes local write, remote read and write */
 		UVIO_OPTS(uvio_mr, mr);
@@ -206,7 +181,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 			  .access = IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_MW_BIND);
 
 		KT_EQ(uvio_reg_mr(dev, &mra, NULL, &mr, NULL), -EINVAL);
-		refused("MR.REG", "EINVAL");
+		kt_refused(uvio_last_error(), "MR.REG", "EINVAL");
 	}
 	KT_EQ(uvio_destroy_cq(dev, c.handle, NULL, NULL), 0);
 	KT_EQ(res_count("cq"), cqs);
@@ -235,9 +210,9 @@ int main(int argc, char **argv)
 		return kt_exit();
 	KT_EQ(uvio_device_driver_id(dev), RDMA_DRIVER_MANA_ID);
 
-	maps0 = uverbs_maps();
+	maps0 = kt_uverbs_maps();
 	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
-	KT_EQ(uverbs_maps() - maps0, 1);	/* the doorbell page */
+	KT_EQ(kt_uverbs_maps() - maps0, 1);	/* the doorbell page */
 	printf("%s: context via %s, the doorbell page mapped\n", name, uvio_path_name(p));
 
 	KT_EQ(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
@@ -307,6 +282,6 @@ int main(int argc, char **argv)
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
 	uvio_device_close(dev);
-	KT_EQ(uverbs_maps(), maps0);
+	KT_EQ(kt_uverbs_maps(), maps0);
 	return kt_exit();
 }
