@@ -1,7 +1,8 @@
 # Sourced by the stand-in boots' guest scripts (kt_mlx5.sh, kt_mlx4.sh,
 # kt_efa.sh, kt_bnxt_re.sh, kt_irdma.sh, kt_mana.sh; tests/standin/vm-standin.sh boots
-# them): verdicts, the kernel's object list, and the checks of a program run
-# plain and under uverbs-trace. The sourcing script sets DRV (the driver,
+# them): verdicts, the kernel's object list, the checks of a program run
+# plain and under uverbs-trace, and the steps every boot takes (below:
+# kt_mana.sh and kt_efa.sh take them all, kt_mlx5.sh some). The sourcing script sets DRV (the driver,
 # for the verdicts), DEV (the stand-in's device) and TMO (seconds a program
 # may run), then counts pass and fail.
 pass=0 fail=0
