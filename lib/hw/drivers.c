@@ -8,6 +8,7 @@ extern const struct hw_ops uvio_hw_mlx5;
 extern const struct hw_ops uvio_hw_mlx4;
 extern const struct hw_ops uvio_hw_efa;
 extern const struct hw_ops uvio_hw_bnxt_re;
+extern const struct hw_ops uvio_hw_mana;
 #ifdef UVIO_HAVE_IRDMA_ABI
 extern const struct hw_ops uvio_hw_irdma;
 #endif
@@ -23,6 +24,8 @@ const struct hw_ops *uvio_hw_ops(uint32_t driver_id)
 		return &uvio_hw_efa;
 	case RDMA_DRIVER_BNXT_RE:
 		return &uvio_hw_bnxt_re;
+	case RDMA_DRIVER_MANA:
+		return &uvio_hw_mana;
 #ifdef UVIO_HAVE_IRDMA_ABI
 	case RDMA_DRIVER_I40IW:		/* RDMA_DRIVER_IRDMA */
 		return &uvio_hw_irdma;
@@ -52,7 +55,6 @@ const char *uvio_hw_unbuilt_driver(uint32_t driver_id, const char **abi_header)
 #endif
 		{ RDMA_DRIVER_HNS, "hns", "rdma/hns-abi.h" },
 		{ 19, "erdma", "rdma/erdma-abi.h" },
-		{ RDMA_DRIVER_MANA, "mana", "rdma/mana-abi.h" },
 		{ RDMA_DRIVER_IONIC, "ionic", "rdma/ionic-abi.h" },
 	};
 

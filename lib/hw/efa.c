@@ -465,22 +465,12 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 	if (err)
 		uvio_log(LOG_WARNING, "%s: %s: efa: the kernel's queue memory of handle %u not "
 			 "mapped (%s)", dev->name, what, handle, strerror(-err));
-	pthread_mutex_lock(&st->base.lock);
-	uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
-	pthread_mutex_unlock(&st->base.lock);
+	uvio_hw_keep(&st->base, &o->base, c->verb, handle);
 }
 
 static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
 {
-	struct efa_state *st = state_of(dev);
-	struct efa_obj *o;
-
-	if (!st)
-		return;
-	pthread_mutex_lock(&st->base.lock);
-	o = (struct efa_obj *)uvio_hw_obj_take(&st->base, kind, handle);
-	pthread_mutex_unlock(&st->base.lock);
-	obj_free(o);
+	obj_free((struct efa_obj *)uvio_hw_forget(dev, kind, handle));
 }
 
 const struct hw_ops uvio_hw_efa = {

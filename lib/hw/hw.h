@@ -53,6 +53,7 @@ union hw_params {
 	struct {
 		uint32_t type;		/* enum ib_uverbs_qp_type */
 		bool srq;		/* receives come from an SRQ */
+		bool ind_table;		/* over a receive WQ indirection table (RSS) */
 		uint32_t create_flags;
 		uint32_t pd;		/* the QP's PD (irdma registers its queues there) */
 		struct ib_uverbs_qp_cap cap;	/* in: asked; out: what the kernel is sent */
@@ -130,6 +131,31 @@ void uvio_hw_obj_add(struct hw_state *st, struct hw_obj *o, enum hw_verb kind,
 		     uint32_t handle);
 struct hw_obj *uvio_hw_obj_find(struct hw_state *st, enum hw_verb kind, uint32_t handle);
 struct hw_obj *uvio_hw_obj_take(struct hw_state *st, enum hw_verb kind, uint32_t handle);
+
+/* The same under st->lock: keep o for the object the kernel made; take
+ * out what was kept for an object the kernel destroyed (NULL: nothing, or
+ * no half's state on dev). */
+static inline void uvio_hw_keep(struct hw_state *st, struct hw_obj *o, enum hw_verb kind,
+				uint32_t handle)
+{
+	pthread_mutex_lock(&st->lock);
+	uvio_hw_obj_add(st, o, kind, handle);
+	pthread_mutex_unlock(&st->lock);
+}
+
+static inline struct hw_obj *uvio_hw_forget(struct uvio_device *dev, enum hw_verb kind,
+					    uint32_t handle)
+{
+	struct hw_state *st = uvio_hw_state(dev);
+	struct hw_obj *o;
+
+	if (!st)
+		return NULL;
+	pthread_mutex_lock(&st->lock);
+	o = uvio_hw_obj_take(st, kind, handle);
+	pthread_mutex_unlock(&st->lock);
+	return o;
+}
 
 /* ---- what every half's prepare does ---- */
 

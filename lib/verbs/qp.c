@@ -205,6 +205,7 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 	if (!ret) {
 		hp.qp.type = a.type;
 		hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
+		hp.qp.ind_table = a.fields & UVIO_QP_INIT_IND_TABLE;
 		hp.qp.create_flags = a.create_flags;
 		hp.qp.pd = a.pd;
 		hp.qp.cap = a.cap;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The hardware part of the suite, on this machine's own RDMA devices (a
 # ConnectX, ...): examples/create_cq on each, and on each device of a driver
-# the library has a half for (mlx5, mlx4, efa, bnxt_re, irdma) that half's
+# the library has a half for (mlx5, mlx4, efa, bnxt_re, irdma, mana) that half's
 # checks (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against
 # the stand-in. Skipped, with the reason, where the machine has no RDMA device
 # (exit 77).
@@ -25,6 +25,7 @@ for d in /sys/class/infiniband/*; do
 	efa) half=efa ;;
 	bnxt_en|bnxt_re) half=bnxt_re ;;	# the PCI function, or 6.3's auxiliary device
 	irdma) half=irdma ;;
+	mana) half=mana ;;		# the GDMA PCI function under the IB device
 	*) half= ;;
 	esac
 	# The library's checks of that driver's half, as the kernel suite runs

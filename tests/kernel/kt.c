@@ -181,3 +181,24 @@ int kt_filter_verbs_ioctl(void)
 		return -errno;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -errno : 0;
 }
+
+int kt_uverbs_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "/dev/infiniband/uverbs") != NULL;
+	fclose(f);
+	return n;
+}
+
+void kt_refused(const char *msg, const char *verb, const char *errname)
+{
+	printf("  refused: %s\n", msg);
+	KT_CHECK(strstr(msg, verb) && strstr(msg, errname), "%s and %s named: %s", verb, errname,
+		 msg);
+}

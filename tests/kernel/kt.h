@@ -63,6 +63,15 @@ long long kt_per_kernel(long long k5_10, long long k6_1, long long k6_12, long l
  * EXTRA (when not NULL). */
 int kt_rdma_res_find(const char *type, const char *dev, int pid, const char *extra);
 
+/* How many of this process's mappings are of a uverbs device (a hardware
+ * half's doorbell pages and the kernel's queues it mapped). */
+int kt_uverbs_maps(void);
+
+/* A refusal the library reported (msg: uvio_last_error()): printed as
+ * "  refused: MSG" for the stand-in boots' guest scripts, and checked to
+ * name the command verb and the errno errname. */
+void kt_refused(const char *msg, const char *verb, const char *errname);
+
 /* Make the verbs ioctl answer ENOTTY for this process, as an old kernel or a
  * filtering sandbox would; every other syscall is untouched. */
 int kt_filter_verbs_ioctl(void);

@@ -36,27 +36,7 @@ DRV=efa
 rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
 
 # --- (a) the device ------------------------------------------------------
-ko=$(ls $B/efa-*.ko 2>/dev/null | head -n1)
-if [ -z "$ko" ] || ! insmod "$ko"; then
-	bad "insmod ${ko:-(no stand-in module in $B)}"
-	dmesg | tail -20
-	exit 1
-fi
-t=0
-until [ -e /sys/class/infiniband/$DEV/ports/1/gids/0 ]; do
-	t=$((t + 1)); [ $t -gt 100 ] && break
-	sleep 0.05
-done
-rdma dev > rdma-dev.txt 2>&1
-ibv_devices > ibv-devices.txt 2>&1
-uv=$(grep -l "^$DEV\$" /sys/class/infiniband_verbs/uverbs*/ibdev 2>/dev/null | head -n1)
-abi=$(cat "${uv%/ibdev}/abi_version" 2>/dev/null)
-if grep -q " $DEV: " rdma-dev.txt && grep -qw "$DEV" ibv-devices.txt && [ "$abi" = 1 ]; then
-	ok "rdma dev and ibv_devices see $DEV, uverbs ABI version $abi"
-else
-	bad "$DEV not seen (uverbs ABI version '${abi}')"
-fi
-show rdma-dev.txt ibv-devices.txt
+standin_device 1
 
 # --- (b) ibv_devinfo ------------------------------------------------------
 timeout $TMO ibv_devinfo -v -d $DEV > devinfo.txt 2>&1; rc=$?
@@ -108,116 +88,22 @@ fi
 show live.txt live-qp.txt 2>/dev/null
 nothing_left "kt_efa_witness"
 
-if run_three witness kt_efa_witness $DEV && grep -q '^kt_efa_witness: PASS$' witness.txt.out &&
-   grep -q '^kt_efa_witness: PASS$' witness.json.out; then
-	ok "kt_efa_witness under uverbs-trace, as text and as JSON"
-else
-	bad "kt_efa_witness under uverbs-trace"
-	show witness.txt.out witness.json.out
-fi
-echo "  the commands libefa sent for the witness, in order:"
-commands witness.json
-unnamed=$(grep -c '"unknown":[1-9]' witness.json)
-words=$(grep -vE '^ *error ' witness.txt | grep -E 'unknown|driver \?|\?\(' | head -5)
-if [ "$unnamed" = 0 ] && [ -z "$words" ]; then
-	ok "the witness's traces name every command, attribute and driver-data field"
-else
-	bad "the witness's traces leave things unnamed: $unnamed records; $words"
-fi
-echo "  objects in the trace:"
-json_objects witness.json | sed 's/^/    /'
-if got_context witness.json && balanced witness.json; then
-	ok "the JSON trace: a context, every object created destroyed"
-else
-	bad "the JSON trace of the witness"
-fi
-nothing_left "kt_efa_witness traced"
+witness_traced kt_efa_witness
 
 # --- (e) the library's efa programs -----------------------------------------
-found=0
-for p in $B/kt_efa_uvio*; do
-	[ -x "$p" ] || continue
-	found=1
-	n=$(basename "$p")
-	if run_three "$n" "$p" $DEV; then
-		ok "$n: plain, under uverbs-trace, as JSON"
-	else
-		bad "$n"
-		tail -n 30 "$n.out"; tail -n 30 "$n.json.out"
-	fi
-	show "$n.out"
-	echo "  the commands of $n, in order:"
-	commands "$n.json"
-	kept=$(sed -n 's/^  closed with objects: fd \([0-9]*\)$/\1/p' "$n.json.out" | head -n1)
-	if balanced "$n.json" "$kept"; then
-		ok "$n: every object it created destroyed${kept:+ (but fd $kept's, closed with its objects: the close freed them)}"
-	else
-		bad "$n: objects not destroyed"
-	fi
-	nothing_left "$n"
-done
-if [ $found = 0 ]; then
-	bad "no kt_efa_uvio program in $B"
-fi
+uvio_programs
 
 # --- (h) refusals: the stand-in refuses as efa, the library says which command
-if [ -f kt_efa_uvio.out ]; then
-	nref=$(grep -c '^  refused: ' kt_efa_uvio.out)
-	named=$(grep '^  refused: ' kt_efa_uvio.out | grep -c -E '(DEVICE\.GET_CONTEXT|CQ\.CREATE|QP\.CREATE).*(EINVAL|EOPNOTSUPP)')
-	if [ "$nref" -ge 8 ] && [ "$named" = "$nref" ] && ! grep -q '^FAIL' kt_efa_uvio.out; then
-		ok "refusals: $nref of efa's refusals reported, each naming its command and errno"
-	else
-		bad "refusals: $nref reported, $named naming command and errno"
-	fi
-	grep '^  refused: ' kt_efa_uvio.out | sed 's/^/  /'
-else
-	bad "refusals: no output of kt_efa_uvio"
-fi
+refusals_reported 8 '(DEVICE\.GET_CONTEXT|CQ\.CREATE|QP\.CREATE).*(EINVAL|EOPNOTSUPP)'
 
 # --- (g) the existing programs, with no change of command line --------------
-if [ -x $B/create_cq ]; then
-	timeout $TMO create_cq $DEV > create_cq.out 2>&1; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^CQ destroyed via ioctl' create_cq.out; then
-		ok "create_cq $DEV: a CQ created and destroyed"
-	else
-		bad "create_cq $DEV: exit $rc"
-	fi
-	show create_cq.out
-	nothing_left "create_cq"
-fi
-if [ -x $B/uverbs-info ]; then
-	timeout $TMO uverbs-info --no-caps $DEV > info.out 2>&1; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^  context: path ioctl' info.out &&
-	   grep -q '^    port 1 attributes: state 4' info.out; then
-		ok "uverbs-info $DEV: the context, the device and its port"
-	else
-		bad "uverbs-info $DEV: exit $rc"
-	fi
-	show info.out
-fi
+user_programs
 
 # --- (i) memcheck over the library's efa program ------------------------------
-if [ -x $B/kt_efa_uvio ] && command -v valgrind >/dev/null; then
-	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-		kt_efa_uvio $DEV > memcheck.out 2>&1; rc=$?
-	if [ $rc -eq 0 ]; then
-		ok "kt_efa_uvio under memcheck: $(grep -o 'ERROR SUMMARY: [0-9]* errors' memcheck.out)"
-	else
-		bad "kt_efa_uvio under memcheck: exit $rc"
-		grep -E '==[0-9]+==' memcheck.out | head -60
-	fi
-	nothing_left "kt_efa_uvio under memcheck"
-else
-	bad "no valgrind or no kt_efa_uvio in the guest for memcheck"
-fi
+uvio_memcheck
 
 # --- (f) the traces, for the host --------------------------------------------
-for f in witness.json witness.txt kt_efa_uvio*.json kt_efa_uvio*.txt; do
-	[ -f "$f" ] || continue
-	echo "UVIO-FILE-BEGIN efa/$f"
-	cat "$f"
-	echo "UVIO-FILE-END efa/$f"
-done
+print_traces
 
 echo "efa: $pass passed, $fail failed"
 exit $fail

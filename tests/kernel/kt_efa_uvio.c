@@ -37,22 +37,6 @@ static int res_count(const char *type)
 	return kt_rdma_res_count(type, name, (int)getpid());
 }
 
-/* How many of this process's mappings are of a uverbs device: the kernel
- * memory of the queues the library mapped. */
-static int uverbs_maps(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, "/dev/infiniband/uverbs") != NULL;
-	fclose(f);
-	return n;
-}
-
 static int make_qp(struct uvio_device *dev, uint32_t type, uint32_t pd, uint32_t scq,
 		   uint32_t rcq, const struct uvio_drv *drv, struct uvio_qp *qp)
 {
@@ -91,16 +75,6 @@ static void to_rts(struct uvio_device *dev, uint32_t qp, const char *what)
 	printf("  %s QP %u in RTS\n", what, qp);
 }
 
-/* The refusal just reported: printed for the guest script, and checked to
- * name the command and the errno. */
-static void refused(const char *verb, const char *errname)
-{
-	const char *e = uvio_last_error();
-
-	printf("  refused: %s\n", e);
-	KT_CHECK(strstr(e, verb) && strstr(e, errname), "%s and %s named: %s", verb, errname, e);
-}
-
 /* What efa refuses, sent with the caller's driver data; the library passes
  * it through and says what the kernel answered. */
 static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
@@ -128,7 +102,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 	KT_EQ(uvio_device_open(name, &other), 0);
 	if (other) {
 		KT_EQ(uvio_get_context(other, &cdrv, &ctx, NULL), -EOPNOTSUPP);
-		refused("DEVICE.GET_CONTEXT", "EOPNOTSUPP");
+		kt_refused(uvio_last_error(), "DEVICE.GET_CONTEXT", "EOPNOTSUPP");
 		uvio_device_close(other);
 	}
 
@@ -137,19 +111,19 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 	req.cq_entry_size = 24;
 	req.num_sub_cqs = 1;
 	KT_EQ(uvio_create_cq(dev, &attr, &drv, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 
 	/* A request cut before num_sub_cqs. */
 	req.cq_entry_size = 16;
 	drv.in_len = 8;
 	KT_EQ(uvio_create_cq(dev, &attr, &drv, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 	drv.in_len = sizeof(req);
 
 	/* Sub-CQs other than the device's one. */
 	req.num_sub_cqs = 2;
 	KT_EQ(uvio_create_cq(dev, &attr, &drv, &c, NULL), -EINVAL);
-	refused("CQ.CREATE", "EINVAL");
+	kt_refused(uvio_last_error(), "CQ.CREATE", "EINVAL");
 
 	/* A DRIVER QP of a driver type efa does not have, and a request with
 	 * a comp_mask. */
@@ -162,11 +136,11 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 		struct uvio_qp qp;
 
 		KT_EQ(make_qp(dev, IB_UVERBS_QPT_DRIVER, pd, cq, cq, &qdrv, &qp), -EOPNOTSUPP);
-		refused("QP.CREATE", "EOPNOTSUPP");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EOPNOTSUPP");
 		qreq.driver_qp_type = EFA_QP_DRIVER_TYPE_SRD;
 		qreq.comp_mask = 1;
 		KT_EQ(make_qp(dev, IB_UVERBS_QPT_DRIVER, pd, cq, cq, &qdrv, &qp), -EINVAL);
-		refused("QP.CREATE", "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EINVAL");
 	}
 
 	/* A request as 6.12 lays it out (flags after driver_qp_type), asking
@@ -188,7 +162,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 
 		KT_EQ(make_qp(dev, IB_UVERBS_QPT_DRIVER, pd, cq, cq, &qdrv, &qp),
 		      v612 ? -EOPNOTSUPP : -EINVAL);
-		refused("QP.CREATE", v612 ? "EOPNOTSUPP" : "EINVAL");
+		kt_refused(uvio_last_error(), "QP.CREATE", v612 ? "EOPNOTSUPP" : "EINVAL");
 	}
 
 	/* An RC QP: the library's efa half says efa has none, before
@@ -197,7 +171,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq)
 		struct uvio_qp qp;
 
 		KT_EQ(make_qp(dev, IB_UVERBS_QPT_RC, pd, cq, cq, NULL, &qp), -EOPNOTSUPP);
-		refused("QP.CREATE", "EOPNOTSUPP");
+		kt_refused(uvio_last_error(), "QP.CREATE", "EOPNOTSUPP");
 		KT_CHECK(strstr(uvio_last_error(), "efa"), "efa named: %s", uvio_last_error());
 	}
 	KT_EQ(res_count("cq"), cqs);
@@ -216,7 +190,7 @@ static void close_frees(void)
 	UVIO_OPTS(uvio_cq, cq);
 	struct uvio_qp ud, srd;
 	uint32_t pd = 0;
-	int before = uverbs_maps();
+	int before = kt_uverbs_maps();
 
 	KT_EQ(uvio_device_open(name, &other), 0);
 	if (!other)
@@ -226,14 +200,14 @@ static void close_frees(void)
 	KT_EQ(uvio_create_cq(other, &cqa, NULL, &cq, NULL), 0);
 	KT_EQ(make_qp(other, IB_UVERBS_QPT_UD, pd, cq.handle, cq.handle, NULL, &ud), 0);
 	KT_EQ(make_qp(other, IB_UVERBS_QPT_DRIVER, pd, cq.handle, cq.handle, NULL, &srd), 0);
-	KT_EQ(uverbs_maps() - before, 2 + 4 + 4);
+	KT_EQ(kt_uverbs_maps() - before, 2 + 4 + 4);
 	printf("  closed with objects: fd %d\n", uvio_device_fd(other));
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
 	uvio_device_close(other);
-	KT_EQ(uverbs_maps(), before);
+	KT_EQ(kt_uverbs_maps(), before);
 	printf("  a second handle closed with a CQ and two QPs alive: %d mappings left of its %d\n",
-	       uverbs_maps() - before, 10);
+	       kt_uverbs_maps() - before, 10);
 }
 
 int main(int argc, char **argv)
@@ -259,7 +233,7 @@ int main(int argc, char **argv)
 
 	KT_EQ(uvio_get_context(dev, NULL, &ctx, &p), 0);
 	printf("%s: context via %s\n", name, uvio_path_name(p));
-	maps0 = uverbs_maps();
+	maps0 = kt_uverbs_maps();
 
 	KT_EQ(uvio_alloc_pd(dev, NULL, &pd, NULL), 0);
 	mem = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -274,7 +248,7 @@ int main(int argc, char **argv)
 	cqa.cqe = 20;
 	KT_EQ(uvio_create_cq(dev, &cqa, NULL, &cq2, NULL), 0);
 	KT_EQ(cq2.cqe, 32);		/* 20 rounded up, as libefa asks */
-	maps = uverbs_maps();
+	maps = kt_uverbs_maps();
 	KT_EQ(maps - maps0, 4);
 	printf("  CQs %u and %u: %u and %u entries; %d mappings of the kernel's memory\n",
 	       cq.handle, cq2.handle, cq.cqe, cq2.cqe, maps - maps0);
@@ -285,13 +259,13 @@ int main(int argc, char **argv)
 	KT_EQ(ud.cap.max_send_wr, 16);
 	KT_EQ(ud.cap.max_recv_wr, 16);
 	KT_EQ(srd.cap.max_send_wr, 16);
-	KT_EQ(uverbs_maps() - maps, 8);
+	KT_EQ(kt_uverbs_maps() - maps, 8);
 	/* The kernel lists the UD QP; a DRIVER QP (SRD) only to who asks for
 	 * the driver's details, which `rdma resource show` does not. */
 	KT_EQ(res_count("qp"), 1);
 	KT_EQ(kt_rdma_res_find("qp", name, (int)getpid(), "type UD state RESET"), 1);
 	printf("  UD QP %u (qpn %u), SRD QP %u (qpn %u): %d more mappings\n", ud.handle,
-	       ud.qp_num, srd.handle, srd.qp_num, uverbs_maps() - maps);
+	       ud.qp_num, srd.handle, srd.qp_num, kt_uverbs_maps() - maps);
 	to_rts(dev, ud.handle, "UD");
 	to_rts(dev, srd.handle, "SRD");
 
@@ -312,13 +286,13 @@ int main(int argc, char **argv)
 		UVIO_OPTS(uvio_comp_channel, ch);
 		UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8, .channel = &ch);	/* the witness's */
 		UVIO_OPTS(uvio_cq, c);
-		int before = uverbs_maps();
+		int before = kt_uverbs_maps();
 
 		KT_EQ(uvio_create_comp_channel(dev, &ch, NULL), 0);
 		KT_EQ(uvio_create_cq(dev, &ca, NULL, &c, NULL), 0);
-		KT_EQ(uverbs_maps() - before, 2);
+		KT_EQ(kt_uverbs_maps() - before, 2);
 		KT_EQ(uvio_destroy_cq(dev, c.handle, NULL, NULL), 0);
-		KT_EQ(uverbs_maps(), before);
+		KT_EQ(kt_uverbs_maps(), before);
 		if (ch.fd >= 0)
 			close(ch.fd);
 		printf("  a CQ on a completion channel made and destroyed\n");
@@ -330,11 +304,11 @@ int main(int argc, char **argv)
 	KT_EQ(uvio_destroy_ah(dev, ah, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, srd.handle, NULL, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, ud.handle, NULL, NULL), 0);
-	KT_EQ(uverbs_maps(), maps);	/* the QPs' mappings went with them */
+	KT_EQ(kt_uverbs_maps(), maps);	/* the QPs' mappings went with them */
 	/* Both QPs gone: a CQ a QP still held would answer EBUSY. */
 	KT_EQ(uvio_destroy_cq(dev, cq2.handle, NULL, NULL), 0);
 	KT_EQ(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
-	KT_EQ(uverbs_maps(), maps0);
+	KT_EQ(kt_uverbs_maps(), maps0);
 	KT_EQ(uvio_dereg_mr(dev, mr.handle, NULL), 0);
 	KT_EQ(uvio_dealloc_pd(dev, pd, NULL), 0);
 	KT_EQ(res_count("qp"), 0);

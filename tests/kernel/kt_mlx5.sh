@@ -114,33 +114,7 @@ fi
 show live.txt live-qp.txt 2>/dev/null
 nothing_left "kt_mlx5_witness"
 
-if run_three witness kt_mlx5_witness $DEV && grep -q '^kt_mlx5_witness: PASS$' witness.txt.out &&
-   grep -q '^kt_mlx5_witness: PASS$' witness.json.out; then
-	ok "kt_mlx5_witness under uverbs-trace, as text and as JSON"
-else
-	bad "kt_mlx5_witness under uverbs-trace"
-	show witness.txt.out witness.json.out
-fi
-echo "  the commands libmlx5 sent for the witness, in order:"
-commands witness.json
-# Every command, attribute and driver-data field named: no record the
-# tracer could not place, no "unknown" or "?" where a name belongs (the
-# errno's meaning, which may say "unknown", aside).
-unnamed=$(grep -c '"unknown":[1-9]' witness.json)
-words=$(grep -vE '^ *error ' witness.txt | grep -E 'unknown|driver \?|\?\(' | head -5)
-if [ "$unnamed" = 0 ] && [ -z "$words" ]; then
-	ok "the witness's traces name every command, attribute and driver-data field"
-else
-	bad "the witness's traces leave things unnamed: $unnamed records; $words"
-fi
-echo "  objects in the trace:"
-json_objects witness.json | sed 's/^/    /'
-if got_context witness.json && balanced witness.json; then
-	ok "the JSON trace: a context, every object created destroyed"
-else
-	bad "the JSON trace of the witness"
-fi
-nothing_left "kt_mlx5_witness traced"
+witness_traced kt_mlx5_witness
 
 # --- (e) the library's mlx5 programs ---------------------------------------
 found=0
@@ -221,12 +195,7 @@ if [ -x $B/kt_mlx5_uvio ] && command -v valgrind >/dev/null; then
 fi
 
 # --- (f) the traces, for the host --------------------------------------------
-for f in witness.json witness.txt kt_mlx5_uvio*.json kt_mlx5_uvio*.txt; do
-	[ -f "$f" ] || continue
-	echo "UVIO-FILE-BEGIN mlx5/$f"
-	cat "$f"
-	echo "UVIO-FILE-END mlx5/$f"
-done
+print_traces
 
 echo "mlx5: $pass passed, $fail failed"
 exit $fail

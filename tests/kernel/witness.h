@@ -2,7 +2,7 @@
 /*
  * What the stand-in boots' witnesses share (kt_mlx5_witness.c,
  * kt_mlx4_witness.c, kt_efa_witness.c, kt_bnxt_re_witness.c,
- * kt_irdma_witness.c: rdma-core's provider driving a stand-in through
+ * kt_irdma_witness.c, kt_mana_witness.c: rdma-core's provider driving a stand-in through
  * libibverbs): a step name, its verdicts, the checks of a verb's answer,
  * the pages the kernel pinned for the process (and the doorbell pages
  * among them), the port's RoCE GIDs and a QP's state. Each witness is one

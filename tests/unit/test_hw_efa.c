@@ -23,47 +23,9 @@
 #include <rdma/efa-abi.h>
 #include <uvio.h>
 #include "wrap.h"
-#include "fake_sysfs.h"
+#define HW_FAKE_MAPS 32
+#include "hw_fake.h"
 
-/* The kernel's memory the half maps: anonymous memory here; each mapping
- * asked for is kept. */
-static struct {
-	void *p;
-	off_t off;
-	size_t len;
-	int prot;
-	bool unmapped;
-} maps[32];
-static unsigned int nmaps, nunmaps;
-
-void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
-void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	if (fd == fake_uverbs_fd()) {
-		void *p = __real_mmap(addr, len, PROT_READ | PROT_WRITE,
-				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		assert_true(flags & MAP_SHARED);
-		if (nmaps < 32)
-			maps[nmaps++] = (typeof(maps[0])){ p, off, len, prot, false };
-		return p;
-	}
-	return __real_mmap(addr, len, prot, flags, fd, off);
-}
-
-int __real_munmap(void *addr, size_t len);
-int __wrap_munmap(void *addr, size_t len);
-int __wrap_munmap(void *addr, size_t len)
-{
-	for (unsigned int i = 0; i < nmaps; i++)
-		if (maps[i].p == addr && !maps[i].unmapped) {
-			assert_int_equal(maps[i].len, len);
-			maps[i].unmapped = true;
-			nunmaps++;
-		}
-	return __real_munmap(addr, len);
-}
 
 /* Ids Debian 11's efa-abi.h (5.10) lacks. */
 enum {
@@ -94,20 +56,6 @@ static struct {
 	struct efa_ibv_ex_query_device_resp dev;	/* EX_QUERY_DEVICE's driver data */
 	int dev_queries;
 } k;
-
-static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void put_out(struct ib_uverbs_attr *a, const void *v, size_t len)
-{
-	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
 
 static void answer_cq(struct ib_uverbs_attr *x)
 {
