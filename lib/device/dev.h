@@ -74,8 +74,4 @@ static inline int uvio_dev_write(struct uvio_device *dev, void *buf, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-/* The driver id the kernel accepts on this fd, found with empty commands
- * that change nothing. */
-int uvio_probe_driver_id(int fd, uint32_t *driver_id);
-
 #endif

@@ -6,26 +6,17 @@
  * traced or not.
  */
 #include <string.h>
-#include <time.h>
 
 #include "device/dev.h"
 #include "device/trace.h"
 #include "device/dev_fixed.h"
-
-uint64_t uvio_now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 int uvio_dev_exec_traced(struct uvio_device *dev, struct uvio_cmd *cmd)
 {
 	uint64_t t0 = uvio_now_ns();
 	int ret = uvio_cmd_run(dev->fd, cmd);
 
-	uvio_trace_ioctl(dev, cmd, ret, uvio_now_ns() - t0);
+	uvio_trace_ioctl(dev->name, cmd, ret, uvio_now_ns() - t0);
 	return ret;
 }
 
@@ -59,6 +50,6 @@ ssize_t uvio_dev_write_traced(struct uvio_device *dev, void *buf, size_t len)
 	uint64_t t0 = uvio_now_ns();
 	ssize_t n = uvio_sys_write(dev->fd, buf, len);
 
-	uvio_trace_write(dev, buf, len, (int)n, uvio_now_ns() - t0);
+	uvio_trace_write(dev->name, buf, len, (int)n, uvio_now_ns() - t0);
 	return n;
 }

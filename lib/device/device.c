@@ -23,7 +23,7 @@
  * command for an object no kernel has answers EINVAL for a wrong id and
  * EPROTONOSUPPORT for the right one, and creates nothing. The refusals are
  * the answers sought, not failures: uvio_cmd_run() leaves no text. */
-int uvio_probe_driver_id(int fd, uint32_t *driver_id)
+static int probe_driver_id(int fd, uint32_t *driver_id)
 {
 	for (uint32_t id = 0; id < 64; id++) {
 		int ret;
@@ -223,7 +223,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 	if (!ret && info.driver_id_known) {
 		dev->driver_id = info.driver_id;
 	} else if (!ret) {
-		ret = uvio_probe_driver_id(fd, &dev->driver_id);
+		ret = probe_driver_id(fd, &dev->driver_id);
 		if (ret == -ENOTTY)	/* no ioctl at all: write() needs no id */
 			ret = 0;
 		if (ret) {
@@ -257,7 +257,7 @@ UVIO_API int uvio_device_adopt(int fd, uint32_t driver_id, struct uvio_device **
 	if (ret)
 		return ret;
 	if (driver_id == UVIO_DRIVER_ID_PROBE) {
-		ret = uvio_probe_driver_id(fd, &driver_id);
+		ret = probe_driver_id(fd, &driver_id);
 		if (ret == -ENOTTY)
 			driver_id = 0, ret = 0;
 		if (ret)

@@ -6,13 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <rdma/ib_user_verbs.h>
 
 #include <uvio/decode.h>
 #include <uvio/diag.h>
-#include "device/dev.h"
 #include "report/report.h"
 #include "device/trace.h"
+
+uint64_t uvio_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static void emit(const char *line)
 {
@@ -33,7 +41,7 @@ static void result(char *buf, size_t size, int ret, uint64_t ns)
 			 (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000));
 }
 
-void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd, int ret,
+void uvio_trace_ioctl(const char *devname, const struct uvio_cmd *cmd, int ret,
 		      uint64_t ns)
 {
 	char text[4096], res[128], line[4352];
@@ -44,11 +52,11 @@ void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd,
 	/* The callback takes lines: the summary, then one per attribute. */
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (l == text)
-			snprintf(line, sizeof(line), "%s %s: %s %s", dev->name,
+			snprintf(line, sizeof(line), "%s %s: %s %s", devname,
 				 uvio_path_name(cmd->layout == UVIO_LAYOUT_2017 ?
 						UVIO_PATH_IOCTL_2017 : UVIO_PATH_IOCTL), l, res);
 		else
-			snprintf(line, sizeof(line), "%s   %s", dev->name, l);
+			snprintf(line, sizeof(line), "%s   %s", devname, l);
 		emit(line);
 	}
 	/* The bytes as sent, for uverbs-decode. */
@@ -57,7 +65,7 @@ void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd,
 		const uint8_t *b = (const uint8_t *)cmd->hdr;
 		char hex[2 * UVIO_CMD_MAX_BYTES + 64];
 		int len = uvio_cmd_finish(cmd);
-		size_t n = (size_t)snprintf(hex, sizeof(hex), "%s   hex ", dev->name);
+		size_t n = (size_t)snprintf(hex, sizeof(hex), "%s   hex ", devname);
 
 		for (int i = 0; i < len && n + 2 < sizeof(hex); i++) {
 			hex[n++] = digits[b[i] >> 4];
@@ -69,7 +77,7 @@ void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd,
 	}
 }
 
-void uvio_trace_write(const struct uvio_device *dev, const void *buf, size_t len, int ret,
+void uvio_trace_write(const char *devname, const void *buf, size_t len, int ret,
 		      uint64_t ns)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
@@ -79,7 +87,7 @@ void uvio_trace_write(const struct uvio_device *dev, const void *buf, size_t len
 
 	result(res, sizeof(res), ret, ns);
 	n = (size_t)snprintf(line, sizeof(line), "%s write: %s (command %u) in_words %u "
-			     "out_words %u, %zu bytes:", dev->name, name ? name : "?",
+			     "out_words %u, %zu bytes:", devname, name ? name : "?",
 			     h->command, h->in_words, h->out_words, len);
 	/* The core struct, as the kernel reads it, in 8-byte words. */
 	for (i = sizeof(*h); i + 8 <= len && i < sizeof(*h) + 64 && n < sizeof(line); i += 8) {

@@ -8,11 +8,10 @@
 #include <stdint.h>
 #include <uvio/cmd.h>
 
-struct uvio_device;
-
-void uvio_trace_ioctl(const struct uvio_device *dev, const struct uvio_cmd *cmd, int ret,
+/* devname: the device's name, which leads each line. */
+void uvio_trace_ioctl(const char *devname, const struct uvio_cmd *cmd, int ret,
 		      uint64_t ns);
-void uvio_trace_write(const struct uvio_device *dev, const void *buf, size_t len, int ret,
+void uvio_trace_write(const char *devname, const void *buf, size_t len, int ret,
 		      uint64_t ns);
 uint64_t uvio_now_ns(void);
 

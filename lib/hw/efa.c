@@ -210,7 +210,7 @@ static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct dr
  * capabilities, efa's answer to EX_QUERY_DEVICE in the driver data. */
 static int device_query(struct uvio_device *dev, struct efa_state *st)
 {
-	struct ib_uverbs_ex_query_device c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_query_device) c = { .core = { 0 } };
 	struct ib_uverbs_ex_query_device_resp r;
 	struct drv_bufs b = { .out = &st->dev, .out_len = sizeof(st->dev) };
 	enum uvio_path cur = uvio_path_current(&dev->paths);
@@ -221,7 +221,7 @@ static int device_query(struct uvio_device *dev, struct efa_state *st)
 	if (!(st->resp.cmds_supp_udata_mask & EFA_USER_CMDS_SUPP_UDATA_QUERY_DEVICE))
 		return -EOPNOTSUPP;
 	memset(&r, 0, sizeof(r));
-	ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &c, sizeof(c), &r,
+	ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE), c, &r,
 				 sizeof(r), &b);
 	if (ret)
 		memset(&st->dev, 0, sizeof(st->dev));

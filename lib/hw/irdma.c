@@ -150,14 +150,14 @@ static int own_write(struct uvio_device *dev, uint32_t command, const void *core
 		     void *resp, size_t resp_len, const struct drv_bufs *drv)
 {
 	enum uvio_path p = uvio_path_current(&dev->paths);
-	const struct uvio_write_cmd c = {
-		.command = command, .core = core, .core_len = core_len,
-		.resp = resp, .resp_len = resp_len, .drv = drv,
-	};
+	uint64_t buf[(UVIO_WRITE_ROOM + UVIO_MAX_PLAIN_CORE) / 8];
 
+	if (core_len > UVIO_MAX_PLAIN_CORE)
+		return -EINVAL;
+	memcpy((uint8_t *)buf + UVIO_WRITE_ROOM, core, core_len);
 	p = p == UVIO_PATH_WRITE || p == UVIO_PATH_IOCTL_2017 ? UVIO_PATH_WRITE
 							       : UVIO_PATH_INVOKE_WRITE;
-	return uvio_write_send(dev, p, &c);
+	return uvio_write_run(dev, p, command, buf, core_len, resp, resp_len, drv);
 }
 
 /* REG_MR of the region with irdma's request, local write, iova its address. */

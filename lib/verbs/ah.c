@@ -2,6 +2,7 @@
 /* AH: created by write() command only, destroyed by both encodings. */
 #include <uvio/ah.h>
 #include "obj.h"
+#include "destroy.h"
 
 /* struct uvio_av -> the kernel's struct ib_uverbs_ah_attr; its reserved
  * bytes stay zero (the command struct starts zeroed). */
@@ -23,14 +24,14 @@ static void av_to_ah_attr(struct ib_uverbs_ah_attr *k, const struct uvio_av *av)
 struct create_args {
 	struct drv_bufs b;
 	uint32_t *handle;
-	struct ib_uverbs_create_ah c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_create_ah) c;	/* last: it ends in a flexible array */
 };
 
 static int create_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct create_args *a = args;
 	struct ib_uverbs_create_ah_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_AH, &a->c, sizeof(a->c),
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_AH, a->c,
 				  &r, sizeof(r), &a->b);
 
 	if (!ret)
@@ -50,9 +51,9 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 	if (!ret && !ah_handle)
 		ret = -EINVAL;
 	if (!ret) {
-		a.c.user_handle = in.user_handle;
-		a.c.pd_handle = in.pd_handle;
-		av_to_ah_attr(&a.c.attr, &in.av);
+		a.c.core.user_handle = in.user_handle;
+		a.c.core.pd_handle = in.pd_handle;
+		av_to_ah_attr(&a.c.core.attr, &in.av);
 		ret = drv_prepare_hw(dev, "AH.CREATE", drv, HW_AH, &hc, NULL, &a.b);
 		if (ret)
 			return drv_refused(dev, "AH.CREATE", &hc, ret, path);
@@ -65,27 +66,9 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 	return ret;
 }
 
-static int destroy_ah_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
-			       UVERBS_ATTR_DESTROY_AH_HANDLE, *(uint32_t *)args);
-}
-
-static int destroy_ah_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_destroy_ah c = { .ah_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DESTROY_AH, &c, sizeof(c), NULL, 0,
-			       NULL);
-}
-
 UVIO_API int uvio_destroy_ah(struct uvio_device *dev, uint32_t ah_handle,
 			     enum uvio_path *path)
 {
-	int ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_AH, "AH.DESTROY", destroy_ah_ioctl,
-				destroy_ah_write, &ah_handle, path);
-
-	if (!ret)
-		drv_destroyed_hw(dev, HW_AH, ah_handle);
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_AH, ah_handle, NULL, path);
 }
+

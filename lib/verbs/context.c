@@ -71,9 +71,9 @@ static int get_context_write(struct uvio_device *dev, enum uvio_path p, void *ar
 {
 	struct drv_bufs *b = &((struct args *)args)->b;
 	struct uvio_context *ctx = ((struct args *)args)->ctx;
-	struct ib_uverbs_get_context c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_get_context) c = { .core = { 0 } };
 	struct ib_uverbs_get_context_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_GET_CONTEXT, &c, sizeof(c),
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_GET_CONTEXT, c,
 				  &r, sizeof(r), b);
 
 	/* On failure the kernel may have written a response, but an fd it

@@ -2,6 +2,7 @@
 /* COUNTERS: create, destroy and read, native ioctl methods only. */
 #include <uvio/counters.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct create_args {
 	struct drv_bufs b;
@@ -31,17 +32,10 @@ UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv
 			     create_counters_ioctl, NULL, &a, path);
 }
 
-static int destroy_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY,
-			       UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, *(uint32_t *)args);
-}
-
 UVIO_API int uvio_destroy_counters(struct uvio_device *dev, uint32_t counters_handle,
 				   enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DESTROY_COUNTERS, "COUNTERS.DESTROY",
-			     destroy_counters_ioctl, NULL, &counters_handle, path);
+	return uvio_destroy_object(dev, DESTROY_COUNTERS, counters_handle, NULL, path);
 }
 
 struct read_args {

@@ -62,29 +62,29 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	/* Flags need the extended command; without them the plain one, which
 	 * every kernel has. */
 	if (UVIO_OPT(attr, flags)) {
-		struct ib_uverbs_ex_create_cq c = {
+		UVIO_WRITE_BUF(struct ib_uverbs_ex_create_cq) c = { .core = {
 			.user_handle = UVIO_OPT(attr, user_handle),
 			.cqe = a->cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
 			.flags = UVIO_OPT(attr, flags),
-		};
+		} };
 		struct ib_uverbs_ex_create_cq_resp r;
 
-		ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_CQ, &c, sizeof(c),
+		ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_CQ), c,
 					 &r, sizeof(r), &a->b);
 		if (!ret)
 			cq_out(a->cq, r.base.cq_handle, r.base.cqe);
 	} else {
-		struct ib_uverbs_create_cq c = {
+		UVIO_WRITE_BUF(struct ib_uverbs_create_cq) c = { .core = {
 			.user_handle = UVIO_OPT(attr, user_handle),
 			.cqe = a->cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
-		};
+		} };
 		struct ib_uverbs_create_cq_resp r;
 
-		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_CQ, &c, sizeof(c), &r,
+		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_CQ, c, &r,
 				      sizeof(r), &a->b);
 		if (!ret)
 			cq_out(a->cq, r.cq_handle, r.cqe);
@@ -120,51 +120,27 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 	return ret;
 }
 
-static int destroy_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY,
-				     UVERBS_ATTR_DESTROY_CQ_HANDLE, UVERBS_ATTR_DESTROY_CQ_RESP,
-				     sizeof(struct ib_uverbs_destroy_cq_resp));
-}
-
-static int destroy_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_CQ,
-				     sizeof(struct ib_uverbs_destroy_cq_resp));
-}
-
 UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_counted d = { .handle = handle };
-	int ret = destroy_events_check(events);
-
-	if (ret)
-		return uvio_verb_end(dev, "CQ.DESTROY", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_CQ, "CQ.DESTROY", destroy_cq_ioctl,
-			    destroy_cq_write, &d, path);
-	if (!ret) {
-		destroy_events_report(events, &d, 1);
-		drv_destroyed_hw(dev, HW_CQ, handle);
-	}
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_CQ, handle, events, path);
 }
 
 struct resize_args {
 	struct drv_bufs b;
 	struct uvio_cq *cq;
-	struct ib_uverbs_resize_cq c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_resize_cq) c;	/* last: it ends in a flexible array */
 };
 
 static int resize_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct resize_args *a = args;
 	struct ib_uverbs_resize_cq_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_RESIZE_CQ, &a->c, sizeof(a->c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_RESIZE_CQ, a->c, &r,
 				  sizeof(r), &a->b);
 
 	if (!ret && a->cq)
-		cq_out(a->cq, a->c.cq_handle, r.cqe);
+		cq_out(a->cq, a->c.core.cq_handle, r.cqe);
 	return ret;
 }
 
@@ -180,40 +156,39 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 	if (!ret && cq)
 		ret = uvio_out_check(cq);
 	if (!ret) {
-		a.c.cq_handle = UVIO_OPT(attr, cq_handle);
-		a.c.cqe = UVIO_OPT(attr, cqe);
-		hp.cq.cqe = a.c.cqe;
-		hp.cq.handle = a.c.cq_handle;
+		a.c.core.cq_handle = UVIO_OPT(attr, cq_handle);
+		a.c.core.cqe = UVIO_OPT(attr, cqe);
+		hp.cq.cqe = a.c.core.cqe;
+		hp.cq.handle = a.c.core.cq_handle;
 		ret = drv_prepare_hw(dev, "CQ.RESIZE", drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
 		if (ret)
 			return drv_refused(dev, "CQ.RESIZE", &hc, ret, path);
-		a.c.cqe = hp.cq.cqe;
+		a.c.core.cqe = hp.cq.cqe;
 	}
 
 	if (ret)
 		return uvio_verb_end(dev, "CQ.RESIZE", UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, UVIO_VERB_RESIZE_CQ, "CQ.RESIZE", NULL, resize_cq_write, &a,
 			    path);
-	drv_finish_hw(dev, drv, &hc, ret, a.c.cq_handle, &hp);
+	drv_finish_hw(dev, drv, &hc, ret, a.c.core.cq_handle, &hp);
 	return ret;
 }
 
 static int modify_cq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	const struct ib_uverbs_ex_modify_cq *c = args;
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_modify_cq) *c = args;
 
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_CQ, c, sizeof(*c), NULL, 0,
-				  NULL);
+	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ), *c, NULL, 0, NULL);
 }
 
 UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_moderation *attr,
 			    enum uvio_path *path)
 {
-	struct ib_uverbs_ex_modify_cq c = {
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_modify_cq) c = { .core = {
 		.cq_handle = UVIO_OPT(attr, cq_handle),
 		.attr_mask = 1,		/* IB_CQ_MODERATE, the only one */
 		.attr = { .cq_count = UVIO_OPT(attr, count), .cq_period = UVIO_OPT(attr, period) },
-	};
+	} };
 	int ret = UVIO_OPTS_CHECK(attr, period, 1);
 
 	if (ret)

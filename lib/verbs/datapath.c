@@ -68,9 +68,7 @@ _Static_assert(sizeof(struct ib_uverbs_post_send_resp) == 4 &&
 	       sizeof(struct ib_uverbs_post_recv_resp) == 4 &&
 	       sizeof(struct ib_uverbs_post_srq_recv_resp) == 4, "bad_wr answers");
 
-#define POST_BUF_BYTES                                                                 \
-	(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_post_send) +       \
-	 UVIO_MAX_POST_BYTES)
+#define POST_BUF_BYTES (UVIO_WRITE_ROOM + sizeof(struct ib_uverbs_post_send) + UVIO_MAX_POST_BYTES)
 
 struct post_args {
 	uint32_t command;
@@ -85,7 +83,7 @@ static int post_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct post_args *a = args;
 	uint64_t buf[POST_BUF_BYTES / 8];
 	struct ib_uverbs_post_send *c =
-		(struct ib_uverbs_post_send *)((struct ib_uverbs_cmd_hdr *)buf + 1);
+		(struct ib_uverbs_post_send *)((uint8_t *)buf + UVIO_WRITE_ROOM);
 	size_t wr_bytes = (size_t)a->wr_count * a->wqe_size;
 	size_t sge_bytes = (size_t)a->sge_count * sizeof(*a->sges);
 
@@ -99,9 +97,11 @@ static int post_write(struct uvio_device *dev, enum uvio_path p, void *args)
 		memcpy(c->send_wr, a->wrs, wr_bytes);
 	if (sge_bytes)
 		memcpy((uint8_t *)c->send_wr + wr_bytes, a->sges, sge_bytes);
-	return uvio_write_laid_out(dev, p, a->command, buf,
-		       sizeof(struct ib_uverbs_cmd_hdr) + sizeof(*c) + wr_bytes + sge_bytes,
-		       &a->resp, sizeof(a->resp));
+	/* The kernel may answer with less (a failure before its response):
+	 * what it leaves reads as zero. */
+	memset(&a->resp, 0, sizeof(a->resp));
+	return uvio_write_run(dev, p, a->command, buf, sizeof(*c) + wr_bytes + sge_bytes, &a->resp,
+			      sizeof(a->resp), NULL);
 }
 
 /* One of the three posts: the kernel's WR structs, each wqe_size long. */
@@ -180,21 +180,21 @@ UVIO_API int uvio_post_srq_recv(struct uvio_device *dev, uint32_t srq_handle,
 }
 
 struct notify_args {
-	struct ib_uverbs_req_notify_cq c;
+	UVIO_WRITE_BUF(struct ib_uverbs_req_notify_cq) c;
 };
 
 static int notify_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct notify_args *a = args;
 
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &a->c, sizeof(a->c),
+	return uvio_write(dev, p, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, a->c,
 			       NULL, 0, NULL);
 }
 
 UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
 				int solicited_only, enum uvio_path *path)
 {
-	struct notify_args a = { .c = { .cq_handle = cq_handle,
+	struct notify_args a = { .c.core = { .cq_handle = cq_handle,
 					.solicited_only = solicited_only ? 1 : 0 } };
 	enum uvio_path p = UVIO_PATH_AUTO;
 	int ret;
@@ -218,14 +218,15 @@ struct poll_args {
 static int poll_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct poll_args *a = args;
-	uint64_t buf[(sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_poll_cq)) / 8];
-	struct ib_uverbs_poll_cq *c =
-		(struct ib_uverbs_poll_cq *)((struct ib_uverbs_cmd_hdr *)buf + 1);
+	UVIO_WRITE_BUF(struct ib_uverbs_poll_cq) c = {
+		.core = { .cq_handle = a->handle, .ne = a->ne }
+	};
+	size_t len = sizeof(struct ib_uverbs_poll_cq_resp) + a->ne * sizeof(struct ib_uverbs_wc);
 
-	*c = (struct ib_uverbs_poll_cq){ .cq_handle = a->handle, .ne = a->ne };
-	return uvio_write_laid_out(dev, p, IB_USER_VERBS_CMD_POLL_CQ, buf, sizeof(buf), a->resp,
-		       sizeof(struct ib_uverbs_poll_cq_resp) +
-			       a->ne * sizeof(struct ib_uverbs_wc));
+	/* The kernel may answer with less (a failure before its response):
+	 * what it leaves reads as zero. */
+	memset(a->resp, 0, len);
+	return uvio_write(dev, p, IB_USER_VERBS_CMD_POLL_CQ, c, a->resp, len, NULL);
 }
 
 UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,

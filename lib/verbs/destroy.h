@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The destroys that answer with event counts: CQ, QP, SRQ and WQ. On the
- * ioctl path a handle and a response attribute, a fixed command
- * (device/dev_fixed.h); as a write() command one core layout for CQ, QP and
- * SRQ (response address, handle, reserved; WQ's is extended and its own).
- * Each object binds these to its ids in one-line encoders, which keeps the
- * ids and lengths constants.
+ * Every object's destroy (destroy.c): one table row an object, one pair of
+ * encoders. On the ioctl path the handle (and, for the destroys that answer
+ * with event counts, CQ, QP, SRQ and WQ, a response attribute), a fixed
+ * command (device/dev_fixed.h); as a write() command a handle alone, the
+ * response address and the handle (CQ, QP and SRQ share that layout), or
+ * comp_mask and the handle (extended).
  */
 #ifndef UVIO_VERBS_DESTROY_H
 #define UVIO_VERBS_DESTROY_H
@@ -47,26 +47,49 @@ static inline void destroy_events_report(struct uvio_events_reported *ev,
 	UVIO_OUT_SET(ev, async_events_reported, d->resp[comp_words]);
 }
 
-static inline int destroy_counted_ioctl(struct uvio_device *dev, enum uvio_path p,
-					struct destroy_counted *d, uint16_t object,
-					uint16_t method, uint16_t handle_attr,
-					uint16_t resp_attr, size_t resp_len)
-{
-	struct uvio_fx_cmd c;
+/* The objects with a destroy verb, a row each in uvio_destroy_rows. */
+enum destroy_obj {
+	DESTROY_PD,
+	DESTROY_MR,
+	DESTROY_MW,
+	DESTROY_XRCD,
+	DESTROY_AH,
+	DESTROY_FLOW,
+	DESTROY_RWQ_IND_TBL,
+	DESTROY_COUNTERS,
+	DESTROY_DM,
+	DESTROY_FLOW_ACTION,
+	DESTROY_CQ,
+	DESTROY_QP,
+	DESTROY_SRQ,
+	DESTROY_WQ,
+	DESTROY__COUNT
+};
 
-	c.n = 0;
-	uvio_fx_idr(&c, handle_attr, d->handle);
-	uvio_fx_out(&c, resp_attr, d->resp, resp_len);
-	return uvio_fx_send(dev, p, &c, object, method);
-}
+/*
+ * One destroy: the verb (its number and "OBJECT.METHOD" name), the method
+ * (its handle attribute; for the counted destroys the response attribute
+ * and its length), the write() command (0: none; UVIO_EX() for an extended
+ * one) with its core (core_len bytes, zero but the handle at handle_at)
+ * and, for the counted destroys, the answer's length and where its counts
+ * start; comp_words as destroy_events_report() takes it; hw: enum hw_verb
+ * + 1 of the objects a hardware half keeps memory for, else 0.
+ */
+struct destroy_row {
+	unsigned int verb;
+	const char *name;
+	uint16_t object, method, handle_attr, resp_attr;
+	uint8_t ioctl_resp;
+	uint32_t command;
+	uint8_t core_len, handle_at, write_resp, events_at;
+	uint8_t comp_words;
+	uint8_t hw;
+};
+extern const struct destroy_row uvio_destroy_rows[DESTROY__COUNT];
 
-static inline int destroy_counted_write(struct uvio_device *dev, enum uvio_path p,
-					struct destroy_counted *d, uint32_t command,
-					size_t resp_len)
-{
-	struct ib_uverbs_destroy_cq c = { .cq_handle = d->handle };
-
-	return uvio_legacy_cmd(dev, p, command, &c, sizeof(c), d->resp, resp_len, NULL);
-}
+/* The destroy of object o's handle: events (may be NULL) only for the
+ * counted ones (CQ, QP, SRQ, WQ); the hardware half told on success. */
+int uvio_destroy_object(struct uvio_device *dev, enum destroy_obj o, uint32_t handle,
+			struct uvio_events_reported *events, enum uvio_path *path);
 
 #endif

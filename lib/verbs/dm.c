@@ -2,6 +2,7 @@
 /* DM: device memory, allocated and freed by native ioctl methods only. */
 #include <uvio/dm.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct alloc_args {
 	uint64_t length;
@@ -43,14 +44,8 @@ UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *a
 	return uvio_run_verb(dev, UVIO_VERB_ALLOC_DM, "DM.ALLOC", alloc_dm_ioctl, NULL, &a, path);
 }
 
-static int free_dm_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
-			       UVERBS_ATTR_FREE_DM_HANDLE, *(uint32_t *)args);
-}
-
 UVIO_API int uvio_free_dm(struct uvio_device *dev, uint32_t dm_handle, enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_FREE_DM, "DM.FREE", free_dm_ioctl, NULL, &dm_handle,
-			     path);
+	return uvio_destroy_object(dev, DESTROY_DM, dm_handle, NULL, path);
 }
+

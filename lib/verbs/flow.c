@@ -6,6 +6,7 @@
  */
 #include <uvio/flow.h>
 #include "obj.h"
+#include "destroy.h"
 
 /* struct ib_uverbs_create_flow: comp_mask and qp_handle, then the rule
  * (struct ib_uverbs_flow_attr and its specs) as the caller gave it. */
@@ -30,15 +31,18 @@ static int create_flow_write(struct uvio_device *dev, enum uvio_path p, void *ar
 {
 	struct create_args *a = args;
 	struct ib_uverbs_create_flow_resp r;
+	/* The head, then the rule, after the headers' room. */
+	uint64_t buf[(UVIO_WRITE_ROOM + sizeof(a->head) + UVIO_MAX_FLOW_ATTR + 7) / 8];
+	uint8_t *core = (uint8_t *)buf + UVIO_WRITE_ROOM;
 	/* The kernel reads whole 8-byte words: the padding goes as zero. */
-	const struct uvio_write_cmd c = {
-		.command = IB_USER_VERBS_EX_CMD_CREATE_FLOW, .ex = true,
-		.core = &a->head, .core_len = sizeof(a->head),
-		.tail = a->flow, .tail_len = a->len,
-		.min_core = (sizeof(a->head) + a->len + 7) & ~(size_t)7,
-		.resp = &r, .resp_len = sizeof(r), .drv = &a->b,
-	};
-	int ret = uvio_write_send(dev, p, &c);
+	size_t len = (sizeof(a->head) + a->len + 7) & ~(size_t)7;
+	int ret;
+
+	memcpy(core, &a->head, sizeof(a->head));
+	memcpy(core + sizeof(a->head), a->flow, a->len);
+	memset(core + sizeof(a->head) + a->len, 0, len - sizeof(a->head) - a->len);
+	ret = uvio_write_run(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_FLOW), buf, len, &r,
+			     sizeof(r), &a->b);
 
 	if (!ret)
 		*a->handle = r.flow_handle;
@@ -68,25 +72,10 @@ UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
 			     &a, path);
 }
 
-static int destroy_flow_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY,
-			       UVERBS_ATTR_DESTROY_FLOW_HANDLE, *(uint32_t *)args);
-}
-
-static int destroy_flow_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_destroy_flow c = { .flow_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_FLOW, &c, sizeof(c),
-				  NULL, 0, NULL);
-}
-
 UVIO_API int uvio_destroy_flow(struct uvio_device *dev, uint32_t flow_handle,
 			       enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DESTROY_FLOW, "FLOW.DESTROY", destroy_flow_ioctl,
-			     destroy_flow_write, &flow_handle, path);
+	return uvio_destroy_object(dev, DESTROY_FLOW, flow_handle, NULL, path);
 }
 
 struct esp_args {
@@ -189,15 +178,9 @@ UVIO_API int uvio_modify_flow_action_esp(struct uvio_device *dev, uint32_t handl
 			     modify_esp_ioctl, NULL, &a, path);
 }
 
-static int destroy_action_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY,
-			       UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, *(uint32_t *)args);
-}
-
 UVIO_API int uvio_destroy_flow_action(struct uvio_device *dev, uint32_t handle,
 				      enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DESTROY_FLOW_ACTION, "FLOW_ACTION.DESTROY",
-			     destroy_action_ioctl, NULL, &handle, path);
+	return uvio_destroy_object(dev, DESTROY_FLOW_ACTION, handle, NULL, path);
 }
+

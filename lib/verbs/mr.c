@@ -2,6 +2,7 @@
 /* MR: registration of user memory is a write() command; deregistration has
  * a method too. */
 #include "verb.h"
+#include "destroy.h"
 
 struct reg_args {
 	const struct uvio_mr_attr *attr;
@@ -12,15 +13,15 @@ struct reg_args {
 static int reg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct reg_args *a = args;
-	struct ib_uverbs_reg_mr c = {
+	UVIO_WRITE_BUF(struct ib_uverbs_reg_mr) c = { .core = {
 		.start = (uintptr_t)UVIO_OPT(a->attr, addr),
 		.length = UVIO_OPT(a->attr, length),
 		.hca_va = UVIO_OPT(a->attr, iova),
 		.pd_handle = UVIO_OPT(a->attr, pd_handle),
 		.access_flags = UVIO_OPT(a->attr, access),
-	};
+	} };
 	struct ib_uverbs_reg_mr_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_REG_MR, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_REG_MR, c, &r,
 				  sizeof(r), &a->b);
 
 	if (ret)
@@ -60,22 +61,9 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 	return uvio_run_verb(dev, UVIO_VERB_REG_MR, "MR.REG", NULL, reg_mr_write, &a, path);
 }
 
-static int dereg_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
-			       UVERBS_ATTR_DESTROY_MR_HANDLE, *(uint32_t *)args);
-}
-
-static int dereg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_dereg_mr c = { .mr_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DEREG_MR, &c, sizeof(c), NULL, 0, NULL);
-}
-
 UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 			   enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DEREG_MR, "MR.DESTROY", dereg_mr_ioctl,
-			     dereg_mr_write, &mr_handle, path);
+	return uvio_destroy_object(dev, DESTROY_MR, mr_handle, NULL, path);
 }
+

@@ -18,18 +18,18 @@ static void mr_out(struct uvio_mr *mr, uint32_t handle, uint32_t lkey, uint32_t 
 struct rereg_args {
 	struct drv_bufs b;
 	struct uvio_mr *keys;
-	struct ib_uverbs_rereg_mr c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_rereg_mr) c;	/* last: it ends in a flexible array */
 };
 
 static int rereg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct rereg_args *a = args;
 	struct ib_uverbs_rereg_mr_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_REREG_MR, &a->c, sizeof(a->c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_REREG_MR, a->c, &r,
 				  sizeof(r), &a->b);
 
 	if (!ret)
-		mr_out(a->keys, a->c.mr_handle, r.lkey, r.rkey);
+		mr_out(a->keys, a->c.core.mr_handle, r.lkey, r.rkey);
 	return ret;
 }
 
@@ -37,7 +37,7 @@ UVIO_API int uvio_rereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 			   const struct uvio_rereg_mr_attr *attr, const struct uvio_drv *drv,
 			   struct uvio_mr *keys, enum uvio_path *path)
 {
-	struct rereg_args a = { .c.mr_handle = mr_handle, .keys = keys };
+	struct rereg_args a = { .c.core.mr_handle = mr_handle, .keys = keys };
 	struct uvio_rereg_mr_attr in;
 	int ret = obj_in(&in, sizeof(in), attr,
 			 uvio_offsetofend(struct uvio_rereg_mr_attr, access));
@@ -45,12 +45,12 @@ UVIO_API int uvio_rereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 	if (!ret)
 		ret = obj_out(keys, uvio_offsetofend(struct uvio_mr, handle));
 	if (!ret) {
-		a.c.flags = in.flags;
-		a.c.start = (uintptr_t)in.addr;
-		a.c.length = in.length;
-		a.c.hca_va = in.iova;
-		a.c.pd_handle = in.pd_handle;
-		a.c.access_flags = in.access;
+		a.c.core.flags = in.flags;
+		a.c.core.start = (uintptr_t)in.addr;
+		a.c.core.length = in.length;
+		a.c.core.hca_va = in.iova;
+		a.c.core.pd_handle = in.pd_handle;
+		a.c.core.access_flags = in.access;
 		ret = drv_prepare(dev, "MR.REREG", drv, &a.b);
 	}
 	if (ret)

@@ -2,18 +2,19 @@
 /* MW: allocated by write() command only, deallocated by both encodings. */
 #include <uvio/mr.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct alloc_args {
 	struct drv_bufs b;
 	struct uvio_mw *mw;
-	struct ib_uverbs_alloc_mw c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_alloc_mw) c;	/* last: it ends in a flexible array */
 };
 
 static int alloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct alloc_args *a = args;
 	struct ib_uverbs_alloc_mw_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_ALLOC_MW, &a->c, sizeof(a->c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_ALLOC_MW, a->c, &r,
 				  sizeof(r), &a->b);
 
 	if (ret)
@@ -34,8 +35,8 @@ UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *a
 	if (!ret)
 		ret = obj_out(mw, uvio_offsetofend(struct uvio_mw, handle));
 	if (!ret) {
-		a.c.pd_handle = in.pd_handle;
-		a.c.mw_type = in.type;
+		a.c.core.pd_handle = in.pd_handle;
+		a.c.core.mw_type = in.type;
 	}
 
 	if (!ret)
@@ -47,23 +48,9 @@ UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *a
 			     path);
 }
 
-static int dealloc_mw_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
-			       UVERBS_ATTR_DESTROY_MW_HANDLE, *(uint32_t *)args);
-}
-
-static int dealloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_dealloc_mw c = { .mw_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DEALLOC_MW, &c, sizeof(c), NULL, 0,
-			       NULL);
-}
-
 UVIO_API int uvio_dealloc_mw(struct uvio_device *dev, uint32_t mw_handle,
 			     enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DEALLOC_MW, "MW.DESTROY", dealloc_mw_ioctl,
-			     dealloc_mw_write, &mw_handle, path);
+	return uvio_destroy_object(dev, DESTROY_MW, mw_handle, NULL, path);
 }
+

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* PD: allocation is a write() command; destruction has a method too. */
 #include "verb.h"
+#include "destroy.h"
 
 struct alloc_args {
 	struct drv_bufs b;
@@ -10,9 +11,9 @@ struct alloc_args {
 static int alloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct alloc_args *a = args;
-	struct ib_uverbs_alloc_pd c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_alloc_pd) c = { .core = { 0 } };
 	struct ib_uverbs_alloc_pd_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_ALLOC_PD, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_ALLOC_PD, c, &r,
 				  sizeof(r), &a->b);
 
 	if (!ret)
@@ -37,26 +38,9 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 	return ret;
 }
 
-static int dealloc_pd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-			       UVERBS_ATTR_DESTROY_PD_HANDLE, *(uint32_t *)args);
-}
-
-static int dealloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_dealloc_pd c = { .pd_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_DEALLOC_PD, &c, sizeof(c), NULL, 0, NULL);
-}
-
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,
 			     enum uvio_path *path)
 {
-	int ret = uvio_run_verb(dev, UVIO_VERB_DEALLOC_PD, "PD.DESTROY", dealloc_pd_ioctl,
-				dealloc_pd_write, &pd_handle, path);
-
-	if (!ret)
-		drv_destroyed_hw(dev, HW_PD, pd_handle);
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_PD, pd_handle, NULL, path);
 }
+

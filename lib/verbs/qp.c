@@ -106,7 +106,7 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct create_args *a = args;
 	const uint32_t sig_all = IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
-	struct ib_uverbs_ex_create_qp c = {
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_create_qp) c = { .core = {
 		.user_handle = a->user_handle,
 		/* XRC_TGT names its XRC domain where others name the PD. */
 		.pd_handle = a->type == IB_UVERBS_QPT_XRC_TGT ? a->xrcd : a->pd,
@@ -125,7 +125,7 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 		.create_flags = a->create_flags & ~sig_all,
 		.rwq_ind_tbl_handle = a->ind_table,
 		.source_qpn = a->source_qpn,
-	};
+	} };
 	struct ib_uverbs_ex_create_qp_resp r;
 	int ret;
 
@@ -133,19 +133,19 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (a->event_fd)
 		return -EOPNOTSUPP;
 	if (a->fields & UVIO_QP_INIT_IND_TABLE)
-		c.comp_mask |= IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+		c.core.comp_mask |= IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
 	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
-		c.create_flags |= KERNEL_QP_CREATE_SOURCE_QPN;
-	if (c.create_flags || c.comp_mask) {
-		ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_QP, &c,
-					 sizeof(c), &r, sizeof(r), &a->b);
+		c.core.create_flags |= KERNEL_QP_CREATE_SOURCE_QPN;
+	if (c.core.create_flags || c.core.comp_mask) {
+		ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_QP), c, &r,
+				 sizeof(r), &a->b);
 	} else {
-		struct ib_uverbs_create_qp plain;
+		UVIO_WRITE_BUF(struct ib_uverbs_create_qp) plain;
 
-		memset(&plain, 0, sizeof(plain));
-		memcpy(&plain.user_handle, &c, sizeof(plain) - sizeof(__u64));
-		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_QP, &plain,
-				      sizeof(plain), &r.base, sizeof(r.base), &a->b);
+		memset(&plain.core, 0, sizeof(plain.core));
+		memcpy(&plain.core.user_handle, &c.core, sizeof(plain.core) - sizeof(__u64));
+		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_QP, plain, &r.base,
+				 sizeof(r.base), &a->b);
 	}
 	if (ret)
 		return ret;
@@ -222,34 +222,10 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 	return ret;
 }
 
-static int destroy_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
-				     UVERBS_ATTR_DESTROY_QP_HANDLE, UVERBS_ATTR_DESTROY_QP_RESP,
-				     sizeof(struct ib_uverbs_destroy_qp_resp));
-}
-
-static int destroy_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_QP,
-				     sizeof(struct ib_uverbs_destroy_qp_resp));
-}
-
 UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_counted d = { .handle = qp_handle };
-	int ret = destroy_events_check(events);
-
-	if (ret)
-		return uvio_verb_end(dev, "QP.DESTROY", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_QP, "QP.DESTROY", destroy_qp_ioctl,
-			    destroy_qp_write, &d, path);
-	if (!ret) {
-		destroy_events_report(events, &d, 0);
-		drv_destroyed_hw(dev, HW_QP, qp_handle);
-	}
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_QP, qp_handle, events, path);
 }
 
 /* struct uvio_av <-> the kernel's struct ib_uverbs_qp_dest */
@@ -331,23 +307,24 @@ static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct modify_args *a = args;
 	const struct uvio_qp_attr *x = a->attr;
-	struct ib_uverbs_ex_modify_qp c;
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_modify_qp) c;
 	struct ib_uverbs_ex_modify_qp_resp r;
 
-	modify_fill(&c.base, a->handle, x);
+	modify_fill(&c.core.base, a->handle, x);
 	/* The plain command carries the standard attributes and no driver
-	 * data; anything else needs the extended one. */
+	 * data; anything else needs the extended one. The plain core is the
+	 * extended one's head. */
 	if (!(x->attr_mask & ~UVIO_QP_STANDARD_BITS) && !a->drv_given)
-		return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, &c.base,
-				       sizeof(c.base), NULL, 0, NULL);
-	c.rate_limit = x->rate_limit;
-	c.reserved = 0;
+		return uvio_write_run(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, c.room,
+				      sizeof(c.core.base), NULL, 0, NULL);
+	c.core.rate_limit = x->rate_limit;
+	c.core.reserved = 0;
 	/* The extended command without the caller's driver data: the
 	 * default response space (drv_prepare() was not run for it). */
 	if (!a->drv_given)
 		drv_prepare(dev, "QP.MODIFY", NULL, &a->b);
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_QP, &c, sizeof(c), &r,
-				  sizeof(r), &a->b);
+	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_QP), c, &r, sizeof(r),
+			  &a->b);
 }
 
 UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
@@ -389,11 +366,11 @@ struct query_args {
 static int query_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct query_args *a = args;
-	struct ib_uverbs_query_qp c = { .qp_handle = a->handle, .attr_mask = a->mask };
+	UVIO_WRITE_BUF(struct ib_uverbs_query_qp) c = { .core = { .qp_handle = a->handle, .attr_mask = a->mask } };
 	struct ib_uverbs_query_qp_resp r;
 	struct uvio_qp_attr whole, *x;
 	size_t sz = a->out->sz;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_QP, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_QP, c, &r,
 				  sizeof(r), NULL);
 
 	if (ret)
@@ -451,7 +428,7 @@ UVIO_API int uvio_query_qp(struct uvio_device *dev, uint32_t qp_handle, uint32_t
 struct open_args {
 	struct drv_bufs b;
 	struct uvio_qp *qp;
-	struct ib_uverbs_open_qp c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_open_qp) c;	/* last: it ends in a flexible array */
 };
 
 static int open_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -459,7 +436,7 @@ static int open_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct open_args *a = args;
 	struct ib_uverbs_create_qp_resp r;
 	struct ib_uverbs_qp_cap cap;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_OPEN_QP, &a->c, sizeof(a->c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_OPEN_QP, a->c, &r,
 				  sizeof(r), &a->b);
 
 	if (ret)
@@ -481,12 +458,12 @@ UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_att
 	if (!ret && !OUT_OK(qp, handle))
 		ret = -EINVAL;
 	if (!ret) {
-		a.c.user_handle = UVIO_OPT(attr, user_handle);
-		a.c.pd_handle = UVIO_OPT(attr, xrcd_handle);
-		a.c.qpn = UVIO_OPT(attr, qp_num);
+		a.c.core.user_handle = UVIO_OPT(attr, user_handle);
+		a.c.core.pd_handle = UVIO_OPT(attr, xrcd_handle);
+		a.c.core.qpn = UVIO_OPT(attr, qp_num);
 		if (UVIO_OPT(attr, type) > UINT8_MAX)
 			ret = -EINVAL;
-		a.c.qp_type = (uint8_t)UVIO_OPT(attr, type);
+		a.c.core.qp_type = (uint8_t)UVIO_OPT(attr, type);
 	}
 	if (!ret)
 		ret = drv_prepare(dev, "QP.OPEN", drv, &a.b);
@@ -497,7 +474,7 @@ UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_att
 
 struct mcast_args {
 	uint32_t command;
-	struct ib_uverbs_attach_mcast c;	/* DETACH_MCAST has the same layout */
+	UVIO_WRITE_BUF(struct ib_uverbs_attach_mcast) c;	/* DETACH_MCAST has the same layout */
 };
 
 _Static_assert(sizeof(struct ib_uverbs_attach_mcast) == sizeof(struct ib_uverbs_detach_mcast),
@@ -507,7 +484,7 @@ static int mcast_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct mcast_args *a = args;
 
-	return uvio_legacy_cmd(dev, p, a->command, &a->c, sizeof(a->c), NULL, 0, NULL);
+	return uvio_write(dev, p, a->command, a->c, NULL, 0, NULL);
 }
 
 static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
@@ -516,12 +493,12 @@ static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
 {
 	struct mcast_args a = {
 		.command = command,
-		.c = { .qp_handle = qp_handle, .mlid = mlid },
+		.c.core = { .qp_handle = qp_handle, .mlid = mlid },
 	};
 
 	if (!gid)
 		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, -EINVAL, path);
-	memcpy(a.c.gid, gid, sizeof(a.c.gid));
+	memcpy(a.c.core.gid, gid, sizeof(a.c.core.gid));
 	{
 		const struct uvio_verb_desc d = {
 			.verb = verb, .name = name, .on_write = mcast_write,

@@ -9,9 +9,9 @@
 
 static int query_device_write(struct uvio_device *dev, enum uvio_path p, void *resp)
 {
-	struct ib_uverbs_query_device c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_query_device) c = { .core = { 0 } };
 
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_DEVICE, &c, sizeof(c), resp,
+	return uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_DEVICE, c, resp,
 			       sizeof(struct ib_uverbs_query_device_resp), NULL);
 }
 
@@ -69,9 +69,9 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 static int query_port_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct port_args *a = args;
-	struct ib_uverbs_query_port c = { .port_num = a->port };
+	UVIO_WRITE_BUF(struct ib_uverbs_query_port) c = { .core = { .port_num = a->port } };
 	struct ib_uverbs_query_port_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, c, &r,
 				  sizeof(r), NULL);
 
 	if (ret)
@@ -96,9 +96,9 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 
 static int comp_channel_write(struct uvio_device *dev, enum uvio_path p, void *ch)
 {
-	struct ib_uverbs_create_comp_channel c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_create_comp_channel) c = { .core = { 0 } };
 	struct ib_uverbs_create_comp_channel_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &c, sizeof(c),
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, c,
 				  &r, sizeof(r), NULL);
 
 	if (!ret)
@@ -122,9 +122,9 @@ UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
 static int query_device_ex_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct { void *resp; size_t len; } *a = args;
-	struct ib_uverbs_ex_query_device c = { 0 };
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_query_device) c = { .core = { 0 } };
 
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &c, sizeof(c),
+	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE), c,
 				  a->resp, a->len, NULL);
 }
 

@@ -45,13 +45,28 @@ UVIO_API int uvio_device_exec(struct uvio_device *dev, struct uvio_cmd *cmd,
 }
 
 struct write_args {
-	struct uvio_write_cmd c;
+	uint32_t command;
+	const void *core;
+	size_t core_len;
+	void *resp;
+	size_t resp_len;
 	struct drv_bufs b;
 };
 
+/* The caller's core, copied once after the headers' room; the lengths the
+ * write layer takes are checked first. */
 static int write_any(struct uvio_device *dev, enum uvio_path p, void *args)
 {
-	return uvio_write_send(dev, p, &((struct write_args *)args)->c);
+	struct write_args *a = args;
+	uint64_t buf[(UVIO_WRITE_ROOM + UVIO_MAX_EX_CORE) / 8];
+	bool ex = a->command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
+
+	if (a->core_len > (ex ? UVIO_MAX_EX_CORE : UVIO_MAX_PLAIN_CORE) ||
+	    a->resp_len > UVIO_LEGACY_MAX_RESP)
+		return -EINVAL;
+	if (a->core_len)
+		memcpy((uint8_t *)buf + UVIO_WRITE_ROOM, a->core, a->core_len);
+	return uvio_write_run(dev, p, a->command, buf, a->core_len, a->resp, a->resp_len, &a->b);
 }
 
 static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
@@ -59,8 +74,8 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 			const struct uvio_drv *drv, enum uvio_path *path)
 {
 	struct write_args a = {
-		.c = { .command = command, .ex = ex, .core = core, .core_len = core_len,
-		       .resp = resp, .resp_len = resp_len },
+		.command = ex ? UVIO_EX(command) : command, .core = core, .core_len = core_len,
+		.resp = resp, .resp_len = resp_len,
 	};
 	const char *name = ex ? "write-ex" : "write";
 	const struct uvio_verb_desc d = {
@@ -82,7 +97,6 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 	/* No default driver response space here: the caller says. */
 	if (!drv || !UVIO_OPT(drv, out))
 		a.b.out_len = 0;
-	a.c.drv = &a.b;
 	return uvio_run_verb_desc(dev, &d, &a, path);
 }
 

@@ -62,18 +62,18 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 		return -EOPNOTSUPP;
 	/* The first command knows basic SRQs only; the second any type. */
 	if (in->type == IB_UVERBS_SRQT_BASIC) {
-		struct ib_uverbs_create_srq c = {
+		UVIO_WRITE_BUF(struct ib_uverbs_create_srq) c = { .core = {
 			.user_handle = in->user_handle,
 			.pd_handle = in->pd_handle,
 			.max_wr = in->max_wr,
 			.max_sge = in->max_sge,
 			.srq_limit = in->srq_limit,
-		};
+		} };
 
-		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c),
+		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_SRQ, c,
 				      &r, sizeof(r), &a->b);
 	} else {
-		struct ib_uverbs_create_xsrq c = {
+		UVIO_WRITE_BUF(struct ib_uverbs_create_xsrq) c = { .core = {
 			.user_handle = in->user_handle,
 			.srq_type = in->type,
 			.pd_handle = in->pd_handle,
@@ -83,9 +83,9 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 			.max_num_tags = in->max_num_tags,
 			.xrcd_handle = in->xrcd_handle,
 			.cq_handle = in->cq_handle,
-		};
+		} };
 
-		ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CREATE_XSRQ, &c, sizeof(c),
+		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_XSRQ, c,
 				      &r, sizeof(r), &a->b);
 	}
 	if (ret)
@@ -131,14 +131,14 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 
 struct modify_args {
 	struct drv_bufs b;
-	struct ib_uverbs_modify_srq c;	/* last: it ends in a flexible array */
+	UVIO_WRITE_BUF(struct ib_uverbs_modify_srq) c;	/* last: it ends in a flexible array */
 };
 
 static int modify_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct modify_args *a = args;
 
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_MODIFY_SRQ, &a->c, sizeof(a->c),
+	return uvio_write(dev, p, IB_USER_VERBS_CMD_MODIFY_SRQ, a->c,
 			       NULL, 0, &a->b);
 }
 
@@ -146,15 +146,15 @@ UVIO_API int uvio_modify_srq(struct uvio_device *dev, uint32_t srq_handle,
 			     const struct uvio_srq_modify *attr, const struct uvio_drv *drv,
 			     enum uvio_path *path)
 {
-	struct modify_args a = { .c.srq_handle = srq_handle };
+	struct modify_args a = { .c.core.srq_handle = srq_handle };
 	struct uvio_srq_modify in;
 	int ret = obj_in(&in, sizeof(in), attr,
 			 uvio_offsetofend(struct uvio_srq_modify, srq_limit));
 
 	if (!ret) {
-		a.c.attr_mask = in.attr_mask;
-		a.c.max_wr = in.max_wr;
-		a.c.srq_limit = in.srq_limit;
+		a.c.core.attr_mask = in.attr_mask;
+		a.c.core.max_wr = in.max_wr;
+		a.c.core.srq_limit = in.srq_limit;
 		ret = drv_prepare(dev, "SRQ.MODIFY", drv, &a.b);
 	}
 	if (ret)
@@ -171,9 +171,9 @@ struct query_args {
 static int query_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct query_args *a = args;
-	struct ib_uverbs_query_srq c = { .srq_handle = a->handle };
+	UVIO_WRITE_BUF(struct ib_uverbs_query_srq) c = { .core = { .srq_handle = a->handle } };
 	struct ib_uverbs_query_srq_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_QUERY_SRQ, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_SRQ, c, &r,
 				  sizeof(r), NULL);
 
 	if (ret)
@@ -195,32 +195,9 @@ UVIO_API int uvio_query_srq(struct uvio_device *dev, uint32_t srq_handle,
 			     path);
 }
 
-static int destroy_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY,
-				     UVERBS_ATTR_DESTROY_SRQ_HANDLE, UVERBS_ATTR_DESTROY_SRQ_RESP,
-				     sizeof(struct ib_uverbs_destroy_srq_resp));
-}
-
-static int destroy_srq_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_write(dev, p, args, IB_USER_VERBS_CMD_DESTROY_SRQ,
-				     sizeof(struct ib_uverbs_destroy_srq_resp));
-}
-
 UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,
 			      struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_counted d = { .handle = srq_handle };
-	int ret = destroy_events_check(events);
-
-	if (ret)
-		return uvio_verb_end(dev, "SRQ.DESTROY", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_SRQ, "SRQ.DESTROY", destroy_srq_ioctl,
-			    destroy_srq_write, &d, path);
-	if (!ret) {
-		destroy_events_report(events, &d, 0);
-		drv_destroyed_hw(dev, HW_SRQ, srq_handle);
-	}
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_SRQ, srq_handle, events, path);
 }
+

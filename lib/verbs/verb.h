@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a verb file needs: the verb numbers, driver data, sized structs, the
- * path loop (uvio_run_verb) and the write() encoders (uvio_legacy_cmd*).
+ * path loop (uvio_run_verb) and the write() route (uvio_write()).
  */
 #ifndef UVIO_VERBS_VERB_H
 #define UVIO_VERBS_VERB_H

@@ -58,7 +58,7 @@ static int create_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct create_args *a = args;
 	const struct uvio_wq_attr *in = &a->in;
-	struct ib_uverbs_ex_create_wq c = {
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_create_wq) c = { .core = {
 		.wq_type = in->type,
 		.user_handle = in->user_handle,
 		.pd_handle = in->pd_handle,
@@ -66,14 +66,14 @@ static int create_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 		.max_wr = in->max_wr,
 		.max_sge = in->max_sge,
 		.create_flags = in->flags,
-	};
+	} };
 	struct ib_uverbs_ex_create_wq_resp r;
 	int ret;
 
 	/* The extended command always takes the context's async fd. */
 	if (in->event_fd)
 		return -EOPNOTSUPP;
-	ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_CREATE_WQ, &c, sizeof(c), &r,
+	ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_WQ), c, &r,
 				 sizeof(r), &a->b);
 	if (!ret)
 		wq_out(a->wq, r.wq_handle, r.max_wr, r.max_sge, r.wqn);
@@ -98,7 +98,7 @@ UVIO_API int uvio_create_wq(struct uvio_device *dev, const struct uvio_wq_attr *
 }
 
 struct modify_args {
-	struct ib_uverbs_ex_modify_wq c;
+	UVIO_WRITE_BUF(struct ib_uverbs_ex_modify_wq) c;
 	struct drv_bufs b;
 };
 
@@ -106,7 +106,7 @@ static int modify_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct modify_args *a = args;
 
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_MODIFY_WQ, &a->c, sizeof(a->c),
+	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_WQ), a->c,
 				  NULL, 0, &a->b);
 }
 
@@ -114,16 +114,16 @@ UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 			    const struct uvio_wq_modify *attr, const struct uvio_drv *drv,
 			    enum uvio_path *path)
 {
-	struct modify_args a = { .c.wq_handle = wq_handle };
+	struct modify_args a = { .c.core.wq_handle = wq_handle };
 	struct uvio_wq_modify in;
 	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_wq_modify, flags_mask));
 
 	if (!ret) {
-		a.c.attr_mask = in.attr_mask;
-		a.c.wq_state = in.state;
-		a.c.curr_wq_state = in.cur_state;
-		a.c.flags = in.flags;
-		a.c.flags_mask = in.flags_mask;
+		a.c.core.attr_mask = in.attr_mask;
+		a.c.core.wq_state = in.state;
+		a.c.core.curr_wq_state = in.cur_state;
+		a.c.core.flags = in.flags;
+		a.c.core.flags_mask = in.flags_mask;
 		ret = drv_prepare(dev, "WQ.MODIFY", drv, &a.b);
 	}
 	if (ret)
@@ -132,39 +132,10 @@ UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 			     path);
 }
 
-static int destroy_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return destroy_counted_ioctl(dev, p, args, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY,
-				     UVERBS_ATTR_DESTROY_WQ_HANDLE, UVERBS_ATTR_DESTROY_WQ_RESP,
-				     sizeof(((struct destroy_counted *)0)->resp[0]));
-}
-
-static int destroy_wq_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct destroy_counted *a = args;
-	struct ib_uverbs_ex_destroy_wq c = { .wq_handle = a->handle };
-	struct ib_uverbs_ex_destroy_wq_resp r;
-	int ret = uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_WQ, &c, sizeof(c), &r,
-				     sizeof(r), NULL);
-
-	if (!ret)
-		a->resp[0] = r.events_reported;
-	return ret;
-}
-
 UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
 			     struct uvio_events_reported *events, enum uvio_path *path)
 {
-	struct destroy_counted a = { .handle = wq_handle };
-	int ret = destroy_events_check(events);
-
-	if (ret)
-		return uvio_verb_end(dev, "WQ.DESTROY", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_DESTROY_WQ, "WQ.DESTROY", destroy_wq_ioctl,
-			    destroy_wq_write, &a, path);
-	if (!ret)
-		destroy_events_report(events, &a, 0);
-	return ret;
+	return uvio_destroy_object(dev, DESTROY_WQ, wq_handle, events, path);
 }
 
 struct table_args {
@@ -182,16 +153,22 @@ static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *a
 {
 	struct table_args *a = args;
 	struct ib_uverbs_ex_create_rwq_ind_table_resp r;
+	/* The head, then the handles, after the headers' room. */
+	uint64_t buf[(UVIO_WRITE_ROOM + sizeof(a->c) +
+		      (sizeof(uint32_t) << UVIO_MAX_LOG_IND_TBL_SIZE)) / 8];
+	uint8_t *core = (uint8_t *)buf + UVIO_WRITE_ROOM;
 	/* The kernel reads at least two handles (an 8-byte word) even for a
 	 * table of one. */
-	const struct uvio_write_cmd c = {
-		.command = IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, .ex = true,
-		.core = &a->c, .core_len = sizeof(a->c),
-		.tail = a->handles, .tail_len = a->n * sizeof(*a->handles),
-		.min_core = sizeof(a->c) + 2 * sizeof(*a->handles),
-		.resp = &r, .resp_len = sizeof(r),
-	};
-	int ret = uvio_write_send(dev, p, &c);
+	size_t n = a->n < 2 ? 2 : a->n;
+	int ret;
+
+	memcpy(core, &a->c, sizeof(a->c));
+	memcpy(core + sizeof(a->c), a->handles, a->n * sizeof(*a->handles));
+	if (n != a->n)
+		memset(core + sizeof(a->c) + a->n * sizeof(*a->handles), 0,
+		       (n - a->n) * sizeof(*a->handles));
+	ret = uvio_write_run(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL), buf,
+			     sizeof(a->c) + n * sizeof(*a->handles), &r, sizeof(r), NULL);
 
 	if (ret)
 		return ret;
@@ -222,23 +199,9 @@ UVIO_API int uvio_create_rwq_ind_table(struct uvio_device *dev, uint32_t log_siz
 			     create_table_write, &a, path);
 }
 
-static int destroy_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_RWQ_IND_TBL, UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
-			       UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, *(uint32_t *)args);
-}
-
-static int destroy_table_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_ex_destroy_rwq_ind_table c = { .ind_tbl_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd_ex(dev, p, IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL, &c,
-				  sizeof(c), NULL, 0, NULL);
-}
-
 UVIO_API int uvio_destroy_rwq_ind_table(struct uvio_device *dev, uint32_t handle,
 					enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_DESTROY_RWQ_IND_TBL, "RWQ_IND_TBL.DESTROY",
-			     destroy_table_ioctl, destroy_table_write, &handle, path);
+	return uvio_destroy_object(dev, DESTROY_RWQ_IND_TBL, handle, NULL, path);
 }
+

@@ -2,6 +2,7 @@
 /* XRCD: an XRC domain, opened by write() command only, closed by both. */
 #include <uvio/srq.h>
 #include "obj.h"
+#include "destroy.h"
 
 struct xrcd_args {
 	int fd, oflags;
@@ -12,9 +13,9 @@ struct xrcd_args {
 static int open_xrcd_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct xrcd_args *a = args;
-	struct ib_uverbs_open_xrcd c = { .fd = (uint32_t)a->fd, .oflags = (uint32_t)a->oflags };
+	UVIO_WRITE_BUF(struct ib_uverbs_open_xrcd) c = { .core = { .fd = (uint32_t)a->fd, .oflags = (uint32_t)a->oflags } };
 	struct ib_uverbs_open_xrcd_resp r;
-	int ret = uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_OPEN_XRCD, &c, sizeof(c), &r,
+	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_OPEN_XRCD, c, &r,
 				  sizeof(r), &a->b);
 
 	if (!ret)
@@ -35,23 +36,9 @@ UVIO_API int uvio_open_xrcd(struct uvio_device *dev, int fd, int oflags,
 			     path);
 }
 
-static int close_xrcd_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	return uvio_fx_destroy(dev, p, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_DESTROY,
-			       UVERBS_ATTR_DESTROY_XRCD_HANDLE, *(uint32_t *)args);
-}
-
-static int close_xrcd_write(struct uvio_device *dev, enum uvio_path p, void *args)
-{
-	struct ib_uverbs_close_xrcd c = { .xrcd_handle = *(uint32_t *)args };
-
-	return uvio_legacy_cmd(dev, p, IB_USER_VERBS_CMD_CLOSE_XRCD, &c, sizeof(c), NULL, 0,
-			       NULL);
-}
-
 UVIO_API int uvio_close_xrcd(struct uvio_device *dev, uint32_t xrcd_handle,
 			     enum uvio_path *path)
 {
-	return uvio_run_verb(dev, UVIO_VERB_CLOSE_XRCD, "XRCD.DESTROY", close_xrcd_ioctl,
-			     close_xrcd_write, &xrcd_handle, path);
+	return uvio_destroy_object(dev, DESTROY_XRCD, xrcd_handle, NULL, path);
 }
+
