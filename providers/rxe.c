@@ -174,13 +174,16 @@ static int rxe_srq_map(struct uvio_dp_srq *srq, const void *resp)
 #define RC_OPS (UC_OPS | OP(RDMA_READ) | OP(ATOMIC_CMP_AND_SWP) | OP(ATOMIC_FETCH_AND_ADD) | \
 		OP(SEND_WITH_INV) | OP(LOCAL_INV) | OP(BIND_MW))
 
+static inline uint32_t rxe_opcodes(uint32_t type)
+{
+	return type == IB_UVERBS_QPT_RC ? RC_OPS :
+	       type == IB_UVERBS_QPT_UC ? UC_OPS :
+	       type == IB_UVERBS_QPT_UD ? UD_OPS : 0;
+}
+
 static inline bool opcode_ok(uint32_t type, uint32_t opcode)
 {
-	uint32_t ops = type == IB_UVERBS_QPT_RC ? RC_OPS :
-		       type == IB_UVERBS_QPT_UC ? UC_OPS :
-		       type == IB_UVERBS_QPT_UD ? UD_OPS : 0;
-
-	return opcode < 32 && (ops >> opcode) & 1;
+	return opcode < 32 && (rxe_opcodes(type) >> opcode) & 1;
 }
 
 /*
@@ -412,6 +415,7 @@ const struct dp_ops uvio_dp_rxe_ops = {
 	.srq_map = rxe_srq_map,
 	.ah_init = rxe_ah_init,
 	.post_send = uvio_dp_rxe_post_send,
+	.opcodes = rxe_opcodes,
 	.post_recv = rxe_post_recv,
 	.poll = uvio_dp_rxe_poll,
 	.arm = rxe_arm,

@@ -195,7 +195,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 			uvio_set_last_error("%s: no such RDMA device (netlink and sysfs list no device, "
 					    "uverbsN node or /dev/infiniband path of that name)", name);
 	} else {
-		ret = uvio_list_devices(&info, 1);
+		ret = uvio_list_devices_bare(&info, 1);
 		ret = ret < 0 ? ret : ret == 0 ? -ENODEV : 0;
 		if (ret == -ENODEV)
 			uvio_set_last_error("no RDMA device: netlink and sysfs list none (is an RDMA "
