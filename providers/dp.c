@@ -71,14 +71,18 @@ _Static_assert(sizeof(struct uvio_dp_qp) == QP_SIZE_1_0, "1.0's QP ends at reser
 _Static_assert(sizeof(struct uvio_dp_ah) == AH_SIZE_1_0, "1.0's AH ends at reserved2[]");
 #endif
 
+/* The size field is 32 bits; no release's object comes near this. */
+#define DP_SIZE_MAX (1u << 20)
+
 static __attribute__((noinline, cold)) int size_refused(const char *fn, const char *obj,
 							size_t size, size_t size_1_0)
 {
 	char why[160];
 
 	snprintf(why, sizeof(why),
-		 "a struct of %zu bytes, shorter than 1.0's %zu (not built against "
-		 "<uvio/dp.h>, or a wrong size to %s_sz)", size, size_1_0, fn);
+		 "a struct of %zu bytes, %s 1.0's %zu (not built against <uvio/dp.h>, or "
+		 "a wrong size to %s_sz)", size, size < size_1_0 ? "shorter than" :
+		 "no struct of any release: far longer than", size_1_0, fn);
 	return uvio_dp_bad_arg(fn, obj, why);
 }
 
@@ -93,7 +97,7 @@ static int create_begin(const char *fn, const char *name, struct uvio_device *de
 {
 	if (!obj)
 		return create_null(fn, dev, attr, name);
-	if (size < size_1_0)
+	if (size < size_1_0 || size > DP_SIZE_MAX)
 		return size_refused(fn, name, size, size_1_0);
 	memset(obj, 0, size);
 	*size_field = (uint32_t)size;

@@ -510,10 +510,39 @@ static int first_entry(const char *dir_path, char *name, size_t size)
 }
 
 /*
+ * A device whose parent is a netdev itself (siw and rxe on a netdev without
+ * a parent device, such as a dummy or a veth, take the netdev as the
+ * parent): its device link ends in the netdev's folder, which has an
+ * ifindex. The link's last part is the name.
+ */
+static int parent_netdev(const char *ibdev, char *name, size_t size)
+{
+	char p[512], link[512], v[16];
+	const char *base;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/device/ifindex", uvio_sysfs_root, ibdev);
+	if (uvio_sysfs_read(p, v, sizeof(v)))
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/device", uvio_sysfs_root, ibdev);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	link[n] = 0;
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (!base[0] || strlen(base) >= size)
+		return -ENOENT;
+	memcpy(name, base, strlen(base) + 1);
+	return 0;
+}
+
+/*
  * Port 1's transport, and its netdev where netlink did not say it: the
  * port's first GID's netdev (gid_attrs/ndevs/0; siw's GIDs name none on
- * some kernels), else the device's parent's net/ folder; the ifindex from
- * the netdev's class/net entry.
+ * some kernels), else the device's parent's net/ folder, else the parent
+ * itself when it is a netdev; the ifindex from the netdev's class/net
+ * entry.
  */
 static void port_from_sysfs(struct uvio_device_info *d)
 {
@@ -530,7 +559,8 @@ static void port_from_sysfs(struct uvio_device_info *d)
 		if (uvio_sysfs_read(p, v, sizeof(v)) || !v[0] || strlen(v) >= sizeof(d->netdev)) {
 			snprintf(p, sizeof(p), "%s/class/infiniband/%s/device/net", uvio_sysfs_root,
 				 d->name);
-			if (first_entry(p, v, sizeof(d->netdev)))
+			if (first_entry(p, v, sizeof(d->netdev)) &&
+			    parent_netdev(d->name, v, sizeof(d->netdev)))
 				v[0] = 0;
 		}
 		memcpy(d->netdev, v, strlen(v) + 1);

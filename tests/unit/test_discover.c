@@ -706,6 +706,25 @@ static void ports_netdev_transport(void **state)
 	fake_sysfs_put("class/net/ens4/ifindex", "4\n");
 	assert_int_equal(uvio_list_devices(devs, 2), 2);
 	assert_string_equal(devs[0].netdev, "veth3");
+	assert_string_equal(devs[1].netdev, "ens4");
+	/* a netdev as the device's parent (siw on a dummy): the link's name */
+	nl_add(5, "siw1", 2);
+	fake_sysfs_put("class/net/dummy0/ifindex", "5\n");
+	fake_sysfs_put("class/infiniband/siw1/node_type", "4: RNIC\n");
+	{
+		char link[512], target[512];
+
+		snprintf(target, sizeof(target), "%s/class/net/dummy0", fake_sysfs());
+		snprintf(link, sizeof(link), "%s/class/infiniband/siw1/device", fake_sysfs());
+		unlink(link);
+		assert_int_equal(symlink(target, link), 0);
+	}
+	assert_int_equal(uvio_list_devices(devs, 2), 3);
+	assert_int_equal(uvio_find_device("siw1", &info), 0);
+	assert_string_equal(info.netdev, "dummy0");
+	assert_int_equal(info.netdev_ifindex, 5);
+	assert_int_equal(uvio_list_devices(devs, 2), 3);
+	assert_string_equal(devs[0].netdev, "veth3");
 	assert_int_equal(devs[0].netdev_ifindex, 33);
 	assert_string_equal(devs[1].netdev, "ens4");
 	assert_int_equal(devs[1].netdev_ifindex, 4);
@@ -713,7 +732,7 @@ static void ports_netdev_transport(void **state)
 	/* the caller's size is the stride; what this library does not know
 	 * reads as zero */
 	memset(grown, 0xa5, sizeof(grown));
-	assert_int_equal(uvio_list_devices_sz(&grown[0].info, 2, sizeof(grown[0])), 2);
+	assert_int_equal(uvio_list_devices_sz(&grown[0].info, 2, sizeof(grown[0])), 3);
 	assert_string_equal(grown[0].info.name, "rxe0");
 	assert_string_equal(grown[1].info.name, "siw0");
 	assert_string_equal(grown[1].info.netdev, "ens4");

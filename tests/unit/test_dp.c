@@ -544,6 +544,8 @@ static void sizes_checked(void **state)
 	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_qp"));
 	assert_int_equal(uvio_dp_create_ah_sz(dev, &aa, &ah, 0), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_ah"));
+	assert_int_equal(uvio_dp_create_ah_sz(dev, &aa, &ah, SIZE_MAX), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "far longer than 1.0's"));
 
 	/* longer: accepted (mlx5 then refused by driver), cleared to its end */
 	assert_int_equal(uvio_dp_create_cq_sz(dev, &ca, &big.cq, sizeof(big.cq) + sizeof(big.later)),
