@@ -149,12 +149,17 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path);
 UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev);
 
 /* What path discovery cost a device. (Syscalls per verb are not counted
- * here: a shared counter would cost every verb an atomic operation.) */
+ * here: a shared counter would cost every verb an atomic operation.)
+ * Sized as struct uvio_device_info is: the macro passes the caller's
+ * sizeof, a later 1.x adds counters at the end, a size below 1.0's is
+ * -EINVAL. 0 or -EINVAL (NULL). */
 struct uvio_device_stats {
 	uint64_t fallbacks;		/* ENOTTY or EPROTONOSUPPORT retries */
 };
-UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
-				    struct uvio_device_stats *stats);
+UVIO_API int uvio_device_get_stats_sz(const struct uvio_device *dev,
+				      struct uvio_device_stats *stats, size_t size);
+#define uvio_device_get_stats(dev, stats)                                      \
+	uvio_device_get_stats_sz((dev), (stats), sizeof(struct uvio_device_stats))
 
 /*
  * Logging: nothing is printed unless a callback is set. The callback gets a
