@@ -538,11 +538,53 @@ static int parent_netdev(const char *ibdev, char *name, size_t size)
 }
 
 /*
+ * rxe and siw derive the device's node GUID from their netdev's MAC (the
+ * EUI-64 of it: ff:fe in the middle, the universal/local bit flipped). Where
+ * sysfs names the netdev nowhere else (siw's GIDs have none, and a siw on a
+ * netdev without a parent device has no device link), the netdev whose MAC
+ * gives the node GUID is the one: the first such in class/net.
+ */
+static int netdev_by_guid(const char *ibdev, char *name, size_t size)
+{
+	char p[512], v[64];
+	unsigned int g[8], m[6];
+	struct dirent *e;
+	DIR *dir;
+	int ret = -ENOENT;
+
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/node_guid", uvio_sysfs_root, ibdev);
+	if (uvio_sysfs_read(p, v, sizeof(v)) ||
+	    sscanf(v, "%2x%2x:%2x%2x:%2x%2x:%2x%2x", &g[0], &g[1], &g[2], &g[3], &g[4], &g[5],
+		   &g[6], &g[7]) != 8 || g[3] != 0xff || g[4] != 0xfe)
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/class/net", uvio_sysfs_root);
+	dir = opendir(p);
+	if (!dir)
+		return -ENOENT;
+	while (ret && (e = readdir(dir))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= size)
+			continue;
+		snprintf(p, sizeof(p), "%s/class/net/%s/address", uvio_sysfs_root, e->d_name);
+		if (uvio_sysfs_read(p, v, sizeof(v)) ||
+		    sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4],
+			   &m[5]) != 6)
+			continue;
+		if ((m[0] ^ 2u) == g[0] && m[1] == g[1] && m[2] == g[2] && m[3] == g[5] &&
+		    m[4] == g[6] && m[5] == g[7]) {
+			memcpy(name, e->d_name, strlen(e->d_name) + 1);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/*
  * Port 1's transport, and its netdev where netlink did not say it: the
  * port's first GID's netdev (gid_attrs/ndevs/0; siw's GIDs name none on
  * some kernels), else the device's parent's net/ folder, else the parent
- * itself when it is a netdev; the ifindex from the netdev's class/net
- * entry.
+ * itself when it is a netdev, else the netdev whose MAC the node GUID was
+ * made from; the ifindex from the netdev's class/net entry.
  */
 static void port_from_sysfs(struct uvio_device_info *d)
 {
@@ -560,7 +602,8 @@ static void port_from_sysfs(struct uvio_device_info *d)
 			snprintf(p, sizeof(p), "%s/class/infiniband/%s/device/net", uvio_sysfs_root,
 				 d->name);
 			if (first_entry(p, v, sizeof(d->netdev)) &&
-			    parent_netdev(d->name, v, sizeof(d->netdev)))
+			    parent_netdev(d->name, v, sizeof(d->netdev)) &&
+			    netdev_by_guid(d->name, v, sizeof(d->netdev)))
 				v[0] = 0;
 		}
 		memcpy(d->netdev, v, strlen(v) + 1);

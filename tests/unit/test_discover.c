@@ -723,7 +723,17 @@ static void ports_netdev_transport(void **state)
 	assert_int_equal(uvio_find_device("siw1", &info), 0);
 	assert_string_equal(info.netdev, "dummy0");
 	assert_int_equal(info.netdev_ifindex, 5);
-	assert_int_equal(uvio_list_devices(devs, 2), 3);
+	/* nothing but the node GUID (siw on a netdev without a parent, 6.1):
+	 * the netdev whose MAC it was made from */
+	nl_add(6, "siw2", 3);
+	fake_sysfs_put("class/infiniband/siw2/node_guid", "94aa:06ff:fe79:ebbd\n");
+	fake_sysfs_put("class/net/other0/address", "96:aa:06:79:eb:be\n");
+	fake_sysfs_put("class/net/dummy7/address", "96:aa:06:79:eb:bd\n");
+	fake_sysfs_put("class/net/dummy7/ifindex", "7\n");
+	assert_int_equal(uvio_find_device("siw2", &info), 0);
+	assert_string_equal(info.netdev, "dummy7");
+	assert_int_equal(info.netdev_ifindex, 7);
+	assert_int_equal(uvio_list_devices(devs, 2), 4);
 	assert_string_equal(devs[0].netdev, "veth3");
 	assert_int_equal(devs[0].netdev_ifindex, 33);
 	assert_string_equal(devs[1].netdev, "ens4");
@@ -732,7 +742,7 @@ static void ports_netdev_transport(void **state)
 	/* the caller's size is the stride; what this library does not know
 	 * reads as zero */
 	memset(grown, 0xa5, sizeof(grown));
-	assert_int_equal(uvio_list_devices_sz(&grown[0].info, 2, sizeof(grown[0])), 3);
+	assert_int_equal(uvio_list_devices_sz(&grown[0].info, 2, sizeof(grown[0])), 4);
 	assert_string_equal(grown[0].info.name, "rxe0");
 	assert_string_equal(grown[1].info.name, "siw0");
 	assert_string_equal(grown[1].info.netdev, "ens4");
