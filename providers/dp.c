@@ -52,6 +52,82 @@ static __attribute__((noinline, cold)) int create_null(const char *fn, const voi
 	return uvio_dp_bad_arg(fn, !dev ? "dev" : !attr ? "attr" : obj, "NULL");
 }
 
+/*
+ * The objects are sized (<uvio/dp.h>, "Growth"): the create macros pass
+ * the caller's sizeof, kept in the object's size field. 1.0's layouts end
+ * at these fields; a later release's struct is longer, and the library
+ * touches no byte past the size it was given (the clears below use it).
+ * Post, poll and arm read only 1.0's fields and never the size.
+ */
+#define DP_SIZE_1_0(type, last) (offsetof(struct type, last) + sizeof(((struct type *)0)->last))
+#define CQ_SIZE_1_0 DP_SIZE_1_0(uvio_dp_cq, reserved)
+#define SRQ_SIZE_1_0 DP_SIZE_1_0(uvio_dp_srq, reserved)
+#define QP_SIZE_1_0 DP_SIZE_1_0(uvio_dp_qp, reserved2)
+#define AH_SIZE_1_0 DP_SIZE_1_0(uvio_dp_ah, reserved2)
+#ifndef UVIO_GROWTH_TEST
+_Static_assert(sizeof(struct uvio_dp_cq) == CQ_SIZE_1_0, "1.0's CQ ends at reserved[]");
+_Static_assert(sizeof(struct uvio_dp_srq) == SRQ_SIZE_1_0, "1.0's SRQ ends at reserved[]");
+_Static_assert(sizeof(struct uvio_dp_qp) == QP_SIZE_1_0, "1.0's QP ends at reserved2[]");
+_Static_assert(sizeof(struct uvio_dp_ah) == AH_SIZE_1_0, "1.0's AH ends at reserved2[]");
+#endif
+
+/* The size field is 32 bits; no release's object comes near this. */
+#define DP_SIZE_MAX (1u << 20)
+
+static __attribute__((noinline, cold)) int size_refused(const char *fn, const char *obj,
+							size_t size, size_t size_1_0)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why),
+		 "a struct of %zu bytes, %s 1.0's %zu (not built against <uvio/dp.h>, or "
+		 "a wrong size to %s_sz)", size, size < size_1_0 ? "shorter than" :
+		 "no struct of any release: far longer than", size_1_0, fn);
+	return uvio_dp_bad_arg(fn, obj, why);
+}
+
+/*
+ * A create's first steps: the object is there and at least 1.0's size, then
+ * cleared (size bytes: the caller's whole struct, whichever release's) with
+ * its size kept, then dev and attr. 0, or the refusal said.
+ */
+static int create_begin(const char *fn, const char *name, struct uvio_device *dev,
+			const void *attr, void *obj, size_t size, size_t size_1_0,
+			uint32_t *size_field)
+{
+	if (!obj)
+		return create_null(fn, dev, attr, name);
+	if (size < size_1_0 || size > DP_SIZE_MAX)
+		return size_refused(fn, name, size, size_1_0);
+	memset(obj, 0, size);
+	*size_field = (uint32_t)size;
+	if (!dev || !attr)
+		return create_null(fn, dev, attr, name);
+	return 0;
+}
+
+#ifdef UVIO_GROWTH_TEST
+/* tests/package/growth: this build's objects have a field 1.0's lack, set
+ * at create where the caller's size covers it. */
+#define GROWN_MARK(obj, size)                                                  \
+	do {                                                                   \
+		if ((obj) && (size) >= offsetof(__typeof__(*(obj)), grown) + sizeof((obj)->grown)) \
+			(obj)->grown = UVIO_GROWTH_MARK;                       \
+	} while (0)
+#else
+#define GROWN_MARK(obj, size) ((void)0)
+#endif
+
+/* A failed create or a destroy: the caller's size bytes cleared, the size
+ * kept (a zeroed object reads as not created). */
+static void dp_clear(void *obj, uint32_t *size_field)
+{
+	uint32_t size = *size_field;
+
+	memset(obj, 0, size);
+	*size_field = size;
+}
+
 static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
 {
 	q->lock = 0;
@@ -59,20 +135,21 @@ static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_i
 	q->max_inline = max_inline;
 }
 
-UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
-			       struct uvio_dp_cq *cq)
+UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_attr *attr,
+				  struct uvio_dp_cq *cq, size_t size)
 {
 	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
 	struct uvio_cq out = { .sz = sizeof(out) };
 	const struct dp_ops *ops;
 	int err;
 
-	if (!dev || !attr || !cq)
-		return create_null("uvio_dp_create_cq", dev, attr, "cq");
-	err = ops_for(dev, "CQ.CREATE (data path)", &ops);
+	err = create_begin("uvio_dp_create_cq", "cq", dev, attr, cq, size, CQ_SIZE_1_0,
+			   cq ? &cq->size : NULL);
+	GROWN_MARK(cq, size);
+	if (!err)
+		err = ops_for(dev, "CQ.CREATE (data path)", &ops);
 	if (err)
 		return err;
-	memset(cq, 0, sizeof(*cq));
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->cq_resp_len);
 
@@ -89,7 +166,7 @@ UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_att
 	if (err) {
 		uvio_destroy_cq(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&cq->q.ring);
-		memset(cq, 0, sizeof(*cq));
+		dp_clear(cq, &cq->size);
 		return uvio_dp_map_failed(dev, "CQ.CREATE (data path)", err);
 	}
 	return 0;
@@ -105,7 +182,7 @@ UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_report
 	if (err)
 		return err;
 	uvio_dp_unmap(&cq->q.ring);
-	memset(cq, 0, sizeof(*cq));
+	dp_clear(cq, &cq->size);
 	return 0;
 }
 
@@ -156,20 +233,21 @@ UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only)
 	return ops_of(cq->driver_id)->arm(cq, solicited_only);
 }
 
-UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
-				struct uvio_dp_srq *srq)
+UVIO_API int uvio_dp_create_srq_sz(struct uvio_device *dev, const struct uvio_srq_attr *attr,
+				   struct uvio_dp_srq *srq, size_t size)
 {
 	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
 	struct uvio_srq out = { .sz = sizeof(out) };
 	const struct dp_ops *ops;
 	int err;
 
-	if (!dev || !attr || !srq)
-		return create_null("uvio_dp_create_srq", dev, attr, "srq");
-	err = ops_for(dev, "SRQ.CREATE (data path)", &ops);
+	err = create_begin("uvio_dp_create_srq", "srq", dev, attr, srq, size, SRQ_SIZE_1_0,
+			   srq ? &srq->size : NULL);
+	GROWN_MARK(srq, size);
+	if (!err)
+		err = ops_for(dev, "SRQ.CREATE (data path)", &ops);
 	if (err)
 		return err;
-	memset(srq, 0, sizeof(*srq));
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->srq_resp_len);
 
@@ -188,7 +266,7 @@ UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_a
 	if (err) {
 		uvio_destroy_srq(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&srq->q.ring);
-		memset(srq, 0, sizeof(*srq));
+		dp_clear(srq, &srq->size);
 		return uvio_dp_map_failed(dev, "SRQ.CREATE (data path)", err);
 	}
 	return 0;
@@ -204,7 +282,7 @@ UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, struct uvio_events_rep
 	if (err)
 		return err;
 	uvio_dp_unmap(&srq->q.ring);
-	memset(srq, 0, sizeof(*srq));
+	dp_clear(srq, &srq->size);
 	return 0;
 }
 
@@ -231,17 +309,19 @@ _Static_assert(sizeof(((struct uvio_dp_qp *)0)->doorbell_resp) ==
 		       sizeof(struct ib_uverbs_post_send_resp),
 	       "the doorbell's answer");
 
-UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
-			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp)
+UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
+				  struct uvio_dp_srq *srq, struct uvio_dp_qp *qp, size_t size)
 {
 	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
 	struct uvio_qp out = { .sz = sizeof(out) };
 	const struct dp_ops *ops;
 	int err;
 
-	if (!dev || !attr || !qp)
-		return create_null("uvio_dp_create_qp", dev, attr, "qp");
-	err = ops_for(dev, "QP.CREATE (data path)", &ops);
+	err = create_begin("uvio_dp_create_qp", "qp", dev, attr, qp, size, QP_SIZE_1_0,
+			   qp ? &qp->size : NULL);
+	GROWN_MARK(qp, size);
+	if (!err)
+		err = ops_for(dev, "QP.CREATE (data path)", &ops);
 	if (err)
 		return err;
 	/* The receives go where the kernel sends them: an SRQ named in attr
@@ -251,7 +331,6 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 	    (srq && srq->handle != attr->srq_handle))
 		return uvio_dp_fail(dev, "QP.CREATE (data path)", -EINVAL,
 				    "EINVAL: the srq argument and attr's SRQ handle disagree");
-	memset(qp, 0, sizeof(*qp));
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->qp_resp_len);
 
@@ -274,7 +353,7 @@ UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_ini
 		uvio_destroy_qp(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&qp->sq.ring);
 		uvio_dp_unmap(&qp->rq.ring);
-		memset(qp, 0, sizeof(*qp));
+		dp_clear(qp, &qp->size);
 		return uvio_dp_map_failed(dev, "QP.CREATE (data path)", err);
 	}
 	return 0;
@@ -291,7 +370,7 @@ UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_report
 		return err;
 	uvio_dp_unmap(&qp->sq.ring);
 	uvio_dp_unmap(&qp->rq.ring);
-	memset(qp, 0, sizeof(*qp));
+	dp_clear(qp, &qp->size);
 	return 0;
 }
 
@@ -434,22 +513,23 @@ UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp
 			 bad);
 }
 
-UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
-			       struct uvio_dp_ah *ah)
+UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_attr *attr,
+				  struct uvio_dp_ah *ah, size_t size)
 {
 	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
 	const struct dp_ops *ops;
 	int err;
 
-	if (!dev || !attr || !ah)
-		return create_null("uvio_dp_create_ah", dev, attr, "ah");
-	err = ops_for(dev, "AH.CREATE (data path)", &ops);
+	err = create_begin("uvio_dp_create_ah", "ah", dev, attr, ah, size, AH_SIZE_1_0,
+			   ah ? &ah->size : NULL);
+	GROWN_MARK(ah, size);
+	if (!err)
+		err = ops_for(dev, "AH.CREATE (data path)", &ops);
 	if (err)
 		return err;
 	if (!ops->ah_init)
 		return uvio_dp_fail(dev, "AH.CREATE (data path)", -EOPNOTSUPP,
 				    "EOPNOTSUPP: siw has no UD QPs, so no address handles");
-	memset(ah, 0, sizeof(*ah));
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->ah_resp_len);
 
@@ -461,7 +541,7 @@ UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_att
 	err = ops->ah_init(ah, attr, resp);
 	if (err) {
 		uvio_destroy_ah(dev, ah->handle, NULL);
-		memset(ah, 0, sizeof(*ah));
+		dp_clear(ah, &ah->size);
 		return uvio_dp_fail(dev, "AH.CREATE (data path)", err,
 				    "EOPNOTSUPP: this kernel's rxe gives AHs no number (Linux "
 				    "5.13 does), and UD sends with an address vector in the WQE "
@@ -478,6 +558,18 @@ UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah)
 		return uvio_dp_bad_arg("uvio_dp_destroy_ah", "ah", NOT_CREATED);
 	err = uvio_destroy_ah(ah->dev, ah->handle, NULL);
 	if (!err)
-		memset(ah, 0, sizeof(*ah));
+		dp_clear(ah, &ah->size);
 	return err;
+}
+
+UVIO_API int uvio_dp_qp_opcodes(const struct uvio_dp_qp *qp, uint64_t *mask)
+{
+	const struct dp_ops *ops;
+
+	if (!qp || !qp->sq.ring.map || !(ops = ops_of(qp->driver_id)))
+		return uvio_dp_bad_arg("uvio_dp_qp_opcodes", "qp", NOT_CREATED);
+	if (!mask)
+		return uvio_dp_bad_arg("uvio_dp_qp_opcodes", "mask", "NULL");
+	*mask = ops->opcodes(qp->type);
+	return 0;
 }

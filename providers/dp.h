@@ -31,6 +31,9 @@ struct dp_ops {
 	/* Called with the CQ locked. */
 	int (*poll)(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
 	int (*arm)(struct uvio_dp_cq *cq, int solicited_only);
+	/* The IB_UVERBS_WR_* opcodes post_send takes on a QP of this type,
+	 * a bit each: the table post_send itself checks against. */
+	uint32_t (*opcodes)(uint32_t qp_type);
 	/* Optional: NULL answers -EOPNOTSUPP. Called with the queue locked. */
 	int (*resize_cq)(struct uvio_dp_cq *cq, uint32_t cqe);
 	int (*modify_srq)(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);

@@ -177,13 +177,16 @@ static int rxe_srq_map(struct uvio_dp_srq *srq, const void *resp)
 _Static_assert(IB_UVERBS_WR_ATOMIC_WRITE == UVIO_DP_WR_ATOMIC_WRITE, "ATOMIC_WRITE opcode");
 #endif
 
+static inline uint32_t rxe_opcodes(uint32_t type)
+{
+	return type == IB_UVERBS_QPT_RC ? RC_OPS :
+	       type == IB_UVERBS_QPT_UC ? UC_OPS :
+	       type == IB_UVERBS_QPT_UD ? UD_OPS : 0;
+}
+
 static inline bool opcode_ok(uint32_t type, uint32_t opcode)
 {
-	uint32_t ops = type == IB_UVERBS_QPT_RC ? RC_OPS :
-		       type == IB_UVERBS_QPT_UC ? UC_OPS :
-		       type == IB_UVERBS_QPT_UD ? UD_OPS : 0;
-
-	return opcode < 32 && (ops >> opcode) & 1;
+	return opcode < 32 && (rxe_opcodes(type) >> opcode) & 1;
 }
 
 /*
@@ -426,6 +429,7 @@ const struct dp_ops uvio_dp_rxe_ops = {
 	.srq_map = rxe_srq_map,
 	.ah_init = rxe_ah_init,
 	.post_send = uvio_dp_rxe_post_send,
+	.opcodes = rxe_opcodes,
 	.post_recv = rxe_post_recv,
 	.poll = uvio_dp_rxe_poll,
 	.arm = rxe_arm,

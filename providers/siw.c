@@ -101,6 +101,15 @@ static int opcode_of(uint32_t wr_opcode)
 	}
 }
 
+/* What opcode_of() maps. siw's QPs are RC, all of them (the kernel
+ * refuses the other types at create), so the type changes nothing. */
+static uint32_t siw_opcodes(uint32_t type)
+{
+	(void)type;
+	return 1u << IB_UVERBS_WR_SEND | 1u << IB_UVERBS_WR_SEND_WITH_INV |
+	       1u << IB_UVERBS_WR_RDMA_WRITE | 1u << IB_UVERBS_WR_RDMA_READ;
+}
+
 static int siw_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr)
 {
 	struct uvio_dp_queue *q = &qp->sq;
@@ -260,6 +269,7 @@ const struct dp_ops uvio_dp_siw_ops = {
 	.qp_map = siw_qp_map,
 	.srq_map = siw_srq_map,
 	.post_send = siw_post_send,
+	.opcodes = siw_opcodes,
 	.post_recv = siw_post_recv,
 	.poll = siw_poll,
 	.arm = siw_arm,

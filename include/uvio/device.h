@@ -41,6 +41,31 @@ enum uvio_info_source {
 	UVIO_SOURCE_SYSFS,
 };
 
+/*
+ * How a port carries RDMA: from the device's node type and the port's link
+ * layer (sysfs ports/N/link_layer).
+ */
+enum uvio_transport {
+	UVIO_TRANSPORT_UNKNOWN = 0,	/* not found out */
+	UVIO_TRANSPORT_IB,		/* a CA, switch or router on InfiniBand */
+	UVIO_TRANSPORT_ROCE,		/* a CA on Ethernet: RoCE (rxe, RoCE NICs) */
+	UVIO_TRANSPORT_IWARP,		/* an RNIC: iWARP (siw, cxgb4, irdma's iWARP) */
+	UVIO_TRANSPORT_USNIC,		/* Cisco usNIC, raw or over UDP */
+	UVIO_TRANSPORT_UNSPECIFIED,	/* node type "unspecified" (efa, ...) */
+};
+
+/* "InfiniBand", "RoCE", "iWARP", "usNIC", "unspecified", "unknown"; NULL
+ * for a value the library does not know. */
+UVIO_API const char *uvio_transport_name(uint32_t transport);
+
+/*
+ * One device, as discovery found it. Sized: uvio_list_devices() and
+ * uvio_find_device() are macros that pass the caller's sizeof of this
+ * struct, so a later 1.x may add fields at its end: the library uses the
+ * caller's size as the array's stride and writes no byte past it. A size
+ * below 1.0's is refused (-EINVAL, naming the function). Every field is
+ * the caller's to read.
+ */
 struct uvio_device_info {
 	char name[64];			/* IB device name, e.g. rxe0 */
 	char uverbs[32];		/* char device name, e.g. uverbs0 */
@@ -52,18 +77,38 @@ struct uvio_device_info {
 	uint8_t node_type;		/* enum rdma_node_type (1 CA, 4 RNIC, ...) */
 	uint8_t driver_id_known;	/* 0: the kernel did not say; probed at open */
 	uint8_t source;			/* enum uvio_info_source */
+	/* Port 1's (rxe, siw and most RDMA NICs have one port per device;
+	 * UVIO_TRANSPORT_UNKNOWN, 0 and "" where not found out): */
+	uint8_t transport;		/* enum uvio_transport */
+	uint32_t netdev_ifindex;	/* its network device's ifindex */
+	char netdev[16];		/* and name (IFNAMSIZ), e.g. eth0 */
 };
 
 /*
  * Fill up to max entries, the lowest uverbs nodes first (devices without
  * one last). Returns the number of devices present (may exceed max: there
  * is no limit), or a negative errno when neither netlink nor sysfs could be
- * read.
+ * read. The netdev of a port comes from RDMA netlink's port attributes,
+ * else sysfs (the port's GID netdev, then the device's net/ folder).
  */
-UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max);
+UVIO_API int uvio_list_devices_sz(struct uvio_device_info *devs, size_t max, size_t size);
+#define uvio_list_devices(devs, max)                                           \
+	uvio_list_devices_sz((devs), (max), sizeof(struct uvio_device_info))
 
 /* The device with this IB name (or uverbs name, or /dev path). -ENODEV. */
-UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info);
+UVIO_API int uvio_find_device_sz(const char *name, struct uvio_device_info *info, size_t size);
+#define uvio_find_device(name, info)                                           \
+	uvio_find_device_sz((name), (info), sizeof(struct uvio_device_info))
+
+/*
+ * The IPv4 and IPv6 addresses of the network device ifindex (a
+ * uvio_device_info's netdev_ifindex), as getifaddrs() lists them: up to max
+ * into addrs (struct sockaddr_in or sockaddr_in6 in each, by ss_family).
+ * Returns how many the device has (may exceed max), or a negative errno
+ * (-EINVAL for ifindex 0, getifaddrs()'s failure).
+ */
+struct sockaddr_storage;
+UVIO_API int uvio_netdev_addrs(uint32_t ifindex, struct sockaddr_storage *addrs, size_t max);
 
 struct uvio_device;
 
@@ -104,12 +149,17 @@ UVIO_API int uvio_device_set_path(struct uvio_device *dev, enum uvio_path path);
 UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev);
 
 /* What path discovery cost a device. (Syscalls per verb are not counted
- * here: a shared counter would cost every verb an atomic operation.) */
+ * here: a shared counter would cost every verb an atomic operation.)
+ * Sized as struct uvio_device_info is: the macro passes the caller's
+ * sizeof, a later 1.x adds counters at the end, a size below 1.0's is
+ * -EINVAL. 0 or -EINVAL (NULL). */
 struct uvio_device_stats {
 	uint64_t fallbacks;		/* ENOTTY or EPROTONOSUPPORT retries */
 };
-UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
-				    struct uvio_device_stats *stats);
+UVIO_API int uvio_device_get_stats_sz(const struct uvio_device *dev,
+				      struct uvio_device_stats *stats, size_t size);
+#define uvio_device_get_stats(dev, stats)                                      \
+	uvio_device_get_stats_sz((dev), (stats), sizeof(struct uvio_device_stats))
 
 /*
  * Logging: nothing is printed unless a callback is set. The callback gets a

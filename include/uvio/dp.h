@@ -152,11 +152,20 @@ struct uvio_dp_wc {
 	uint8_t reserved;
 };
 
-/* An address handle for UD sends: the kernel's AH and rxe's number for it. */
+/*
+ * An address handle for UD sends: the kernel's AH and rxe's number for it.
+ * Sized, as the CQ, SRQ and QP below are (see "Growth" further down): dev,
+ * handle and ah_num may be read, size is what uvio_dp_create_ah() was given,
+ * the rest is the library's.
+ */
 struct uvio_dp_ah {
 	struct uvio_device *dev;
 	uint32_t handle;
 	uint32_t ah_num;
+	uint32_t size;			/* sizeof the caller's struct, at create */
+	/* The library's from here on. */
+	uint32_t reserved;
+	uint64_t reserved2[2];		/* zeroed at create; room for 1.x */
 };
 
 /*
@@ -243,14 +252,37 @@ struct uvio_dp_queue {
 	uint32_t lock;			/* 0 free, 1 held */
 };
 
+/*
+ * Growth. The CQ, SRQ, QP and AH live in the caller's storage, and a later
+ * 1.x may need more state in them: each is sized. Its create function is a
+ * macro that passes the caller's sizeof of the struct (as its header
+ * declares it) to the exported ..._sz
+ * function (which languages without the macro call with their own struct's
+ * size), and create keeps it in the object's size field. The library
+ * refuses a size below 1.0's layout (-EINVAL, the message naming the
+ * function), writes no byte past the caller's size (create and destroy
+ * clear exactly size bytes), and reads a field of a later release only
+ * where size covers it. 1.x adds fields in the reserved room (zeroed at
+ * create, so they read as zero from a 1.0 program's objects) or at the end.
+ *
+ * Each struct has two parts. Its first fields (down to size) are results
+ * and may be read: dev, handle, and the ones named there. Everything after
+ * the comment "The library's from here on" is private: the queues' rings,
+ * locks, indices and the doorbell. Callers never write them, and read them
+ * only through uvio_dp_queue_capacity(). The post, poll and arm paths read
+ * the same fields at the same offsets as before: the size is checked at
+ * create only, and costs them nothing.
+ */
 struct uvio_dp_cq {
 	struct uvio_device *dev;
 	uint32_t handle;
 	uint32_t cqe;			/* what the kernel granted */
 	uint32_t driver_id;
-	uint32_t reserved;
+	uint32_t size;			/* sizeof the caller's struct, at create */
+	/* The library's from here on. */
 	uint32_t *notify;		/* siw: the CQ control word */
 	struct uvio_dp_queue q;
+	uint64_t reserved[4];		/* zeroed at create; room for 1.x */
 };
 
 struct uvio_dp_srq {
@@ -260,8 +292,10 @@ struct uvio_dp_srq {
 	uint32_t max_wr;
 	uint32_t max_sge;
 	uint32_t driver_id;
-	uint32_t reserved;
+	uint32_t size;			/* sizeof the caller's struct, at create */
+	/* The library's from here on. */
 	struct uvio_dp_queue q;
+	uint64_t reserved[4];		/* zeroed at create; room for 1.x */
 };
 
 struct uvio_dp_qp {
@@ -271,12 +305,15 @@ struct uvio_dp_qp {
 	uint32_t type;			/* enum ib_uverbs_qp_type */
 	uint32_t driver_id;
 	struct ib_uverbs_qp_cap cap;	/* what the driver granted */
+	uint32_t size;			/* sizeof the caller's struct, at create */
 	struct uvio_dp_srq *srq;	/* receives go there when not NULL */
+	/* The library's from here on. */
 	struct uvio_dp_queue sq;
 	struct uvio_dp_queue rq;
 	uint64_t doorbell[4];		/* the POST_SEND write(), laid out at create */
 	uint32_t doorbell_resp;
 	uint32_t reserved;
+	uint64_t reserved2[4];		/* zeroed at create; room for 1.x */
 };
 
 /*
@@ -284,8 +321,10 @@ struct uvio_dp_qp {
  * read with uvio_dp_poll_cq(). -EOPNOTSUPP for a driver other than rxe and
  * siw.
  */
-UVIO_API int uvio_dp_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *attr,
-			       struct uvio_dp_cq *cq);
+UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_attr *attr,
+				  struct uvio_dp_cq *cq, size_t size);
+#define uvio_dp_create_cq(dev, attr, cq)                                       \
+	uvio_dp_create_cq_sz((dev), (attr), (cq), sizeof(struct uvio_dp_cq))
 /* events as for uvio_destroy_cq(). */
 UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_reported *events);
 /* rxe: RESIZE_CQ and the new queue mapped, the completions not yet polled
@@ -305,8 +344,10 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
 UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only);
 
 /* SRQ.CREATE with its queue (attr as uvio_create_srq()). */
-UVIO_API int uvio_dp_create_srq(struct uvio_device *dev, const struct uvio_srq_attr *attr,
-				struct uvio_dp_srq *srq);
+UVIO_API int uvio_dp_create_srq_sz(struct uvio_device *dev, const struct uvio_srq_attr *attr,
+				   struct uvio_dp_srq *srq, size_t size);
+#define uvio_dp_create_srq(dev, attr, srq)                                     \
+	uvio_dp_create_srq_sz((dev), (attr), (srq), sizeof(struct uvio_dp_srq))
 UVIO_API int uvio_dp_destroy_srq(struct uvio_dp_srq *srq, struct uvio_events_reported *events);
 /* MODIFY_SRQ (limit, and on rxe max_wr: the queue is mapped anew). */
 UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
@@ -316,8 +357,10 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
  * is the SRQ that attr->srq_handle names, when UVIO_QP_INIT_SRQ is set.
  * The QP's state is changed with uvio_modify_qp(dev, qp->handle, ...).
  */
-UVIO_API int uvio_dp_create_qp(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
-			       struct uvio_dp_srq *srq, struct uvio_dp_qp *qp);
+UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
+				  struct uvio_dp_srq *srq, struct uvio_dp_qp *qp, size_t size);
+#define uvio_dp_create_qp(dev, attr, srq, qp)                                  \
+	uvio_dp_create_qp_sz((dev), (attr), (srq), (qp), sizeof(struct uvio_dp_qp))
 UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_reported *events);
 
 /*
@@ -332,6 +375,17 @@ UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_report
  */
 UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
 			       uint32_t n, uint32_t *bad);
+/*
+ * The send opcodes uvio_dp_post_send() takes on this QP, before any is
+ * posted: in *mask, bit (1 << op) for each IB_UVERBS_WR_* op it accepts;
+ * every other opcode answers -EOPNOTSUPP at post. It depends on the driver
+ * and the QP type (rxe: RC every opcode above, UC the sends and writes,
+ * UD the sends; siw: SEND, SEND_WITH_INV, RDMA_WRITE, RDMA_READ), so a
+ * program need not test node types or driver ids. 0, or -EINVAL for a QP
+ * not created.
+ */
+UVIO_API int uvio_dp_qp_opcodes(const struct uvio_dp_qp *qp, uint64_t *mask);
+
 /* Post n receives; no system call. A QP on an SRQ answers -EINVAL. */
 UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_wr *wr,
 			       uint32_t n, uint32_t *bad);
@@ -343,8 +397,10 @@ UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp
  * name it by. Kernels whose rxe gives no number (before 5.13: they take an
  * address vector in the WQE instead) get -EOPNOTSUPP; siw has no UD QPs.
  */
-UVIO_API int uvio_dp_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *attr,
-			       struct uvio_dp_ah *ah);
+UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_attr *attr,
+				  struct uvio_dp_ah *ah, size_t size);
+#define uvio_dp_create_ah(dev, attr, ah)                                       \
+	uvio_dp_create_ah_sz((dev), (attr), (ah), sizeof(struct uvio_dp_ah))
 UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah);
 
 /* Entries the queue can hold at once. */

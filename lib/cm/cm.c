@@ -339,7 +339,7 @@ UVIO_API int uvio_cm_device_open(struct uvio_cm *cm, uint32_t id, struct uvio_de
 	if (!guid)
 		return cm_failed(RDMA_USER_CM_CMD_QUERY, -ENOTCONN,
 				 "the id has no device yet: bind it to an RDMA address or resolve one");
-	n = uvio_list_devices(devs, sizeof(devs) / sizeof(devs[0]));
+	n = uvio_list_devices_bare(devs, sizeof(devs) / sizeof(devs[0]));
 	if (n < 0)
 		return n;
 	if (n > (int)(sizeof(devs) / sizeof(devs[0])))

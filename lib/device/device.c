@@ -195,7 +195,7 @@ UVIO_API int uvio_device_open(const char *name, struct uvio_device **out)
 			uvio_set_last_error("%s: no such RDMA device (netlink and sysfs list no device, "
 					    "uverbsN node or /dev/infiniband path of that name)", name);
 	} else {
-		ret = uvio_list_devices(&info, 1);
+		ret = uvio_list_devices_bare(&info, 1);
 		ret = ret < 0 ? ret : ret == 0 ? -ENODEV : 0;
 		if (ret == -ENODEV)
 			uvio_set_last_error("no RDMA device: netlink and sysfs list none (is an RDMA "
@@ -311,8 +311,25 @@ UVIO_API enum uvio_path uvio_device_path(const struct uvio_device *dev)
 	return uvio_path_current(&dev->paths);
 }
 
-UVIO_API void uvio_device_get_stats(const struct uvio_device *dev,
-				    struct uvio_device_stats *s)
+/* struct uvio_device_stats is sized by the caller's sizeof (the macro of
+ * <uvio/device.h>): 1.0's ends at fallbacks; what a later release's struct
+ * has past what this library knows is zeroed. */
+#define STATS_SIZE_1_0 (offsetof(struct uvio_device_stats, fallbacks) + sizeof(uint64_t))
+
+UVIO_API int uvio_device_get_stats_sz(const struct uvio_device *dev,
+				      struct uvio_device_stats *s, size_t size)
 {
-	s->fallbacks = uvio_path_fallbacks(&dev->paths);
+	struct uvio_device_stats mine = { .fallbacks = 0 };
+
+	if (!dev || !s)
+		return bad_arg("uvio_device_get_stats", !dev ? "dev" : "stats", "NULL");
+	if (size < STATS_SIZE_1_0)
+		return bad_arg("uvio_device_get_stats", "stats",
+			       "shorter than 1.0's struct uvio_device_stats (not built against "
+			       "<uvio/device.h>, or a wrong size to uvio_device_get_stats_sz)");
+	mine.fallbacks = uvio_path_fallbacks(&dev->paths);
+	memcpy(s, &mine, size < sizeof(mine) ? size : sizeof(mine));
+	if (size > sizeof(mine))
+		memset((char *)s + sizeof(mine), 0, size - sizeof(mine));
+	return 0;
 }

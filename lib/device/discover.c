@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <netlink/msg.h>
 #include <netlink/attr.h>
 #include <rdma/rdma_netlink.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <sys/stat.h>
@@ -31,6 +34,18 @@
 
 const char *uvio_sysfs_root = "/sys";
 
+#ifdef UVIO_GROWTH_TEST
+/* tests/package/growth: the grown library lists the devices of a sysfs
+ * tree the test made (this library is never installed). */
+__attribute__((constructor)) static void growth_sysfs(void)
+{
+	const char *root = getenv("UVIO_GROWTH_SYSFS");
+
+	if (root)
+		uvio_sysfs_root = root;
+}
+#endif
+
 #define NLDEV(cmd) RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd)
 
 static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
@@ -41,6 +56,8 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
 	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_NDEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_NDEV_NAME] = { .type = NLA_STRING },
 };
 
 /* Every device present: the first few in the collector itself, more on the
@@ -55,6 +72,7 @@ struct collect {
 	size_t skipped;			/* devices not named by only */
 	struct uvio_device_info *cur;	/* GET_CHARDEV target */
 	const char *only;		/* keep and ask GET_CHARDEV for this name alone */
+	bool ports;			/* find port 1's netdev and transport too */
 	dev_t only_rdev;		/* its node, as GET_CHARDEV said it */
 	int err;
 	struct uvio_device_info local[COLLECT_LOCAL];
@@ -67,6 +85,7 @@ static void collect_init(struct collect *c, const char *only)
 	c->cap = COLLECT_LOCAL;
 	c->cur = NULL;
 	c->only = only;
+	c->ports = false;
 	c->only_rdev = 0;
 	c->err = 0;
 }
@@ -165,6 +184,21 @@ static void on_chardev(struct collect *c, struct nlmsghdr *h)
 		d->driver_id = (uint32_t)nla_get_u64(id);
 		d->driver_id_known = 1;
 	}
+}
+
+/* PORT_GET's answer: the port's netdev, where the kernel knows one in
+ * this network namespace. */
+static void on_port(struct collect *c, struct nlmsghdr *h)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct uvio_device_info *d = c->cur;
+
+	if (nlmsg_parse(h, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nldev_policy))
+		return;
+	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
+		d->netdev_ifindex = nla_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+	if (tb[RDMA_NLDEV_ATTR_NDEV_NAME])
+		copy_str(d->netdev, sizeof(d->netdev), tb[RDMA_NLDEV_ATTR_NDEV_NAME]);
 }
 
 /*
@@ -297,6 +331,20 @@ static int ask_chardev(struct nl_chan *ch, struct collect *c, struct uvio_device
 	return nl_ask(ch, &r, c, on_chardev);
 }
 
+/* Port 1's attributes (PORT_GET): its netdev. */
+static int ask_port(struct nl_chan *ch, struct collect *c, struct uvio_device_info *d)
+{
+	static const uint32_t port = 1;
+	struct nl_request r;
+
+	req_init(&r, RDMA_NLDEV_CMD_PORT_GET, 0, ++ch->seq);
+	if (req_put(&r, RDMA_NLDEV_ATTR_DEV_INDEX, &d->index, sizeof(d->index)) ||
+	    req_put(&r, RDMA_NLDEV_ATTR_PORT_INDEX, &port, sizeof(port)))
+		return -EIO;	/* cannot be: the request's room fits both */
+	c->cur = d;
+	return nl_ask(ch, &r, c, on_port);
+}
+
 static void chardev_from_sysfs(struct uvio_device_info *d);
 
 static int list_netlink(struct collect *c)
@@ -322,6 +370,11 @@ static int list_netlink(struct collect *c)
 		else if (!c->devs[i].path[0])
 			chardev_from_sysfs(&c->devs[i]);
 	}
+	/* A port's netdev: an error (no such port, a kernel without the
+	 * attributes) leaves it to sysfs. */
+	for (size_t i = 0; c->ports && !ret && i < c->count; i++)
+		if (ask_port(&ch, c, &c->devs[i]) == -EIO)
+			break;	/* the socket is out of step; sysfs says the rest */
 	close(ch.fd);
 	return ret;
 }
@@ -419,6 +472,150 @@ static int list_sysfs(struct collect *c)
 	return c->err;
 }
 
+static uint8_t transport_of(uint8_t node_type, const char *link_layer)
+{
+	switch (node_type) {
+	case 1: case 2: case 3:		/* CA, switch, router */
+		return !strcmp(link_layer, "Ethernet")	 ? UVIO_TRANSPORT_ROCE :
+		       !strcmp(link_layer, "InfiniBand") ? UVIO_TRANSPORT_IB :
+							   UVIO_TRANSPORT_UNKNOWN;
+	case 4:				/* RNIC */
+		return UVIO_TRANSPORT_IWARP;
+	case 5: case 6:			/* usNIC, usNIC over UDP */
+		return UVIO_TRANSPORT_USNIC;
+	case 7:
+		return UVIO_TRANSPORT_UNSPECIFIED;
+	default:
+		return UVIO_TRANSPORT_UNKNOWN;
+	}
+}
+
+/* The first entry of a sysfs folder (a device's net/), into name. */
+static int first_entry(const char *dir_path, char *name, size_t size)
+{
+	DIR *dir = opendir(dir_path);
+	struct dirent *e;
+	int ret = -ENOENT;
+
+	if (!dir)
+		return -errno;
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.' && strlen(e->d_name) < size) {
+			memcpy(name, e->d_name, strlen(e->d_name) + 1);
+			ret = 0;
+			break;
+		}
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * A device whose parent is a netdev itself (siw and rxe on a netdev without
+ * a parent device, such as a dummy or a veth, take the netdev as the
+ * parent): its device link ends in the netdev's folder, which has an
+ * ifindex. The link's last part is the name.
+ */
+static int parent_netdev(const char *ibdev, char *name, size_t size)
+{
+	char p[512], link[512], v[16];
+	const char *base;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/device/ifindex", uvio_sysfs_root, ibdev);
+	if (uvio_sysfs_read(p, v, sizeof(v)))
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/device", uvio_sysfs_root, ibdev);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	link[n] = 0;
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (!base[0] || strlen(base) >= size)
+		return -ENOENT;
+	memcpy(name, base, strlen(base) + 1);
+	return 0;
+}
+
+/*
+ * rxe and siw derive the device's node GUID from their netdev's MAC (the
+ * EUI-64 of it: ff:fe in the middle, the universal/local bit flipped). Where
+ * sysfs names the netdev nowhere else (siw's GIDs have none, and a siw on a
+ * netdev without a parent device has no device link), the netdev whose MAC
+ * gives the node GUID is the one: the first such in class/net.
+ */
+static int netdev_by_guid(const char *ibdev, char *name, size_t size)
+{
+	char p[512], v[64];
+	unsigned int g[8], m[6];
+	struct dirent *e;
+	DIR *dir;
+	int ret = -ENOENT;
+
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/node_guid", uvio_sysfs_root, ibdev);
+	if (uvio_sysfs_read(p, v, sizeof(v)) ||
+	    sscanf(v, "%2x%2x:%2x%2x:%2x%2x:%2x%2x", &g[0], &g[1], &g[2], &g[3], &g[4], &g[5],
+		   &g[6], &g[7]) != 8 || g[3] != 0xff || g[4] != 0xfe)
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/class/net", uvio_sysfs_root);
+	dir = opendir(p);
+	if (!dir)
+		return -ENOENT;
+	while (ret && (e = readdir(dir))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= size)
+			continue;
+		snprintf(p, sizeof(p), "%s/class/net/%s/address", uvio_sysfs_root, e->d_name);
+		if (uvio_sysfs_read(p, v, sizeof(v)) ||
+		    sscanf(v, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4],
+			   &m[5]) != 6)
+			continue;
+		if ((m[0] ^ 2u) == g[0] && m[1] == g[1] && m[2] == g[2] && m[3] == g[5] &&
+		    m[4] == g[6] && m[5] == g[7]) {
+			memcpy(name, e->d_name, strlen(e->d_name) + 1);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/*
+ * Port 1's transport, and its netdev where netlink did not say it: the
+ * port's first GID's netdev (gid_attrs/ndevs/0; siw's GIDs name none on
+ * some kernels), else the device's parent's net/ folder, else the parent
+ * itself when it is a netdev, else the netdev whose MAC the node GUID was
+ * made from; the ifindex from the netdev's class/net entry.
+ */
+static void port_from_sysfs(struct uvio_device_info *d)
+{
+	char p[512], v[64];
+
+	snprintf(p, sizeof(p), "%s/class/infiniband/%s/ports/1/link_layer", uvio_sysfs_root,
+		 d->name);
+	if (uvio_sysfs_read(p, v, sizeof(v)))
+		v[0] = 0;
+	d->transport = transport_of(d->node_type, v);
+	if (!d->netdev[0]) {
+		snprintf(p, sizeof(p), "%s/class/infiniband/%s/ports/1/gid_attrs/ndevs/0",
+			 uvio_sysfs_root, d->name);
+		if (uvio_sysfs_read(p, v, sizeof(v)) || !v[0] || strlen(v) >= sizeof(d->netdev)) {
+			snprintf(p, sizeof(p), "%s/class/infiniband/%s/device/net", uvio_sysfs_root,
+				 d->name);
+			if (first_entry(p, v, sizeof(d->netdev)) &&
+			    parent_netdev(d->name, v, sizeof(d->netdev)) &&
+			    netdev_by_guid(d->name, v, sizeof(d->netdev)))
+				v[0] = 0;
+		}
+		memcpy(d->netdev, v, strlen(v) + 1);
+		d->netdev_ifindex = 0;	/* the name's, below */
+	}
+	if (d->netdev[0] && !d->netdev_ifindex) {
+		snprintf(p, sizeof(p), "%s/class/net/%s/ifindex", uvio_sysfs_root, d->netdev);
+		if (!uvio_sysfs_read(p, v, sizeof(v)))
+			d->netdev_ifindex = (uint32_t)strtoul(v, NULL, 10);
+	}
+}
+
 static int uverbs_number(const struct uvio_device_info *d)
 {
 	return d->uverbs[0] ? atoi(d->uverbs + 6) : 1 << 30;
@@ -442,8 +639,11 @@ static int collect_all(struct collect *c)
 		if (!src || strcmp(src, "sysfs"))
 			uvio_log(LOG_DEBUG, "RDMA netlink unavailable (%s), reading sysfs",
 				 strerror(-ret));
+		bool ports = c->ports;
+
 		collect_free(c);
 		collect_init(c, c->only);	/* sysfs lists every device */
+		c->ports = ports;
 		ret = list_sysfs(c);
 	}
 	if (ret)
@@ -451,25 +651,77 @@ static int collect_all(struct collect *c)
 				 ret == -ENOMEM ? "no memory for the list"
 						: "neither RDMA netlink nor sysfs "
 						  "(class/infiniband_verbs) could be read");
+	for (size_t i = 0; c->ports && i < c->count; i++)
+		port_from_sysfs(&c->devs[i]);
 	if (c->count > 1)
 		qsort(c->devs, c->count, sizeof(c->devs[0]), by_node);
 	return 0;
 }
 
-UVIO_API int uvio_list_devices(struct uvio_device_info *devs, size_t max)
+/*
+ * struct uvio_device_info is sized by the caller's sizeof (the macros of
+ * <uvio/device.h>): 1.0's ends at netdev[]; a caller's longer struct is a
+ * later release's, whose fields this library does not know and zeroes.
+ */
+#define INFO_SIZE_1_0 (offsetof(struct uvio_device_info, netdev) + \
+		       sizeof(((struct uvio_device_info *)0)->netdev))
+#ifndef UVIO_GROWTH_TEST
+_Static_assert(sizeof(struct uvio_device_info) == INFO_SIZE_1_0,
+	       "1.0's struct uvio_device_info ends at netdev[]");
+#endif
+
+/* Entry i of the caller's array of size-byte structs, from d. */
+static void info_out(void *devs, size_t i, size_t size, const struct uvio_device_info *d)
+{
+	unsigned char *to = (unsigned char *)devs + i * size;
+	size_t n = size < sizeof(*d) ? size : sizeof(*d);
+
+	memcpy(to, d, n);
+	if (size > n)
+		memset(to + n, 0, size - n);
+#ifdef UVIO_GROWTH_TEST
+	/* tests/package/growth: this build's struct has a field 1.0's lacks,
+	 * set where the caller's struct has room for it. */
+	if (size >= offsetof(struct uvio_device_info, grown) + sizeof(d->grown))
+		((struct uvio_device_info *)to)->grown = UVIO_GROWTH_MARK;
+#endif
+}
+
+static __attribute__((cold)) int info_size_refused(const char *fn, const char *arg, size_t size)
+{
+	return uvio_fail(LOG_DEBUG, -EINVAL,
+			 "%s: EINVAL: argument %s: entries of %zu bytes, shorter than 1.0's "
+			 "struct uvio_device_info (%zu: not built against <uvio/device.h>, or "
+			 "a wrong size to %s_sz)", fn, arg, size, (size_t)INFO_SIZE_1_0, fn);
+}
+
+static int list_devices(void *devs, size_t max, size_t size, bool ports)
 {
 	struct collect c;
 	int ret;
 
 	collect_init(&c, NULL);
+	c.ports = ports;
 	ret = collect_all(&c);
 
-	if (!ret && devs && max && c.count)	/* none listed: no list to copy */
-		memcpy(devs, c.devs, (c.count < max ? c.count : max) * sizeof(*devs));
+	for (size_t i = 0; !ret && devs && i < max && i < c.count; i++)
+		info_out(devs, i, size, &c.devs[i]);
 	collect_free(&c);
 	if (ret)
 		return ret;
 	return c.count > INT32_MAX ? INT32_MAX : (int)c.count;
+}
+
+UVIO_API int uvio_list_devices_sz(struct uvio_device_info *devs, size_t max, size_t size)
+{
+	if (size < INFO_SIZE_1_0)
+		return info_size_refused("uvio_list_devices", "devs", size);
+	return list_devices(devs, max, size, true);
+}
+
+int uvio_list_devices_bare(struct uvio_device_info *devs, size_t max)
+{
+	return list_devices(devs, max, sizeof(*devs), false);
 }
 
 static const struct uvio_device_info *match(const struct collect *c, const char *name)
@@ -484,7 +736,8 @@ static const struct uvio_device_info *match(const struct collect *c, const char 
 	return NULL;
 }
 
-int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev)
+static int find_device(const char *name, struct uvio_device_info *info, size_t size,
+		       dev_t *rdev, bool ports)
 {
 	struct collect c;
 	const struct uvio_device_info *d;
@@ -494,6 +747,7 @@ int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t
 		return -EINVAL;
 	*rdev = 0;
 	collect_init(&c, name);
+	c.ports = ports;
 	/* An IB name needs one GET_CHARDEV, its own; a uverbs name or a
 	 * path is known only once every device has been asked. */
 	ret = collect_all(&c);
@@ -501,11 +755,12 @@ int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t
 	if (!ret && !d && c.skipped) {
 		collect_free(&c);
 		collect_init(&c, NULL);
+		c.ports = ports;
 		ret = collect_all(&c);
 		d = ret ? NULL : match(&c, name);
 	}
 	if (d) {
-		*info = *d;
+		info_out(info, 0, size, d);
 		/* Asked alone, the device's own answer; else not known here. */
 		if (c.only && !strcmp(d->name, name))
 			*rdev = c.only_rdev;
@@ -514,7 +769,12 @@ int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t
 	return ret ? ret : d ? 0 : -ENODEV;
 }
 
-UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
+int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev)
+{
+	return find_device(name, info, sizeof(*info), rdev, false);
+}
+
+UVIO_API int uvio_find_device_sz(const char *name, struct uvio_device_info *info, size_t size)
 {
 	dev_t rdev;
 	int ret;
@@ -522,7 +782,9 @@ UVIO_API int uvio_find_device(const char *name, struct uvio_device_info *info)
 	if (!name || !info)
 		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_find_device: EINVAL: argument %s: NULL",
 				 !name ? "name" : "info");
-	ret = uvio_find_device_node(name, info, &rdev);
+	if (size < INFO_SIZE_1_0)
+		return info_size_refused("uvio_find_device", "info", size);
+	ret = find_device(name, info, size, &rdev, true);
 	if (ret == -ENODEV)	/* discovery says its own failures */
 		return uvio_fail(LOG_DEBUG, ret, "uvio_find_device: ENODEV: no RDMA device %s "
 				 "(netlink and sysfs list no device, uverbsN node or "
@@ -635,4 +897,55 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size)
 	sb_init(&sb, uverbs, size);
 	sb_puts(&sb, base + 1);
 	return 0;
+}
+
+UVIO_API const char *uvio_transport_name(uint32_t transport)
+{
+	static const char *const names[] = {
+		[UVIO_TRANSPORT_UNKNOWN] = "unknown",	  [UVIO_TRANSPORT_IB] = "InfiniBand",
+		[UVIO_TRANSPORT_ROCE] = "RoCE",		  [UVIO_TRANSPORT_IWARP] = "iWARP",
+		[UVIO_TRANSPORT_USNIC] = "usNIC",	  [UVIO_TRANSPORT_UNSPECIFIED] = "unspecified",
+	};
+
+	return transport < sizeof(names) / sizeof(names[0]) ? names[transport] : NULL;
+}
+
+UVIO_API int uvio_netdev_addrs(uint32_t ifindex, struct sockaddr_storage *addrs, size_t max)
+{
+	struct ifaddrs *all, *a;
+	char name[IF_NAMESIZE];
+	int n = 0, err;
+
+	if (!ifindex)
+		return uvio_fail(LOG_DEBUG, -EINVAL,
+				 "uvio_netdev_addrs: EINVAL: argument ifindex: 0 (no netdev)");
+	if (!if_indextoname(ifindex, name)) {
+		err = -errno;
+		return uvio_fail(LOG_DEBUG, err, "uvio_netdev_addrs: %s: no network device "
+				 "of ifindex %u", uvio_errno_name(err), ifindex);
+	}
+	if (getifaddrs(&all)) {
+		err = -errno;
+		return uvio_fail(LOG_DEBUG, err, "uvio_netdev_addrs: %s: getifaddrs()",
+				 uvio_errno_name(err));
+	}
+	for (a = all; a; a = a->ifa_next) {
+		size_t len;
+
+		if (!a->ifa_addr || strcmp(a->ifa_name, name))
+			continue;
+		if (a->ifa_addr->sa_family == AF_INET)
+			len = sizeof(struct sockaddr_in);
+		else if (a->ifa_addr->sa_family == AF_INET6)
+			len = sizeof(struct sockaddr_in6);
+		else
+			continue;
+		if (addrs && (size_t)n < max) {
+			memset(&addrs[n], 0, sizeof(addrs[n]));
+			memcpy(&addrs[n], a->ifa_addr, len);
+		}
+		n++;
+	}
+	freeifaddrs(all);
+	return n;
 }

@@ -46,4 +46,8 @@ int uvio_uverbs_fd_check(int fd, char *uverbs, size_t size);
  */
 int uvio_find_device_node(const char *name, struct uvio_device_info *info, dev_t *rdev);
 
+/* uvio_list_devices() without the ports' netdevs and transports (what
+ * opening a device needs costs no more than it did). */
+int uvio_list_devices_bare(struct uvio_device_info *devs, size_t max);
+
 #endif

@@ -49,6 +49,20 @@ int kt_devices(struct kt_dev *devs, int max)
 	return n;
 }
 
+int kt_sysfs_line(const char *path, char *out, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	out[0] = 0;
+	if (!f)
+		return -1;
+	ok = fgets(out, (int)size, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return ok ? 0 : -1;
+}
+
 int kt_run(const char *cmd, char *buf, size_t size)
 {
 	FILE *p = popen(cmd, "r");

@@ -29,6 +29,10 @@ struct kt_dev {
 };
 int kt_devices(struct kt_dev *devs, int max);
 
+/* The first line of a file (a sysfs attribute), without its newline, into
+ * out; 0, or -1 when it cannot be read. */
+int kt_sysfs_line(const char *path, char *out, size_t size);
+
 /* Output of a command (e.g. "rdma resource show cq"), into buf. */
 int kt_run(const char *cmd, char *buf, size_t size);
 

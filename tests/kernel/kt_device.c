@@ -28,17 +28,9 @@ static const char *const mode_name[] = { "ioctl", "write", "filter" };
 static int sysfs_port_file(const char *dev, const char *file, char *out, size_t size)
 {
 	char path[160];
-	FILE *f;
-	int ok;
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/%s", dev, file);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = fgets(out, (int)size, f) != NULL;
-	fclose(f);
-	out[strcspn(out, "\n")] = 0;
-	return ok ? 0 : -1;
+	return kt_sysfs_line(path, out, size);
 }
 
 static int sysfs_gid(const char *dev, unsigned int i, char *out, size_t size)

@@ -1155,6 +1155,55 @@ static void siw_queues(struct env *e)
 	}
 }
 
+/*
+ * uvio_dp_qp_opcodes() against post_send on the driver's own QPs (RC, and
+ * on rxe UC and UD): each opcode 0..31 posted once on a fresh QP in RESET.
+ * One the mask names is written to the ring (0, or the doorbell's refusal
+ * before RTS with every WR published: *bad == 1); any other is -EOPNOTSUPP
+ * before it is written (*bad == 0). The WQEs never run; the QP is
+ * destroyed with them.
+ */
+static void opcode_query(struct env *e)
+{
+	static const uint32_t types[] = { IB_UVERBS_QPT_RC, IB_UVERBS_QPT_UC, IB_UVERBS_QPT_UD };
+	struct uvio_dp_sge sg = { (uintptr_t)e->buf, 8, e->mr.lkey };
+	struct uvio_dp_ah ah = { .ah_num = 1 };	/* UD: a number, never used */
+	struct uvio_dp_cq cq;
+
+	make_cq(e, &cq, 64, 1);
+	for (size_t t = 0; t < (e->siw ? 1u : 3u); t++) {
+		struct uvio_dp_qp qp;
+		uint64_t mask = 0;
+		int took = 0;
+
+		make_qp(e, &qp, types[t], &cq, NULL, 2);
+		KT_EQ(uvio_dp_qp_opcodes(&qp, &mask), 0);
+		for (uint32_t op = 0; op < 32; op++) {
+			struct uvio_dp_send_wr wr = { .wr_id = op, .opcode = op, .sg_list = &sg,
+						      .num_sge = 1 };
+			uint32_t bad = 99;
+			int ret;
+
+			wr.ud.ah = types[t] == IB_UVERBS_QPT_UD ? &ah : NULL;
+			ret = uvio_dp_post_send(&qp, &wr, 1, &bad);
+			if ((mask >> op) & 1) {
+				KT_CHECK(ret == 0 || bad == 1, "type %u opcode %u in the mask: %d "
+					 "(bad %u): %s", types[t], op, ret, bad, uvio_last_error());
+				took++;
+			} else {
+				KT_CHECK(ret == -EOPNOTSUPP && bad == 0, "type %u opcode %u not in "
+					 "the mask: %d (bad %u)", types[t], op, ret, bad);
+			}
+		}
+		printf("opcodes: QP type %u takes mask 0x%llx (%d opcodes), post agrees\n",
+		       types[t], (unsigned long long)mask, took);
+		KT_EQ(took, e->siw ? 4 : types[t] == IB_UVERBS_QPT_RC ? 10 :
+			    types[t] == IB_UVERBS_QPT_UC ? 4 : 2);
+		KT_EQ(uvio_dp_destroy_qp(&qp, NULL), 0);
+	}
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
 int main(void)
 {
 	struct uvio_device_info devs[8];
@@ -1176,6 +1225,7 @@ int main(void)
 		printf("device %s (%s) on %s\n", devs[i].name, e.siw ? "siw" : "rxe",
 		       kt_kernel_release());
 		kernel_commands(&e);
+		opcode_query(&e);
 		if (e.siw) {
 			siw_queues(&e);
 		} else {

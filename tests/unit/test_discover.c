@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -39,6 +42,7 @@ static struct nl_dev nl_devs[64];
 static int nl_count;
 static int nl_has_chardev;	/* the kernel knows RDMA_NLDEV_CMD_GET_CHARDEV */
 static int nl_up;		/* NETLINK_RDMA can be connected */
+static int nl_has_ports;	/* PORT_GET answers a netdev (ifindex 200 + i, ethI) */
 
 static int nl_chardev_asked;	/* GET_CHARDEV requests answered so far */
 
@@ -117,6 +121,7 @@ static void answer_dump(uint32_t seq)
 		nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, nl_devs[i].index);
 		nla_put_string(m, RDMA_NLDEV_ATTR_DEV_NAME, nl_devs[i].name);
 		nla_put_u32(m, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+		nla_put_u8(m, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, !strncmp(nl_devs[i].name, "siw", 3) ? 4 : 1);
 		queue(m, seq, NLM_F_MULTI);
 	}
 	queue(nlmsg_alloc_simple(NLMSG_DONE, 0), seq, NLM_F_MULTI);
@@ -161,6 +166,27 @@ static void answer_chardev(uint32_t seq, uint32_t index)
 	queue_error(seq, -ENODEV);
 }
 
+/* PORT_GET of port 1: the netdev, where this kernel says one. */
+static void answer_port(uint32_t seq, uint32_t index, uint32_t port)
+{
+	for (int i = 0; nl_has_ports && i < nl_count; i++) {
+		struct nl_msg *m;
+		char name[16];
+
+		if (nl_devs[i].index != index || port != 1)
+			continue;
+		m = nlmsg_alloc_simple(NLDEV(RDMA_NLDEV_CMD_PORT_GET), 0);
+		nla_put_u32(m, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+		nla_put_u32(m, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+		nla_put_u32(m, RDMA_NLDEV_ATTR_NDEV_INDEX, 200u + (uint32_t)i);
+		snprintf(name, sizeof(name), "eth%d", i);
+		nla_put_string(m, RDMA_NLDEV_ATTR_NDEV_NAME, name);
+		queue(m, seq, 0);
+		return;
+	}
+	queue_error(seq, -EINVAL);
+}
+
 /* The request as the kernel reads it, answered into the queue. The
  * library asks no ACK and numbers its requests itself. */
 ssize_t __real_sendto(int fd, const void *buf, size_t len, int flags,
@@ -191,6 +217,13 @@ ssize_t __wrap_sendto(int fd, const void *buf, size_t len, int flags,
 			queue_error(h->nlmsg_seq, nl_dump_error);
 		else
 			answer_dump(h->nlmsg_seq);
+	} else if (h->nlmsg_type == NLDEV(RDMA_NLDEV_CMD_PORT_GET)) {
+		struct nlattr *port;
+
+		idx = nlmsg_find_attr((struct nlmsghdr *)h, 0, RDMA_NLDEV_ATTR_DEV_INDEX);
+		port = nlmsg_find_attr((struct nlmsghdr *)h, 0, RDMA_NLDEV_ATTR_PORT_INDEX);
+		assert_true(idx && nla_len(idx) == 4 && port && nla_len(port) == 4);
+		answer_port(h->nlmsg_seq, nla_get_u32(idx), nla_get_u32(port));
 	} else {
 		struct nlattr *type;
 
@@ -242,6 +275,7 @@ static void nl_reset(int up, int chardev)
 	nl_count = 0;
 	nl_up = up;
 	nl_has_chardev = chardev;
+	nl_has_ports = 0;
 	nl_queued = 0;
 	nl_per_datagram = 3;
 	nl_stale_first = 0;
@@ -627,6 +661,126 @@ static void netlink_answers_in_step(void **state)
 	}
 }
 
+/*
+ * Port 1's netdev and transport: from netlink's PORT_GET, else sysfs (the
+ * GID's netdev, then the device's net/ folder, the ifindex from class/net);
+ * the caller's struct size as the stride, and a short one refused.
+ */
+static void ports_netdev_transport(void **state)
+{
+	struct uvio_device_info devs[2], info;
+	struct {
+		struct uvio_device_info info;
+		uint64_t later;		/* a later release's field */
+	} grown[3];
+	(void)state;
+
+	nl_reset(1, 1);
+	nl_has_ports = 1;
+	nl_add(3, "rxe0", 0);
+	nl_add(4, "siw0", 1);
+	fake_sysfs_put("class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n");
+	fake_sysfs_put("class/infiniband/siw0/ports/1/link_layer", "Ethernet\n");
+	assert_int_equal(uvio_list_devices(devs, 2), 2);
+	assert_string_equal(devs[0].netdev, "eth0");
+	assert_int_equal(devs[0].netdev_ifindex, 200);
+	assert_int_equal(devs[0].transport, UVIO_TRANSPORT_ROCE);
+	assert_string_equal(devs[1].netdev, "eth1");
+	assert_int_equal(devs[1].netdev_ifindex, 201);
+	assert_int_equal(devs[1].transport, UVIO_TRANSPORT_IWARP);	/* an RNIC */
+	assert_int_equal(uvio_find_device("siw0", &info), 0);
+	assert_string_equal(info.netdev, "eth1");
+	/* opening asks no ports: uvio_find_device_node() leaves them empty */
+	dev_t rdev;
+	assert_int_equal(uvio_find_device_node("siw0", &info, &rdev), 0);
+	assert_string_equal(info.netdev, "");
+
+	/* a kernel without the port's netdev: sysfs, the GID's netdev first,
+	 * else (siw's GIDs name none on some kernels) the device's net/ */
+	nl_reset(1, 1);
+	nl_add(3, "rxe0", 0);
+	nl_add(4, "siw0", 1);
+	fake_sysfs_put("class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", "veth3\n");
+	fake_sysfs_put("class/net/veth3/ifindex", "33\n");
+	fake_sysfs_put("class/infiniband/siw0/device/net/ens4/ifindex", "9\n");
+	fake_sysfs_put("class/net/ens4/ifindex", "4\n");
+	assert_int_equal(uvio_list_devices(devs, 2), 2);
+	assert_string_equal(devs[0].netdev, "veth3");
+	assert_string_equal(devs[1].netdev, "ens4");
+	/* a netdev as the device's parent (siw on a dummy): the link's name */
+	nl_add(5, "siw1", 2);
+	fake_sysfs_put("class/net/dummy0/ifindex", "5\n");
+	fake_sysfs_put("class/infiniband/siw1/node_type", "4: RNIC\n");
+	{
+		char link[512], target[512];
+
+		snprintf(target, sizeof(target), "%s/class/net/dummy0", fake_sysfs());
+		snprintf(link, sizeof(link), "%s/class/infiniband/siw1/device", fake_sysfs());
+		unlink(link);
+		assert_int_equal(symlink(target, link), 0);
+	}
+	assert_int_equal(uvio_list_devices(devs, 2), 3);
+	assert_int_equal(uvio_find_device("siw1", &info), 0);
+	assert_string_equal(info.netdev, "dummy0");
+	assert_int_equal(info.netdev_ifindex, 5);
+	/* nothing but the node GUID (siw on a netdev without a parent, 6.1):
+	 * the netdev whose MAC it was made from */
+	nl_add(6, "siw2", 3);
+	fake_sysfs_put("class/infiniband/siw2/node_guid", "94aa:06ff:fe79:ebbd\n");
+	fake_sysfs_put("class/net/other0/address", "96:aa:06:79:eb:be\n");
+	fake_sysfs_put("class/net/dummy7/address", "96:aa:06:79:eb:bd\n");
+	fake_sysfs_put("class/net/dummy7/ifindex", "7\n");
+	assert_int_equal(uvio_find_device("siw2", &info), 0);
+	assert_string_equal(info.netdev, "dummy7");
+	assert_int_equal(info.netdev_ifindex, 7);
+	assert_int_equal(uvio_list_devices(devs, 2), 4);
+	assert_string_equal(devs[0].netdev, "veth3");
+	assert_int_equal(devs[0].netdev_ifindex, 33);
+	assert_string_equal(devs[1].netdev, "ens4");
+	assert_int_equal(devs[1].netdev_ifindex, 4);
+
+	/* the caller's size is the stride; what this library does not know
+	 * reads as zero */
+	memset(grown, 0xa5, sizeof(grown));
+	assert_int_equal(uvio_list_devices_sz(&grown[0].info, 2, sizeof(grown[0])), 4);
+	assert_string_equal(grown[0].info.name, "rxe0");
+	assert_string_equal(grown[1].info.name, "siw0");
+	assert_string_equal(grown[1].info.netdev, "ens4");
+	assert_int_equal(grown[0].later, 0);
+	assert_int_equal(grown[1].later, 0);
+	assert_int_equal(grown[2].info.name[0], (char)0xa5);	/* past max: untouched */
+	memset(&grown[0], 0xa5, sizeof(grown[0]));
+	assert_int_equal(uvio_find_device_sz("siw0", &grown[0].info, sizeof(grown[0])), 0);
+	assert_string_equal(grown[0].info.name, "siw0");
+	assert_int_equal(grown[0].later, 0);
+	assert_int_equal(grown[1].later, 0);
+
+	/* shorter than 1.0's: refused, the function named */
+	assert_int_equal(uvio_list_devices_sz(devs, 2, offsetof(struct uvio_device_info, netdev)),
+			 -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_list_devices: EINVAL"));
+	assert_non_null(strstr(uvio_last_error(), "shorter than 1.0's"));
+	assert_int_equal(uvio_find_device_sz("siw0", &info, 8), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_find_device: EINVAL"));
+
+	assert_string_equal(uvio_transport_name(UVIO_TRANSPORT_IB), "InfiniBand");
+	assert_string_equal(uvio_transport_name(UVIO_TRANSPORT_ROCE), "RoCE");
+	assert_string_equal(uvio_transport_name(UVIO_TRANSPORT_IWARP), "iWARP");
+	assert_null(uvio_transport_name(UVIO_TRANSPORT_UNSPECIFIED + 1));
+	assert_int_equal(uvio_netdev_addrs(0, NULL, 0), -EINVAL);
+	/* lo's addresses, those getifaddrs() lists */
+	unsigned int lo = if_nametoindex("lo");
+	if (lo) {
+		struct sockaddr_storage a[8];
+		int n = uvio_netdev_addrs(lo, a, 8);
+
+		assert_true(n >= 0);
+		for (int i = 0; i < n && i < 8; i++)
+			assert_true(a[i].ss_family == AF_INET || a[i].ss_family == AF_INET6);
+		assert_int_equal(uvio_netdev_addrs(lo, NULL, 0), n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -639,6 +793,7 @@ int main(void)
 		cmocka_unit_test(only_uverbs_fds),
 		cmocka_unit_test(reserved_uverbs_numbers),
 		cmocka_unit_test(fd_check_by_number),
+		cmocka_unit_test(ports_netdev_transport),
 	};
 
 	fake_sysfs();

@@ -472,6 +472,123 @@ static void a_refused_post_names_itself(void **state)
 	uvio_device_close(dev);
 }
 
+/*
+ * uvio_dp_qp_opcodes() against post_send itself: every opcode 0..31 on a
+ * fresh QP of each driver and type, with what the opcode needs (an 8-byte
+ * SGE, an AH for UD), is posted (0) where the mask has its bit and refused
+ * with -EOPNOTSUPP where it has not.
+ */
+static void opcodes_agree_with_post(void **state)
+{
+	static const uint32_t types[] = { IB_UVERBS_QPT_RC, IB_UVERBS_QPT_UC, IB_UVERBS_QPT_UD };
+	static const uint32_t drivers[] = { RDMA_DRIVER_RXE, RDMA_DRIVER_SIW };
+	uint64_t buf = 0;
+	struct uvio_dp_sge sg = { (uintptr_t)&buf, 8, 1 };
+	struct uvio_dp_ah ah = { .handle = 3, .ah_num = 9 };
+	uint64_t mask;
+	(void)state;
+
+	for (size_t d = 0; d < 2; d++) {
+		struct uvio_device *dev = device(drivers[d]);
+
+		for (size_t t = 0; t < (drivers[d] == RDMA_DRIVER_SIW ? 1u : 3u); t++) {
+			int accepted = 0;
+
+			for (uint32_t op = 0; op < 32; op++) {
+				struct uvio_dp_send_wr wr = { .wr_id = op, .opcode = op,
+							      .sg_list = &sg, .num_sge = 1 };
+				struct uvio_dp_qp qp;
+				int ret;
+
+				memset(mem, 0, MEM_LEN);	/* empty rings */
+				if (drivers[d] == RDMA_DRIVER_RXE) {
+					rxe_qp(dev, &qp, types[t]);
+				} else {
+					struct siw_uresp_create_qp qr = {
+						.num_sqe = 2, .num_rqe = 2, .sq_key = PAGE,
+						.rq_key = 4 * PAGE };
+
+					memset(&qp, 0, sizeof(qp));
+					qp.dev = dev;
+					qp.type = types[t];
+					qp.driver_id = RDMA_DRIVER_SIW;
+					qp.sq.max_sge = 2;
+					qp.rq.max_sge = 2;
+					assert_int_equal(uvio_dp_siw_ops.qp_map(&qp, &qr), 0);
+				}
+				wr.ud.ah = types[t] == IB_UVERBS_QPT_UD ? &ah : NULL;
+				assert_int_equal(uvio_dp_qp_opcodes(&qp, &mask), 0);
+				ret = uvio_dp_post_send(&qp, &wr, 1, NULL);
+				if ((mask >> op) & 1) {
+					assert_int_equal(ret, 0);
+					accepted++;
+				} else {
+					assert_int_equal(ret, -EOPNOTSUPP);
+				}
+				uvio_dp_unmap(&qp.sq.ring);
+				uvio_dp_unmap(&qp.rq.ring);
+			}
+			/* rxe: RC 10, UC 4, UD 2; siw 4 */
+			assert_int_equal(accepted, drivers[d] == RDMA_DRIVER_SIW ? 4 :
+						   types[t] == IB_UVERBS_QPT_RC ? 10 :
+						   types[t] == IB_UVERBS_QPT_UC ? 4 : 2);
+		}
+		uvio_device_close(dev);
+	}
+	assert_int_equal(uvio_dp_qp_opcodes(NULL, &mask), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_qp_opcodes"));
+}
+
+/*
+ * The objects are sized: a size below 1.0's is refused before anything is
+ * touched, with the function named; a longer struct (a later release's) is
+ * cleared whole and keeps its size; nothing past the size is written.
+ */
+static void sizes_checked(void **state)
+{
+	struct uvio_device *dev = device(RDMA_DRIVER_MLX5);
+	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8);
+	UVIO_OPTS(uvio_srq_attr, sa, .max_wr = 8);
+	UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC);
+	UVIO_OPTS(uvio_ah_attr, aa);
+	struct {
+		struct uvio_dp_cq cq;
+		uint64_t later[2];	/* a later release's fields */
+		uint64_t past;		/* not the object's */
+	} big;
+	struct uvio_dp_srq srq;
+	struct uvio_dp_qp qp;
+	struct uvio_dp_ah ah;
+	(void)state;
+
+	memset(&big, 0xa5, sizeof(big));
+	assert_int_equal(uvio_dp_create_cq_sz(dev, &ca, &big.cq, offsetof(struct uvio_dp_cq, q)),
+			 -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_cq: EINVAL: argument cq"));
+	assert_non_null(strstr(uvio_last_error(), "shorter than 1.0's"));
+	assert_int_equal(big.cq.handle, 0xa5a5a5a5);	/* untouched */
+	assert_int_equal(uvio_dp_create_srq_sz(dev, &sa, &srq, 8), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_srq"));
+	assert_int_equal(uvio_dp_create_qp_sz(dev, &qa, NULL, &qp, sizeof(qp) - 8), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_qp"));
+	assert_int_equal(uvio_dp_create_ah_sz(dev, &aa, &ah, 0), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "uvio_dp_create_ah"));
+	assert_int_equal(uvio_dp_create_ah_sz(dev, &aa, &ah, SIZE_MAX), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "far longer than 1.0's"));
+
+	/* longer: accepted (mlx5 then refused by driver), cleared to its end */
+	assert_int_equal(uvio_dp_create_cq_sz(dev, &ca, &big.cq, sizeof(big.cq) + sizeof(big.later)),
+			 -EOPNOTSUPP);
+	assert_int_equal(big.cq.size, sizeof(big.cq) + sizeof(big.later));
+	assert_int_equal(big.cq.handle, 0);
+	assert_int_equal(big.later[1], 0);
+	assert_int_equal(big.past, 0xa5a5a5a5a5a5a5a5ull);
+	assert_int_equal(uvio_dp_create_cq(dev, &ca, &big.cq), -EOPNOTSUPP);
+	assert_int_equal(big.cq.size, sizeof(big.cq));
+	assert_int_equal(fake.write_calls + fake.ioctl_calls, 0);
+	uvio_device_close(dev);
+}
+
 /* Other drivers: refused by name, before any system call. */
 static void other_drivers(void **state)
 {
@@ -502,6 +619,8 @@ int main(void)
 		cmocka_unit_test(siw_queues),
 		cmocka_unit_test(other_drivers),
 		cmocka_unit_test(a_refused_post_names_itself),
+		cmocka_unit_test(opcodes_agree_with_post),
+		cmocka_unit_test(sizes_checked),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

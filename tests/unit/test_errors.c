@@ -238,6 +238,13 @@ static void devices(void **state)
 	FAILS(-EINVAL, "uvio_find_device", "argument name", uvio_find_device(NULL, &info));
 	FAILS(-EINVAL, "uvio_find_device", "argument info", uvio_find_device("fake0", NULL));
 	FAILS(-ENODEV, "uvio_find_device", "nosuchdev", uvio_find_device("nosuchdev", &info));
+	FAILS(-EINVAL, "uvio_find_device", "shorter than 1.0's",
+	      uvio_find_device_sz("fake0", &info, sizeof(info) - 1));
+	FAILS(-EINVAL, "uvio_list_devices", "shorter than 1.0's", uvio_list_devices_sz(&info, 1, 4));
+	struct uvio_device_stats st;
+	FAILS(-EINVAL, "uvio_device_get_stats", "argument stats",
+	      uvio_device_get_stats_sz(dev, &st, 4));
+	FAILS(-EINVAL, "uvio_device_get_stats", "argument stats", uvio_device_get_stats(dev, NULL));
 	setenv("UVERBS_IOCTL_PATH", "sideways", 1);
 	FAILS(-EINVAL, "UVERBS_IOCTL_PATH", "sideways", uvio_device_adopt(fake_uverbs_fd(), 0, &d));
 	unsetenv("UVERBS_IOCTL_PATH");
