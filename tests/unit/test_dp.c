@@ -528,9 +528,9 @@ static void opcodes_agree_with_post(void **state)
 				uvio_dp_unmap(&qp.sq.ring);
 				uvio_dp_unmap(&qp.rq.ring);
 			}
-			/* rxe: RC 10, UC 4, UD 2; siw 4 */
+			/* rxe: RC 11 (ATOMIC_WRITE among them), UC 4, UD 2; siw 4 */
 			assert_int_equal(accepted, drivers[d] == RDMA_DRIVER_SIW ? 4 :
-						   types[t] == IB_UVERBS_QPT_RC ? 10 :
+						   types[t] == IB_UVERBS_QPT_RC ? 11 :
 						   types[t] == IB_UVERBS_QPT_UC ? 4 : 2);
 		}
 		uvio_device_close(dev);
