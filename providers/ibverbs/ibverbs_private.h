@@ -109,7 +109,8 @@ struct verbs_context_ops {
 	verbs_op_unused alloc_dm;
 	struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, enum ibv_mw_type type);
 	verbs_op_unused alloc_null_mr;
-	verbs_op_unused alloc_parent_domain;
+	struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+					      struct ibv_parent_domain_init_attr *attr);
 	struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
 	verbs_op_unused alloc_td;
 	void (*async_event)(struct ibv_context *context, struct ibv_async_event *event);
@@ -207,6 +208,7 @@ void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *o
 #define IBV_OP_AT(op, off) \
 	_Static_assert(offsetof(struct verbs_context_ops, op) == (off), #op " offset")
 IBV_OP_AT(advise_mr, 0x0);		IBV_OP_AT(alloc_mw, 0x10);
+IBV_OP_AT(alloc_parent_domain, 0x20);
 IBV_OP_AT(alloc_pd, 0x28);		IBV_OP_AT(async_event, 0x38);
 IBV_OP_AT(attach_mcast, 0x48);		IBV_OP_AT(bind_mw, 0x50);
 IBV_OP_AT(cq_event, 0x60);		IBV_OP_AT(create_ah, 0x68);

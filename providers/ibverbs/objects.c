@@ -13,24 +13,56 @@
 
 struct ibv_pd *uvp_alloc_pd(struct ibv_context *context)
 {
-	struct ibv_pd *pd = calloc(1, sizeof(*pd));
+	struct uvp_pd *pd = calloc(1, sizeof(*pd));
 	int err;
 
 	if (!pd)
 		return NULL;
-	err = uvio_alloc_pd(uvp_dev(context), NULL, &pd->handle, NULL);
+	err = uvio_alloc_pd(uvp_dev(context), NULL, &pd->pd.handle, NULL);
 	if (err) {
 		free(pd);
 		return uvp_fail_null(err);
 	}
-	pd->context = context;
-	return pd;
+	pd->pd.context = context;
+	return &pd->pd;
 }
 
-int uvp_dealloc_pd(struct ibv_pd *pd)
+/*
+ * A parent domain: the PD under another name, for libibverbs' callers that
+ * pass one where a PD goes. Its allocators are kept and never called: rxe's
+ * and siw's queues are the kernel's memory, mapped, and no other buffer of
+ * this provider's is the device's. Thread domains do not exist here.
+ */
+struct ibv_pd *uvp_alloc_parent_domain(struct ibv_context *context,
+				       struct ibv_parent_domain_init_attr *attr)
 {
-	int err = uvio_dealloc_pd(uvp_dev(pd->context), pd->handle, NULL);
+	const uint32_t known = IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS |
+			       IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT;
+	struct uvp_pd *parent;
 
+	if (!attr || !attr->pd || (attr->comp_mask & ~known) ||
+	    ((struct uvp_pd *)attr->pd)->protection)
+		return uvp_fail_null(EINVAL);
+	if (attr->td)
+		return uvp_fail_null(EOPNOTSUPP);
+	parent = calloc(1, sizeof(*parent));
+	if (!parent)
+		return NULL;
+	parent->pd.context = context;
+	parent->pd.handle = attr->pd->handle;
+	parent->protection = attr->pd;
+	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT)
+		parent->pd_context = attr->pd_context;
+	return &parent->pd;
+}
+
+int uvp_dealloc_pd(struct ibv_pd *ibpd)
+{
+	struct uvp_pd *pd = (struct uvp_pd *)ibpd;
+	int err = 0;
+
+	if (!pd->protection)
+		err = uvio_dealloc_pd(uvp_dev(ibpd->context), ibpd->handle, NULL);
 	if (err)
 		return -err;
 	free(pd);
@@ -159,8 +191,13 @@ struct ibv_cq_ex *uvp_create_cq_ex(struct ibv_context *context,
 
 	if (attr->wc_flags & ~(uint64_t)UVP_WC_FLAGS)
 		return uvp_fail_null(EOPNOTSUPP);
-	if (attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS)
+	if (attr->comp_mask & ~(uint32_t)(IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD))
 		return uvp_fail_null(EOPNOTSUPP);
+	/* A CQ may name a parent domain (its allocators unused, as above);
+	 * anything else there is a caller's mistake. */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
+	    (!attr->parent_domain || !((struct uvp_pd *)attr->parent_domain)->protection))
+		return uvp_fail_null(EINVAL);
 	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && attr->flags)
 		return uvp_fail_null(EOPNOTSUPP);
 	cq = cq_create(context, (int)attr->cqe, attr->channel, attr->comp_vector,

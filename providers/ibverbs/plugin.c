@@ -27,6 +27,7 @@ static void free_context(struct ibv_context *context);
 static const struct verbs_context_ops uvp_ops = {
 	.alloc_mw = uvp_alloc_mw,
 	.alloc_pd = uvp_alloc_pd,
+	.alloc_parent_domain = uvp_alloc_parent_domain,
 	.attach_mcast = uvp_attach_mcast,
 	.bind_mw = uvp_bind_mw,
 	.create_ah = uvp_create_ah,

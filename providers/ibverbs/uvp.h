@@ -21,6 +21,14 @@ struct uvp_context {
 	uint32_t driver_id;
 };
 
+/* A protection domain, or a parent domain over one (protection set): the
+ * parent's handle is its PD's, so every verb given it names that PD. */
+struct uvp_pd {
+	struct ibv_pd pd;		/* first: libibverbs hands this back */
+	struct ibv_pd *protection;	/* NULL for a protection domain */
+	void *pd_context;
+};
+
 struct uvp_cq {
 	struct ibv_cq_ex ex;		/* starts with struct ibv_cq */
 	struct uvio_dp_cq dp;
@@ -104,6 +112,8 @@ void uvp_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond, const uint32_
 /* objects.c */
 struct ibv_pd *uvp_alloc_pd(struct ibv_context *context);
 int uvp_dealloc_pd(struct ibv_pd *pd);
+struct ibv_pd *uvp_alloc_parent_domain(struct ibv_context *context,
+				       struct ibv_parent_domain_init_attr *attr);
 struct ibv_mr *uvp_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va,
 			  int access);
 int uvp_dereg_mr(struct verbs_mr *mr);

@@ -12,6 +12,9 @@
  *    the kernel answers) until one fails: at least the max_recv_wr the QP
  *    was given fit, and the first that does not fails with ENOMEM, bad_wr
  *    that WR.
+ *  - a parent domain (ibv_alloc_parent_domain) stands for its PD: a CQ may
+ *    name it (and only a parent domain), an MR and a QP made on it are the
+ *    PD's, and deallocating it leaves the PD working (test_parent_domain.py).
  * On an iWARP device (siw) only RC QPs exist: the UC and UD checks say SKIP.
  *
  *   ibv_conventions DEVICE
@@ -81,6 +84,48 @@ static int to_init(struct ibv_qp *qp)
 	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 					     IBV_QP_ACCESS_FLAGS);
+}
+
+static void parent_domain(struct ibv_context *ctx, struct ibv_pd *pd, void *buf, size_t len)
+{
+	struct ibv_parent_domain_init_attr pa = { .pd = pd };
+	struct ibv_cq_init_attr_ex ca = { .cqe = 16, .wc_flags = IBV_WC_STANDARD_FLAGS,
+					  .comp_mask = IBV_CQ_INIT_ATTR_MASK_PD, .parent_domain = pd };
+	struct ibv_pd *parent = ibv_alloc_parent_domain(ctx, &pa);
+	struct ibv_cq_ex *cq;
+	struct ibv_mr *mr;
+	struct ibv_qp *qp = NULL;
+	int err = errno;
+
+	result(parent != NULL, "alloc_parent_domain over the PD", "%s", strerror(err));
+	if (!parent)
+		return;
+	cq = ibv_create_cq_ex(ctx, &ca);
+	err = errno;
+	result(!cq && err == EINVAL, "create_cq_ex naming a plain PD: EINVAL", "%s",
+	       cq ? "created" : strerror(err));
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	ca.parent_domain = parent;
+	cq = ibv_create_cq_ex(ctx, &ca);
+	result(cq != NULL, "create_cq_ex naming the parent domain", "%s", strerror(errno));
+	mr = ibv_reg_mr(parent, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	result(mr != NULL, "reg_mr on the parent domain", "%s", strerror(errno));
+	if (cq)
+		qp = make_qp(ctx, parent, ibv_cq_ex_to_cq(cq), IBV_QPT_RC, 4, &err);
+	result(qp != NULL, "an RC QP on the parent domain", "%s", cq ? strerror(err) : "no CQ");
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (mr)
+		ibv_dereg_mr(mr);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	err = ibv_dealloc_pd(parent);
+	result(!err, "dealloc_pd of the parent domain", "%s", strerror(err));
+	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	result(mr != NULL, "the PD works after its parent domain is gone", "%s", strerror(errno));
+	if (mr)
+		ibv_dereg_mr(mr);
 }
 
 int main(int argc, char **argv)
@@ -172,6 +217,7 @@ int main(int argc, char **argv)
 		       bad == &wr ? "the WR" : bad ? "another" : "NULL");
 	}
 	ibv_destroy_qp(qp);
+	parent_domain(ctx, pd, buf, sizeof(buf));
 out:
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(cq);
