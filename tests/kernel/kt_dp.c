@@ -627,7 +627,7 @@ static void uc_opcodes(struct env *e)
 		recv1(&b, sge(e, B_RX, 64), 204);
 		early = wait_wc_ms(&cq, wc, 1, 500);
 		KT_EQ(uvio_dp_post_send(&b, &sw, 1, &bad), 0);	/* a doorbell on the QP */
-		late = wait_wc_ms(&cq, wc + early, 2, 1500);
+		late = wait_wc_ms(&cq, wc + early, 2, 3000);
 		for (int i = 0; i < early + late; i++) {
 			KT_EQ(wc[i].status, UVIO_WC_WR_FLUSH_ERR);
 			recv_flushed += wc[i].wr_id == 204;
