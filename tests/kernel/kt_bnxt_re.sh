@@ -105,52 +105,10 @@ fi
 show live.txt live-qp.txt 2>/dev/null
 nothing_left "kt_bnxt_re_witness"
 
-if run_three witness kt_bnxt_re_witness $DEV && grep -q '^kt_bnxt_re_witness: PASS$' witness.txt.out &&
-   grep -q '^kt_bnxt_re_witness: PASS$' witness.json.out; then
-	ok "kt_bnxt_re_witness under uverbs-trace, as text and as JSON"
-else
-	bad "kt_bnxt_re_witness under uverbs-trace"
-	show witness.txt.out witness.json.out
-fi
-echo "  the commands libbnxt_re sent for the witness, in order:"
-commands witness.json
-# Every command, attribute and driver-data field named: no record the
-# tracer could not place, no "unknown" or "?" where a name belongs (the
-# errno's meaning, which may say "unknown", aside).
-unnamed=$(grep -c '"unknown":[1-9]' witness.json)
-words=$(grep -vE '^ *error ' witness.txt | grep -E 'unknown|driver \?|\?\(' | head -5)
-if [ "$unnamed" = 0 ] && [ -z "$words" ]; then
-	ok "the witness's traces name every command, attribute and driver-data field"
-else
-	bad "the witness's traces leave things unnamed: $unnamed records; $words"
-fi
-echo "  objects in the trace:"
-json_objects witness.json | sed 's/^/    /'
-if got_context witness.json && balanced witness.json; then
-	ok "the JSON trace: a context, every object created destroyed"
-else
-	bad "the JSON trace of the witness"
-fi
-nothing_left "kt_bnxt_re_witness traced"
+witness_traced kt_bnxt_re_witness
 
 # --- (e) the library's bnxt_re programs ---------------------------------------
-found=0
-for p in $B/kt_bnxt_re_uvio*; do
-	[ -x "$p" ] || continue
-	found=1
-	n=$(basename "$p")
-	if run_three "$n" "$p" $DEV; then
-		ok "$n: plain, under uverbs-trace, as JSON"
-	else
-		bad "$n"
-		tail -n 30 "$n.out"; tail -n 30 "$n.json.out"
-	fi
-	echo "  the commands of $n, in order:"
-	commands "$n.json"
-	if balanced "$n.json"; then ok "$n: every object it created destroyed"; else bad "$n: objects not destroyed"; fi
-	nothing_left "$n"
-done
-[ $found = 1 ] || echo "  (no kt_bnxt_re_uvio* program in this build)"
+uvio_programs
 # The refusals kt_bnxt_re_uvio provokes (bnxt_re's errno, and the
 # library's half's own), each reported naming the command: the program
 # prints how many it made ("refusals: N").
@@ -170,47 +128,13 @@ else
 fi
 
 # --- (g) the existing programs, with no change of command line --------------
-if [ -x $B/create_cq ]; then
-	timeout $TMO create_cq $DEV > create_cq.out 2>&1; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^CQ destroyed via ioctl' create_cq.out; then
-		ok "create_cq $DEV: a CQ created and destroyed"
-	else
-		bad "create_cq $DEV: exit $rc"
-	fi
-	show create_cq.out
-	nothing_left "create_cq"
-fi
-if [ -x $B/uverbs-info ]; then
-	timeout $TMO uverbs-info --no-caps $DEV > info.out 2>&1; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^  context: path ioctl' info.out &&
-	   grep -q '^    port 1 attributes: state 4' info.out; then
-		ok "uverbs-info $DEV: the context (bnxt_re's request made by the library) and its port"
-	else
-		bad "uverbs-info $DEV: exit $rc"
-	fi
-	show info.out
-fi
+user_programs
 
 # --- (h) memcheck over the library's bnxt_re program -----------------------------
-if [ -x $B/kt_bnxt_re_uvio ] && command -v valgrind >/dev/null; then
-	timeout $TMO valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-		kt_bnxt_re_uvio $DEV > memcheck.out 2>&1; rc=$?
-	if [ $rc -eq 0 ]; then
-		ok "kt_bnxt_re_uvio under memcheck: $(grep -o 'ERROR SUMMARY: [0-9]* errors' memcheck.out)"
-	else
-		bad "kt_bnxt_re_uvio under memcheck: exit $rc"
-		grep -E '==[0-9]+==' memcheck.out | head -60
-	fi
-	nothing_left "kt_bnxt_re_uvio under memcheck"
-fi
+uvio_memcheck
 
 # --- (f) the traces, for the host --------------------------------------------
-for f in witness.json witness.txt kt_bnxt_re_uvio*.json kt_bnxt_re_uvio*.txt; do
-	[ -f "$f" ] || continue
-	echo "UVIO-FILE-BEGIN bnxt_re/$f"
-	cat "$f"
-	echo "UVIO-FILE-END bnxt_re/$f"
-done
+print_traces
 
 echo "bnxt_re: $pass passed, $fail failed"
 exit $fail

@@ -2,9 +2,12 @@
 # kt_efa.sh, kt_bnxt_re.sh, kt_irdma.sh, kt_mana.sh; tests/standin/vm-standin.sh boots
 # them): verdicts, the kernel's object list, the checks of a program run
 # plain and under uverbs-trace, and the steps every boot takes (below:
-# kt_mana.sh and kt_efa.sh take them all, kt_mlx5.sh some). The sourcing script sets DRV (the driver,
-# for the verdicts), DEV (the stand-in's device) and TMO (seconds a program
-# may run), then counts pass and fail.
+# kt_mana.sh and kt_efa.sh take them all; kt_mlx4.sh, kt_bnxt_re.sh and
+# kt_irdma.sh all but the device's (each waits for its own GID) and the
+# refusals' count (each knows its exact number); kt_mlx5.sh some). The
+# sourcing script sets DRV (the driver, for the verdicts), DEV (the
+# stand-in's device) and TMO (seconds a program may run), then counts pass
+# and fail.
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "--- PASS $DRV: $*"; }
 bad() { fail=$((fail + 1)); echo "--- FAIL $DRV: $*"; }
