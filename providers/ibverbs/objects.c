@@ -41,7 +41,7 @@ struct ibv_pd *uvp_alloc_parent_domain(struct ibv_context *context,
 	struct uvp_pd *parent;
 
 	if (!attr || !attr->pd || (attr->comp_mask & ~known) ||
-	    ((struct uvp_pd *)attr->pd)->protection)
+	    uvp_pd(attr->pd)->protection)
 		return uvp_fail_null(EINVAL);
 	if (attr->td)
 		return uvp_fail_null(EOPNOTSUPP);
@@ -58,7 +58,7 @@ struct ibv_pd *uvp_alloc_parent_domain(struct ibv_context *context,
 
 int uvp_dealloc_pd(struct ibv_pd *ibpd)
 {
-	struct uvp_pd *pd = (struct uvp_pd *)ibpd;
+	struct uvp_pd *pd = uvp_pd(ibpd);
 	int err = 0;
 
 	if (!pd->protection)
@@ -196,7 +196,7 @@ struct ibv_cq_ex *uvp_create_cq_ex(struct ibv_context *context,
 	/* A CQ may name a parent domain (its allocators unused, as above);
 	 * anything else there is a caller's mistake. */
 	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
-	    (!attr->parent_domain || !((struct uvp_pd *)attr->parent_domain)->protection))
+	    (!attr->parent_domain || !uvp_pd(attr->parent_domain)->protection))
 		return uvp_fail_null(EINVAL);
 	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && attr->flags)
 		return uvp_fail_null(EOPNOTSUPP);

@@ -81,6 +81,11 @@ static inline struct uvio_device *uvp_dev(struct ibv_context *c)
 	return uvp_ctx(c)->dev;
 }
 
+static inline struct uvp_pd *uvp_pd(struct ibv_pd *pd)
+{
+	return (struct uvp_pd *)pd;
+}
+
 static inline struct uvp_cq *uvp_cq(struct ibv_cq *cq)
 {
 	return (struct uvp_cq *)cq;

@@ -38,18 +38,20 @@ devs=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | tr '\n' ' ')
 [ -n "$devs" ] || { echo "kt_pyverbs: no RDMA device in the guest"; exit 1; }
 echo "kt_pyverbs: $(echo "$all" | wc -l) modules in $(echo $modules | wc -w) processes a run on: $devs; bound $bound s a process"
 
+# python_run DEV stock|uvio|uvio-retry TESTS LOG: the runner, bounded, its
+# lines in LOG.out and its stderr (the plug-in's trace) in LOG.err.
+python_run() {
+	penv=
+	[ "$2" = stock ] || penv="RDMAV_DRIVERS=${plugin%-rdmav34.so} UVERBS_IOCTL_TRACE=1"
+	env $penv timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$1" "$3" \
+		> "$4.out" 2> "$4.err"
+}
+
 run_module() {	# run_module DEV stock|uvio MODULE[,MODULE...]
 	dev=$1 prov=$2 mod=$3
 	log=$out/$dev-$prov-${mod%%,*}
 	start=$(date +%s)
-	if [ "$prov" = uvio ]; then
-		env RDMAV_DRIVERS=${plugin%-rdmav34.so} UVERBS_IOCTL_TRACE=1 \
-			timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$dev" "$mod" \
-			> "$log.out" 2> "$log.err"
-	else
-		timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$dev" "$mod" \
-			> "$log.out" 2> "$log.err"
-	fi
+	python_run "$dev" "$prov" "$mod" "$log"
 	rc=$?
 	secs=$(($(date +%s) - start))
 	n=$(grep -c '^UVIO-PYV	' "$log.out")
@@ -86,9 +88,7 @@ retry_worse() {	# retry_worse DEV
 	while read -r t; do
 		for try in 1 2; do
 			log=$out/$1-retry-$try-$t
-			env RDMAV_DRIVERS=${plugin%-rdmav34.so} UVERBS_IOCTL_TRACE=1 \
-				timeout -s KILL "$bound" /usr/bin/python3 $runner $suite "$1" "${t#tests.}" \
-				> "$log.out" 2> "$log.err"
+			python_run "$1" uvio-retry "${t#tests.}" "$log"
 			grep '^UVIO-PYV	' "$log.out" | sed "s/^UVIO-PYV	/$1	uvio-retry	/" >> $out/results.tsv
 			r=$(grep '^UVIO-PYV	' "$log.out" | cut -f3)
 			echo "  $1 plug-in, again ($try): $t: ${r:-no result}"
