@@ -96,7 +96,8 @@ uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void
 	}
 	return uvio_run_verb_slow(dev, d, args, path, p, ret);
 }
-#define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \
+/* A verb's constant descriptor, made where the verb calls: its address. */
+#define uvio_verb_desc_const(verb_, name_, on_ioctl_, on_write_)                         \
 	__extension__({                                                                 \
 		static const struct uvio_verb_desc uvio_verb_desc_ = {                 \
 			.verb = (verb_),                                               \
@@ -104,7 +105,10 @@ uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void
 			.on_ioctl = (on_ioctl_),                                       \
 			.on_write = (on_write_),                                       \
 		};                                                                     \
-		uvio_run_verb_desc((dev), &uvio_verb_desc_, (args), (path));           \
+		&uvio_verb_desc_;                                                      \
 	})
+#define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \
+	uvio_run_verb_desc((dev), uvio_verb_desc_const(verb_, name_, on_ioctl_, on_write_), \
+			   (args), (path))
 
 #endif

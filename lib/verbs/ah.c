@@ -45,25 +45,17 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 {
 	struct create_args a = { .handle = ah_handle };
 	struct uvio_ah_attr in;
-	struct hw_call hc;
 	int ret = obj_in(&in, sizeof(in), attr, uvio_offsetofend(struct uvio_ah_attr, av));
 
 	if (!ret && !ah_handle)
 		ret = -EINVAL;
-	if (!ret) {
-		a.c.core.user_handle = in.user_handle;
-		a.c.core.pd_handle = in.pd_handle;
-		av_to_ah_attr(&a.c.core.attr, &in.av);
-		ret = drv_prepare_hw(dev, "AH.CREATE", drv, HW_AH, &hc, NULL, &a.b);
-		if (ret)
-			return drv_refused(dev, "AH.CREATE", &hc, ret, path);
-	}
 	if (ret)
 		return uvio_verb_end(dev, "AH.CREATE", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
-			    path);
-	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : *ah_handle, NULL);
-	return ret;
+	a.c.core.user_handle = in.user_handle;
+	a.c.core.pd_handle = in.pd_handle;
+	av_to_ah_attr(&a.c.core.attr, &in.av);
+	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
+				(&(struct hw_run){ drv, HW_AH, NULL, &a.b, ah_handle }), path);
 }
 
 UVIO_API int uvio_destroy_ah(struct uvio_device *dev, uint32_t ah_handle,

@@ -7,7 +7,7 @@ struct create_args {
 	const struct uvio_cq_attr *attr;
 	struct drv_bufs b;
 	struct uvio_cq *cq;
-	uint32_t cqe;			/* asked, or as a driver's rules round it */
+	union hw_params hp;		/* cq.cqe: asked, or as a driver's rules round it */
 };
 
 static int channel_fd(const struct uvio_cq_attr *attr)
@@ -33,7 +33,7 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 
 	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->cqe);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->hp.cq.cqe);
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, UVIO_OPT(attr, user_handle));
 	if (channel_fd(attr) >= 0)
 		fput_fd(&cmd, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel_fd(attr));
@@ -64,7 +64,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (UVIO_OPT(attr, flags)) {
 		UVIO_WRITE_BUF(struct ib_uverbs_ex_create_cq) c = { .core = {
 			.user_handle = UVIO_OPT(attr, user_handle),
-			.cqe = a->cqe,
+			.cqe = a->hp.cq.cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
 			.flags = UVIO_OPT(attr, flags),
@@ -78,7 +78,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	} else {
 		UVIO_WRITE_BUF(struct ib_uverbs_create_cq) c = { .core = {
 			.user_handle = UVIO_OPT(attr, user_handle),
-			.cqe = a->cqe,
+			.cqe = a->hp.cq.cqe,
 			.comp_vector = UVIO_OPT(attr, comp_vector),
 			.comp_channel = channel_fd(attr),
 		} };
@@ -96,28 +96,22 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 			    const struct uvio_drv *drv, struct uvio_cq *cq,
 			    enum uvio_path *path)
 {
-	struct create_args a = { .attr = attr, .cq = cq };
-	union hw_params hp;
-	struct hw_call hc;
+	struct create_args a;	/* every field set below (b by the driver data's step) */
 	int ret = UVIO_OPTS_CHECK(attr, flags, 1);
 
-	if (!ret)
-		/* a handle the caller cannot see would live on unseen */
-		ret = uvio_out_check(cq) || !UVIO_OPT_HAS(cq, handle) ? -EINVAL : 0;
-	if (!ret) {
-		hp.cq.cqe = UVIO_OPT(attr, cqe);
-		hp.cq.channel = channel_fd(attr) >= 0;
-		ret = drv_prepare_hw(dev, "CQ.CREATE", drv, HW_CQ, &hc, &hp, &a.b);
-		if (ret)
-			return drv_refused(dev, "CQ.CREATE", &hc, ret, path);
-		a.cqe = hp.cq.cqe;
-	}
+	/* a handle the caller cannot see would live on unseen */
+	if (!ret && !UVIO_OPT_HAS(cq, handle))
+		ret = -EINVAL;
 	if (ret)
 		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
-			    create_cq_write, &a, path);
-	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : cq->handle, &hp);
-	return ret;
+	a.attr = attr;
+	a.cq = cq;
+	a.hp.cq.cqe = UVIO_OPT(attr, cqe);
+	a.hp.cq.handle = 0;
+	a.hp.cq.channel = channel_fd(attr) >= 0;
+	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
+				create_cq_write, &a,
+				(&(struct hw_run){ drv, HW_CQ, &a.hp, &a.b, &cq->handle }), path);
 }
 
 UVIO_API int uvio_destroy_cq(struct uvio_device *dev, uint32_t handle,

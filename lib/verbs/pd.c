@@ -25,17 +25,11 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 			   uint32_t *pd_handle, enum uvio_path *path)
 {
 	struct alloc_args a = { .handle = pd_handle };
-	struct hw_call hc;
-	int ret;
 
 	if (!pd_handle)
 		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, -EINVAL, path);
-	ret = drv_prepare_hw(dev, "PD.ALLOC", drv, HW_PD, &hc, NULL, &a.b);
-	if (ret)
-		return drv_refused(dev, "PD.ALLOC", &hc, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write, &a, path);
-	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : *pd_handle, NULL);
-	return ret;
+	return uvio_run_hw_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write, &a,
+				(&(struct hw_run){ drv, HW_PD, NULL, &a.b, pd_handle }), path);
 }
 
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,

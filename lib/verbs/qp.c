@@ -20,7 +20,7 @@ struct create_args {
 	uint32_t type, fields, create_flags, source_qpn;
 	uint32_t pd, send_cq, recv_cq, xrcd, srq, ind_table;
 	uint64_t user_handle;
-	struct ib_uverbs_qp_cap cap;
+	union hw_params hp;		/* qp.cap: asked, or as a driver's rules size it */
 	const int *event_fd;
 };
 
@@ -30,7 +30,7 @@ static bool needs_send_cq(const struct create_args *a)
 {
 	if (a->type == IB_UVERBS_QPT_XRC_TGT)
 		return false;
-	return !(a->fields & UVIO_QP_INIT_IND_TABLE) || a->cap.max_send_wr;
+	return !(a->fields & UVIO_QP_INIT_IND_TABLE) || a->hp.qp.cap.max_send_wr;
 }
 
 static bool needs_recv_cq(const struct create_args *a)
@@ -71,7 +71,7 @@ static int create_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	if (a->fields & UVIO_QP_INIT_IND_TABLE)
 		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, a->ind_table);
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_USER_HANDLE, a->user_handle);
-	fput_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &a->cap, sizeof(a->cap));
+	fput_in(&cmd, UVERBS_ATTR_CREATE_QP_CAP, &a->hp.qp.cap, sizeof(a->hp.qp.cap));
 	/* A CONST_IN attribute: the kernel reads a u64. */
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_QP_TYPE, a->type);
 	if (a->create_flags)
@@ -114,11 +114,11 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 		/* The kernel takes the send CQ where both handles agree. */
 		.recv_cq_handle = needs_recv_cq(a) ? a->recv_cq : a->send_cq,
 		.srq_handle = a->srq,
-		.max_send_wr = a->cap.max_send_wr,
-		.max_recv_wr = a->cap.max_recv_wr,
-		.max_send_sge = a->cap.max_send_sge,
-		.max_recv_sge = a->cap.max_recv_sge,
-		.max_inline_data = a->cap.max_inline_data,
+		.max_send_wr = a->hp.qp.cap.max_send_wr,
+		.max_recv_wr = a->hp.qp.cap.max_recv_wr,
+		.max_send_sge = a->hp.qp.cap.max_send_sge,
+		.max_recv_sge = a->hp.qp.cap.max_recv_sge,
+		.max_inline_data = a->hp.qp.cap.max_inline_data,
 		.sq_sig_all = !!(a->create_flags & sig_all),
 		.qp_type = (uint8_t)a->type,
 		.is_srq = !!(a->fields & UVIO_QP_INIT_SRQ),
@@ -163,7 +163,7 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 			    const struct uvio_drv *drv, struct uvio_qp *qp,
 			    enum uvio_path *path)
 {
-	struct create_args a = { .attr = attr, .qp = qp };
+	struct create_args a;	/* every field set below (b by the driver data's step) */
 	struct uvio_qp_init_attr whole;
 	const struct uvio_qp_init_attr *x = attr;
 	int ret = UVIO_OPTS_CHECK(attr, event_fd, 1);
@@ -179,6 +179,8 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 			whole.sz = sizeof(whole);
 			x = &whole;
 		}
+		a.attr = attr;
+		a.qp = qp;
 		a.type = x->type;
 		a.fields = x->fields;
 		a.user_handle = x->user_handle;
@@ -188,7 +190,7 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 		a.xrcd = x->xrcd_handle;
 		a.srq = x->srq_handle;
 		a.ind_table = x->ind_table_handle;
-		a.cap = x->cap;
+		a.hp.qp.cap = x->cap;
 		a.create_flags = x->create_flags;
 		a.source_qpn = x->source_qpn;
 		a.event_fd = x->event_fd;
@@ -199,27 +201,16 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 					    UVIO_QP_INIT_SOURCE_QPN)))
 			ret = -EINVAL;
 	}
-	union hw_params hp;
-	struct hw_call hc;
-
-	if (!ret) {
-		hp.qp.type = a.type;
-		hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
-		hp.qp.ind_table = a.fields & UVIO_QP_INIT_IND_TABLE;
-		hp.qp.create_flags = a.create_flags;
-		hp.qp.pd = a.pd;
-		hp.qp.cap = a.cap;
-		ret = drv_prepare_hw(dev, "QP.CREATE", drv, HW_QP, &hc, &hp, &a.b);
-		if (ret)
-			return drv_refused(dev, "QP.CREATE", &hc, ret, path);
-		a.cap = hp.qp.cap;	/* as the driver's rules sized it */
-	}
 	if (ret)
 		return uvio_verb_end(dev, "QP.CREATE", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
-			    create_qp_write, &a, path);
-	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : qp->handle, &hp);
-	return ret;
+	a.hp.qp.type = a.type;
+	a.hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
+	a.hp.qp.ind_table = a.fields & UVIO_QP_INIT_IND_TABLE;
+	a.hp.qp.create_flags = a.create_flags;
+	a.hp.qp.pd = a.pd;
+	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
+				create_qp_write, &a,
+				(&(struct hw_run){ drv, HW_QP, &a.hp, &a.b, &qp->handle }), path);
 }
 
 UVIO_API int uvio_destroy_qp(struct uvio_device *dev, uint32_t qp_handle,

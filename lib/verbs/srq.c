@@ -6,6 +6,9 @@
 
 struct create_args {
 	struct uvio_srq_attr in;	/* the caller's, cut to what it gave */
+	/* srq.max_wr, max_sge: asked, or as the driver's rules round them
+	 * (what the kernel sizes) */
+	union hw_params hp;
 	struct drv_bufs b;
 	struct uvio_srq *srq;
 };
@@ -24,8 +27,8 @@ static int create_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	/* A "const" attribute: a u64 whatever the enum. */
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_TYPE, in->type);
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, in->user_handle);
-	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR, in->max_wr);
-	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, in->max_sge);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR, a->hp.srq.max_wr);
+	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, a->hp.srq.max_sge);
 	fput_u32(&cmd, UVERBS_ATTR_CREATE_SRQ_LIMIT, in->srq_limit);
 	if (in->type == IB_UVERBS_SRQT_XRC)
 		fput_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, in->xrcd_handle);
@@ -65,8 +68,8 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 		UVIO_WRITE_BUF(struct ib_uverbs_create_srq) c = { .core = {
 			.user_handle = in->user_handle,
 			.pd_handle = in->pd_handle,
-			.max_wr = in->max_wr,
-			.max_sge = in->max_sge,
+			.max_wr = a->hp.srq.max_wr,
+			.max_sge = a->hp.srq.max_sge,
 			.srq_limit = in->srq_limit,
 		} };
 
@@ -77,8 +80,8 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 			.user_handle = in->user_handle,
 			.srq_type = in->type,
 			.pd_handle = in->pd_handle,
-			.max_wr = in->max_wr,
-			.max_sge = in->max_sge,
+			.max_wr = a->hp.srq.max_wr,
+			.max_sge = a->hp.srq.max_sge,
 			.srq_limit = in->srq_limit,
 			.max_num_tags = in->max_num_tags,
 			.xrcd_handle = in->xrcd_handle,
@@ -107,26 +110,14 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 
 	if (!ret)
 		ret = obj_out(srq, uvio_offsetofend(struct uvio_srq, handle));
-	union hw_params hp;
-	struct hw_call hc;
-
-	if (!ret) {
-		hp.srq.type = a.in.type;
-		hp.srq.max_wr = a.in.max_wr;
-		hp.srq.max_sge = a.in.max_sge;
-		ret = drv_prepare_hw(dev, "SRQ.CREATE", drv, HW_SRQ, &hc, &hp, &a.b);
-		if (ret)
-			return drv_refused(dev, "SRQ.CREATE", &hc, ret, path);
-		/* What the driver's rules round up to is what the kernel sizes. */
-		a.in.max_wr = hp.srq.max_wr;
-		a.in.max_sge = hp.srq.max_sge;
-	}
 	if (ret)
 		return uvio_verb_end(dev, "SRQ.CREATE", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
-			    create_srq_write, &a, path);
-	drv_finish_hw(dev, drv, &hc, ret, ret ? 0 : srq->handle, &hp);
-	return ret;
+	a.hp.srq.type = a.in.type;
+	a.hp.srq.max_wr = a.in.max_wr;
+	a.hp.srq.max_sge = a.in.max_sge;
+	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
+				create_srq_write, &a,
+				(&(struct hw_run){ drv, HW_SRQ, &a.hp, &a.b, &srq->handle }), path);
 }
 
 struct modify_args {

@@ -168,6 +168,39 @@ static inline void drv_destroyed_hw(struct uvio_device *dev, enum hw_verb kind, 
 		st->ops->destroyed(dev, kind, handle);
 }
 
+/*
+ * A verb a driver half takes part in, as one step: its driver data prepared
+ * (drv_prepare_hw(): the caller's, or the half's), the verb run on its path
+ * (uvio_run_verb_desc()), the half told the answer (drv_finish_hw()).
+ * p: the verb's sizes the half may round (NULL where it has none); the
+ * encoders send what p holds after. b: the driver data the encoders send.
+ * handle: where the new object's handle is once the verb succeeded.
+ */
+struct hw_run {
+	const struct uvio_drv *drv;	/* the caller's, or NULL */
+	enum hw_verb verb;
+	union hw_params *p;
+	struct drv_bufs *b;
+	const uint32_t *handle;
+};
+
+static inline __attribute__((always_inline)) int
+uvio_run_hw_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void *args,
+		      const struct hw_run *r, enum uvio_path *path)
+{
+	struct hw_call hc;
+	int ret = drv_prepare_hw(dev, d->name, r->drv, r->verb, &hc, r->p, r->b);
+
+	if (__builtin_expect(ret, 0))
+		return drv_refused(dev, d->name, &hc, ret, path);
+	ret = uvio_run_verb_desc(dev, d, args, path);
+	drv_finish_hw(dev, r->drv, &hc, ret, ret ? 0 : *r->handle, r->p);
+	return ret;
+}
+#define uvio_run_hw_verb(dev, verb_, name_, on_ioctl_, on_write_, args, run, path)              \
+	uvio_run_hw_verb_desc((dev), uvio_verb_desc_const(verb_, name_, on_ioctl_, on_write_),  \
+			      (args), (run), (path))
+
 /* The driver data of a verb's ioctl command: UHW_IN, UHW_OUT and the
  * joined driver attributes. */
 void uvio_put_drv(struct uvio_cmd *cmd, const struct drv_bufs *b);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The destroy table (lib/verbs/destroy.c): every row's "OBJECT.METHOD" name
+/* The destroy table (lib/verbs/destroy.h): every row's "OBJECT.METHOD" name
  * is the name lib/report/names.c gives its object and method ids, each
  * verb has one row, and each write() command core holds its handle. */
 #include <setjmp.h>
@@ -22,12 +22,12 @@ static void names_match_ids(void **state)
 		const char *meth = uvio_method_name(r->object, r->method);
 		char want[128];
 
-		assert_non_null(r->name);
+		assert_non_null(r->desc.name);
 		assert_non_null(obj);
 		assert_non_null(meth);
 		snprintf(want, sizeof(want), "%s.%s", obj, meth);
-		if (strcmp(want, r->name))
-			fail_msg("row %u: named %s, its ids are %s", i, r->name, want);
+		if (strcmp(want, r->desc.name))
+			fail_msg("row %u: named %s, its ids are %s", i, r->desc.name, want);
 	}
 }
 
@@ -37,9 +37,9 @@ static void one_row_a_verb(void **state)
 	for (unsigned int i = 0; i < DESTROY__COUNT; i++) {
 		const struct destroy_row *r = &uvio_destroy_rows[i];
 
-		assert_true(r->verb < UVIO_VERB__COUNT);
+		assert_true(r->desc.verb < UVIO_VERB__COUNT);
 		for (unsigned int j = 0; j < i; j++)
-			assert_int_not_equal(uvio_destroy_rows[j].verb, r->verb);
+			assert_int_not_equal(uvio_destroy_rows[j].desc.verb, r->desc.verb);
 		/* A write() command's core holds the handle; the counted
 		 * destroys answer on both paths. */
 		if (r->command)
