@@ -59,6 +59,35 @@ retry_line() {	# retry_line CASE
 	echo "--- RETRY $*: perftest could not estimate the CPU clock (\"Can't produce a report\"); the lines above are the first attempt's"
 }
 
+# Open MPI between the guests, which have no SSH: distinct host names (Open
+# MPI tells nodes apart by them) and, in the server's guest, the rsh agent's
+# listener (tests/kernel/mpi-rsh.sh, busybox nc), its pid in mpi_rsh_pid.
+mpi_hosts() {
+	hostname uvio-g$UVIO_INDEX
+	echo "127.0.0.1 localhost" > /etc/hosts
+	i=0
+	for a in $(echo "$UVIO_ADDRS $UVIO_PEERS" | tr ' ' '\n' | sed 's,/.*,,' | sort); do
+		echo "$a uvio-g$i" >> /etc/hosts; i=$((i + 1))
+	done
+	mpi_rsh_pid=
+	if [ "$role" = server ]; then
+		nc -ll -p 2222 -e /opt/uvio/mpi-rsh.sh &
+		mpi_rsh_pid=$!
+	fi
+}
+
+# mpirun_ucx SECONDS MPIRUN_ARGS...: mpirun, bounded, from the client's
+# guest, over UCX's rc_verbs on $dev (the link-local RoCE v2 GID, index 0:
+# see KERNEL-FACTS on UCX's GID filter), one node per guest.
+mpirun_ucx() {
+	t=$1; shift
+	timeout "$t" mpirun --allow-run-as-root --map-by node \
+		--mca plm_rsh_agent /opt/uvio/mpi-rsh.sh --mca plm_rsh_no_tree_spawn 1 \
+		--mca oob_tcp_if_include eth0 --mca pml ucx --mca btl self \
+		-x UCX_MODULE_DIR -x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,self \
+		-x UCX_IB_GID_INDEX=0 -x UCX_RNDV_SCHEME=put_zcopy "$@"
+}
+
 resources() { rdma resource show | sed "s/^/  /"; }
 baseline=$(rdma resource show)
 check_resources() {	# check_resources CASE: nothing left over

@@ -362,27 +362,12 @@ mpi_case() {
 		say "SKIP $name: no Open MPI in the guest (openmpi-bin and libopenmpi-dev on the host)"
 		return
 	fi
-	# Distinct host names: Open MPI tells nodes apart by them.
-	hostname uvio-g$UVIO_INDEX
-	echo "127.0.0.1 localhost" > /etc/hosts
-	i=0
-	for a in $(echo "$UVIO_ADDRS $UVIO_PEERS" | tr ' ' '\n' | sed 's,/.*,,' | sort); do
-		echo "$a uvio-g$i" >> /etc/hosts; i=$((i + 1))
-	done
-	if [ "$role" = server ]; then
-		nc -ll -p 2222 -e /opt/uvio/mpi-rsh.sh &
-		ncpid=$!
-	fi
+	mpi_hosts
 	barrier "$name" || { bad "$name: barrier"; return; }
 	if [ "$role" = client ]; then
 		t0=$(now_ms)
-		timeout 300 mpirun --allow-run-as-root --tag-output -np 4 --host $me:2,$peer:2 \
-			--map-by node \
-			--mca plm_rsh_agent /opt/uvio/mpi-rsh.sh --mca plm_rsh_no_tree_spawn 1 \
-			--mca oob_tcp_if_include eth0 --mca pml ucx --mca btl self \
-			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 -x UCX_MODULE_DIR \
-			-x UCX_NET_DEVICES=$dev:1 -x UCX_TLS=rc_v,self -x UCX_IB_GID_INDEX=0 \
-			-x UCX_RNDV_SCHEME=put_zcopy \
+		mpirun_ucx 300 --tag-output -np 4 --host $me:2,$peer:2 \
+			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 \
 			sh -c 'exec /opt/uvio/bin/uverbs-trace --json \
 				-o /tmp/uvio-mpi-trace.$OMPI_COMM_WORLD_RANK.json /opt/uvio/bin/mpi_check' \
 			> $T/mpi.out 2>&1
@@ -409,7 +394,7 @@ mpi_case() {
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
 	if [ "$role" = server ]; then
-		kill $ncpid; wait $ncpid 2>/dev/null
+		kill $mpi_rsh_pid; wait $mpi_rsh_pid 2>/dev/null
 		# Ranks 1 and 3 ran here, each under its own tracer.
 		for r in 1 3; do
 			f=/tmp/uvio-mpi-trace.$r.json
