@@ -168,11 +168,18 @@ const struct abi_attr *abi_attr_drv(const struct abi_driver *drv, uint16_t objec
 	return abi_attr(object_id, method_id, attr_id);
 }
 
-const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key)
+const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key,
+					  long in_len, bool rss)
 {
-	for (unsigned int i = 0; drv && i < drv->nudata; i++)
-		if (drv->udata[i].key == key)
-			return &drv->udata[i];
+	for (unsigned int i = 0; drv && i < drv->nudata; i++) {
+		const struct abi_drv_udata *u = &drv->udata[i];
+
+		if (u->key != key)
+			continue;
+		if (u->when == UD_WHEN_ALWAYS || (u->when == UD_WHEN_RSS && rss) ||
+		    (u->when == UD_WHEN_LEN && in_len == (long)abi_vtype(u->in)->size))
+			return u;
+	}
 	return NULL;
 }
 

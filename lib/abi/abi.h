@@ -30,6 +30,7 @@
 #define UVIO_ABI_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
@@ -330,11 +331,15 @@ struct abi_drv_attrs {
 	const struct abi_attr *attrs;
 };
 
-/* Which of two layouts driver data in has, when a driver has two. */
-enum abi_ud_alt {
-	UD_ALT_NONE,
-	UD_ALT_RSS,	/* in_alt: the QP is made over an indirection table */
-	UD_ALT_LEN,	/* in_alt: the data is exactly in_alt's size */
+/*
+ * Driver data whose layout depends on the command: a driver may give one
+ * key several rows, tried in table order; the first whose test holds gives
+ * both directions' layouts. The last row of a key is UD_WHEN_ALWAYS.
+ */
+enum abi_ud_when {
+	UD_WHEN_ALWAYS,
+	UD_WHEN_RSS,	/* the command makes a QP over an indirection table */
+	UD_WHEN_LEN,	/* the driver data in is exactly this row's in size */
 };
 
 /* Keys of driver data: a core ioctl method, or a write() command (its number
@@ -345,9 +350,8 @@ enum abi_ud_alt {
 struct abi_drv_udata {
 	uint64_t key;		/* ABI_UD_METHOD() or ABI_UD_WRITE() */
 	uint16_t in, out;	/* vtypes; VT_NONE: the driver reads or writes none */
-	uint16_t in_alt;	/* vtype, chosen by alt */
-	uint8_t alt;		/* enum abi_ud_alt */
-	uint8_t pad;
+	uint8_t when;		/* enum abi_ud_when */
+	uint8_t pad[3];
 };
 
 struct abi_driver {
@@ -391,13 +395,19 @@ struct abi_driver {
 	  ABI_COUNT(struct abi_attr, __VA_ARGS__), ABI_LIST(struct abi_attr, __VA_ARGS__) }
 /* Driver data of a core method, of a write() command, of an extended one. */
 #define UD_METHOD(obj, meth, in, out)                                          \
-	{ ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth), VT_##in, VT_##out, VT_NONE, \
-	  UD_ALT_NONE, 0 }
+	{ ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth), VT_##in, VT_##out,       \
+	  UD_WHEN_ALWAYS, { 0 } }
 #define UD_WRITE(cmd, in, out)                                                 \
-	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd), VT_##in, VT_##out, VT_NONE, UD_ALT_NONE, 0 }
+	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd), VT_##in, VT_##out, UD_WHEN_ALWAYS, { 0 } }
 #define UD_WRITE_EX(cmd, in, out)                                              \
 	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_##cmd), VT_##in, \
-	  VT_##out, VT_NONE, UD_ALT_NONE, 0 }
+	  VT_##out, UD_WHEN_ALWAYS, { 0 } }
+/* One of several rows of a key (enum abi_ud_when); the keys by name. */
+#define UD_WHEN(key, when, in, out) { key, VT_##in, VT_##out, UD_WHEN_##when, { 0 } }
+#define UD_KEY_METHOD(obj, meth) ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth)
+#define UD_KEY_WRITE(cmd) ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd)
+#define UD_KEY_WRITE_EX(cmd)                                                   \
+	ABI_UD_WRITE(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_##cmd)
 
 /* The drivers, one file each under lib/abi/drivers/, with their slots. */
 #define ABI_DRIVERS(X)                                                         \
@@ -424,7 +434,11 @@ const struct abi_method *abi_method_drv(const struct abi_driver *drv, uint16_t o
 const struct abi_attr *abi_attr_drv(const struct abi_driver *drv, uint16_t object_id,
 				    uint16_t method_id, uint16_t attr_id);
 /* What the driver's data holds for a key (ABI_UD_METHOD/ABI_UD_WRITE). */
-const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key);
+/* The row of a driver's data for key: the first whose test holds, given the
+ * driver data in's length (in_len; -1 when unknown) and whether the command
+ * makes a QP over an indirection table. NULL: the driver has none. */
+const struct abi_drv_udata *abi_drv_udata(const struct abi_driver *drv, uint64_t key,
+					  long in_len, bool rss);
 /* A write() command by its number, with or without the extended flag: the
  * flag must agree with the table. obj receives the owning object. */
 const struct abi_write *abi_write(uint32_t command, const struct abi_object **obj);

@@ -305,28 +305,21 @@ static void put_struct(struct text *t, unsigned int vt, const uint8_t *p, size_t
 
 /* ---- write() commands -------------------------------------------------- */
 
-/* The layout a driver gives its data: in (or in_alt when the command says
- * so) or out; VT_NONE when the driver reads or writes none, VT_BYTES when
- * there is no driver to ask. rss: the command makes a QP over an
- * indirection table. */
-static unsigned int ud_vtype(const struct abi_drv_udata *u, bool out, size_t n, bool rss)
+/* The layout a driver gives its data (u: the row abi_drv_udata() chose):
+ * in or out; VT_NONE when the driver reads or writes none, VT_BYTES when
+ * there is no driver to ask. */
+static unsigned int ud_vtype(const struct abi_drv_udata *u, bool out)
 {
 	if (!u)
 		return VT_BYTES;
-	if (out)
-		return u->out;
-	if ((u->alt == UD_ALT_LEN && n == abi_vtype(u->in_alt)->size) ||
-	    (u->alt == UD_ALT_RSS && rss))
-		return u->in_alt;
-	return u->in;
+	return out ? u->out : u->in;
 }
 
 /* Driver data: field by field where the driver's table has its layout. */
 static void put_drv_data(struct text *t, const struct abi_driver *drv,
-			 const struct abi_drv_udata *u, bool out, const uint8_t *p, size_t n,
-			 bool rss)
+			 const struct abi_drv_udata *u, bool out, const uint8_t *p, size_t n)
 {
-	unsigned int vt = ud_vtype(u, out, n, rss);
+	unsigned int vt = ud_vtype(u, out);
 
 	if (drv && vt == VT_NONE) {
 		put(t, "(%s %s none) ", abi_str(drv->name), out ? "writes" : "reads");
@@ -354,7 +347,6 @@ static bool ex_create_qp_rss(uint32_t command, const uint8_t *core, size_t len)
 struct wdrv {
 	const struct abi_driver *drv;
 	const struct abi_drv_udata *u;
-	bool rss;
 };
 
 /*
@@ -387,7 +379,7 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 		if (core_len > req->size && drv_in) {
 			put(t, "%sdriver data in = ", sep);
 			put_drv_data(t, wd ? wd->drv : NULL, wd ? wd->u : NULL, false,
-				     core + req->size, core_len - req->size, wd && wd->rss);
+				     core + req->size, core_len - req->size);
 		} else if (core_len > req->size && !all_zero(core + req->size,
 							     core_len - req->size)) {
 			put(t, "%spast the struct = ", sep);
@@ -405,7 +397,7 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 		if (resp_len > rsp->size && drv_out) {
 			put(t, "%sdriver data out = ", sep2);
 			put_drv_data(t, wd ? wd->drv : NULL, wd ? wd->u : NULL, true,
-				     resp + rsp->size, resp_len - rsp->size, false);
+				     resp + rsp->size, resp_len - rsp->size);
 		} else if (resp_len > rsp->size && !all_zero(resp + rsp->size,
 							     resp_len - rsp->size)) {
 			put(t, "%spast the struct = ", sep2);
@@ -420,7 +412,8 @@ static void put_write_core(struct text *t, const struct abi_write *w, const uint
 static int render_write(struct text *t, const uint8_t *buf, size_t len, const uint8_t *resp,
 			size_t resp_len, const struct abi_driver *drv)
 {
-	struct wdrv wd = { drv, NULL, false };
+	struct wdrv wd = { drv, NULL };
+	long udata_in;
 	struct ib_uverbs_cmd_hdr h;
 	const struct abi_object *obj = NULL;
 	const struct abi_write *w;
@@ -474,16 +467,20 @@ static int render_write(struct text *t, const uint8_t *buf, size_t len, const ui
 		put(t, "\n  driver %s", abi_str(drv->name));
 	if (!w)
 		return 0;
-	wd.u = abi_drv_udata(drv, ABI_UD_WRITE(h.command));
-	wd.rss = ex_create_qp_rss(h.command, core, core_len);
 	/* Plain commands with driver data carry it after the core struct;
 	 * extended ones say its length in the extended header. */
+	udata_in = (long)drv_in;
+	if ((w->flags & ABI_W_UDATA) && !(w->flags & ABI_W_EX))
+		udata_in = core_len > abi_vtype(w->req)->size ?
+				   (long)(core_len - abi_vtype(w->req)->size) : 0;
+	wd.u = abi_drv_udata(drv, ABI_UD_WRITE(h.command), udata_in,
+			     ex_create_qp_rss(h.command, core, core_len));
 	put_write_core(t, w, core, core_len, resp, resp_len, "  ",
 		       (w->flags & ABI_W_UDATA) && !(w->flags & ABI_W_EX),
 		       (w->flags & (ABI_W_UDATA | ABI_W_EX)) != 0, &wd);
 	if (drv_in) {
 		put(t, "\n  driver data in = ");
-		put_drv_data(t, drv, wd.u, false, core + core_len, drv_in, wd.rss);
+		put_drv_data(t, drv, wd.u, false, core + core_len, drv_in);
 	}
 	return 0;
 }
@@ -585,6 +582,8 @@ static unsigned int uhw_vtype(const struct ctx *c, const struct ib_uverbs_attr *
 {
 	const struct abi_drv_udata *u;
 	struct ib_uverbs_attr x;
+	long in_len = find_attr(c, UVERBS_ATTR_UHW_IN, &x) ? (long)x.len : 0;
+	uint64_t key;
 	bool rss = false;
 
 	if (!c->drv || (c->object_id & UVERBS_ID_NS_MASK) || (c->method_id & UVERBS_ID_NS_MASK))
@@ -595,9 +594,10 @@ static unsigned int uhw_vtype(const struct ctx *c, const struct ib_uverbs_attr *
 
 		if (!find_attr(c, UVERBS_ATTR_WRITE_CMD, &x) || x.len != 8 || x.data > UINT32_MAX)
 			return VT_BYTES;
-		u = abi_drv_udata(c->drv, ABI_UD_WRITE(x.data));
+		key = ABI_UD_WRITE(x.data);
 		/* EX_CREATE_QP's core says whether it is over a table */
-		if (u && u->alt == UD_ALT_RSS && find_attr(c, UVERBS_ATTR_CORE_IN, &x)) {
+		if (x.data == (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP) &&
+		    find_attr(c, UVERBS_ATTR_CORE_IN, &x)) {
 			n = x.len < sizeof(core) ? x.len : sizeof(core);
 			if (x.len <= sizeof(x.data))
 				memcpy(core, &x.data, n);
@@ -607,13 +607,14 @@ static unsigned int uhw_vtype(const struct ctx *c, const struct ib_uverbs_attr *
 					       IB_USER_VERBS_EX_CMD_CREATE_QP, core, n);
 		}
 	} else {
-		u = abi_drv_udata(c->drv, ABI_UD_METHOD(c->object_id, c->method_id));
+		key = ABI_UD_METHOD(c->object_id, c->method_id);
 		rss = c->object_id == UVERBS_OBJECT_QP &&
 		      find_attr(c, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, &x);
 	}
+	u = abi_drv_udata(c->drv, key, in_len, rss);
 	if (!u)
 		return VT_NONE;
-	return ud_vtype(u, a->attr_id == UVERBS_ATTR_UHW_OUT, a->len, rss);
+	return ud_vtype(u, a->attr_id == UVERBS_ATTR_UHW_OUT);
 }
 
 /* After the call, the element count the kernel wrote for a counted list

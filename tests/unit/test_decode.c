@@ -1127,6 +1127,29 @@ static void irdma_erdma_mana_data(void **state)
 		drv_uhw(20, CQ_CREATE, &c, 8, NULL, 0);
 		assert_has(" = mana_ib_create_cq {buf_addr = 0x8000}\n");
 	}
+	/* CREATE_QP: a raw packet QP's send queue (16 bytes) and its answer
+	 * { sqid, cqid, tx_vp_offset, reserved }; an RC QP's four queues
+	 * (48 bytes: queue_buf[4], queue_size[4]) and its queue_id[4]. Both
+	 * answers are 16 bytes: the request tells which. */
+	{
+		struct {
+			uint64_t sq_buf_addr;
+			uint32_t sq_buf_size, port;
+		} raw = { 0x9000, 4096, 1 };
+		struct {
+			uint64_t queue_buf[4];
+			uint32_t queue_size[4];
+		} rc = { { 0x1000, 0x2000, 0x3000, 0x4000 }, { 256, 512, 1024, 2048 } };
+		uint32_t raw_r[4] = { 7, 8, 9, 0 }, rc_r[4] = { 11, 12, 13, 14 };
+
+		drv_uhw(20, QP_CREATE, &raw, sizeof(raw), raw_r, sizeof(raw_r));
+		assert_has(" = mana_ib_create_qp {sq_buf_addr = 0x9000, sq_buf_size = 4096, port = 1}\n");
+		assert_has(" = mana_ib_create_qp_resp {sqid = 7, cqid = 8, tx_vp_offset = 9}");
+		drv_uhw(20, QP_CREATE, &rc, sizeof(rc), rc_r, sizeof(rc_r));
+		assert_has(" = mana_ib_create_rc_qp {queue_buf = [0x1000, 0x2000, 0x3000, 0x4000], "
+			   "queue_size = [256, 512, 1024, 2048]}\n");
+		assert_has(" = mana_ib_create_rc_qp_resp {queue_id = [11, 12, 13, 14]}");
+	}
 #ifdef HAVE_ERDMA_ABI_H
 	{
 		struct erdma_uresp_create_cq r = { .cq_id = 6, .num_cqe = 256 };
