@@ -72,6 +72,13 @@ mpi() {
 
 echo "RESULT kernel $(uname -r)"
 mpi_hosts
+# UCX addresses the peer by GID 0, its link-local IPv6 address: until
+# duplicate address detection is over on both sides, the peer answers no
+# neighbour solicitation and the first address handle times out (seen 8 s
+# after boot).
+t=0
+while ip -6 addr show | grep -q tentative && [ $t -lt 300 ]; do sleep 0.1; t=$((t + 1)); done
+barrier "link-local addresses ready" || die "barrier: link-local addresses"
 # Who serves the device: the plug-in traces its commands when asked; the
 # stock side has none to trace.
 r=check
