@@ -1087,6 +1087,80 @@ static void bnxt_efa_hns_data(void **state)
 	assert_has(" = hns_create_cq_resp {cqn = 9, cap_flags = 0x1}\n");
 }
 
+/* Namespaces newer than Debian 12's headers, by value (Linux 7.2's
+ * <rdma/bnxt_re-abi.h>, 6.4's <rdma/efa-abi.h>): bnxt_re's page allocator
+ * and doorbell region, efa's MR_QUERY on the core MR object; and the
+ * driver data that grew past 6.1's structs. */
+static void bnxt_efa_namespaces(void **state)
+{
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = fetch, .flags = UVIO_DECODE_AFTER };
+	uint64_t off = 0x3000;
+	uint32_t mlen = 4096, dpi = 7;
+	uint16_t validity = 0x5, ic[3] = { 1, 2, 3 };
+	struct {
+		uint64_t qpsva, qprva, qp_handle, comp_mask;
+		uint32_t sq_slots, sq_npsn;
+	} qp = { 0x1000, 0x2000, 0x33, 1, 64, 128 };
+	struct raw_cmd c;
+	size_t len;
+	(void)state;
+
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, 0x1000 /* ALLOC_PAGE */, 0x1000 /* ALLOC_PAGE */, RDMA_DRIVER_BNXT_RE, 5);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .flags = UVERBS_ATTR_F_MANDATORY,
+					  .data = 9 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1001, .len = 8,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = 1 };
+	c.a[2] = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&dpi };
+	c.a[3] = (struct ib_uverbs_attr){ .attr_id = 0x1003, .len = 8,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&off };
+	c.a[4] = (struct ib_uverbs_attr){ .attr_id = 0x1004, .len = 4,
+					  .flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&mlen };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &dpi, sizeof(dpi) };
+	regions[1] = (struct region){ &off, sizeof(off) };
+	regions[2] = (struct region){ &mlen, sizeof(mlen) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("ALLOC_PAGE.ALLOC_PAGE (object 4096, method 4096)");
+	assert_has("new ALLOC_PAGE handle 9\n");
+	assert_has(" TYPE ");
+	assert_has(" = DBR_BAR_PAGE(1)\n");
+	assert_has(" = 7\n");
+	assert_has(" = 0x3000\n");
+	assert_has("MMAP_LENGTH      ptr-out len 4 mandatory ptr 0x");
+	assert_has(" = 4096");
+	assert_null(strstr(text, "missing mandatory"));
+	assert_null(strstr(text, "unknown"));
+
+	/* QP_CREATE's doorbell region handle, and the 7.2 request */
+	drv_uhw(RDMA_DRIVER_BNXT_RE, QP_CREATE, &qp, sizeof(qp), NULL, 0);
+	assert_has(" = bnxt_re_qp_req {qpsva = 0x1000, qprva = 0x2000, qp_handle = 0x33, "
+		   "comp_mask = 0x1(FIXED_QUE_ATTR), sq_slots = 64, sq_npsn = 128}\n");
+
+	memset(&c, 0, sizeof(c));
+	len = raw_cmd(&c, UVERBS_OBJECT_MR, 0x1000 /* MR_QUERY */, RDMA_DRIVER_EFA, 5);
+	c.a[0] = (struct ib_uverbs_attr){ .attr_id = 0x1000, .flags = UVERBS_ATTR_F_MANDATORY,
+					  .data = 4 };
+	c.a[1] = (struct ib_uverbs_attr){ .attr_id = 0x1001, .len = 2,
+					  .flags = UVERBS_ATTR_F_MANDATORY,
+					  .data = (uintptr_t)&validity };
+	for (int i = 0; i < 3; i++)
+		c.a[2 + i] = (struct ib_uverbs_attr){ .attr_id = (uint16_t)(0x1002 + i), .len = 2,
+			.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)&ic[i] };
+	memset(regions, 0, sizeof(regions));
+	regions[0] = (struct region){ &validity, sizeof(validity) };
+	regions[1] = (struct region){ ic, sizeof(ic) };
+	assert_true(uvio_decode_cmd(&c, len, &o, text, sizeof(text)) > 0);
+	assert_has("MR.MR_QUERY (object ");
+	assert_has("RESP_IC_ID_VALIDITY");
+	assert_has("0x5(RECV_IC_ID|RDMA_RECV_IC_ID)");
+	assert_has("RESP_RDMA_RECV_IC_ID");
+	assert_null(strstr(text, "missing mandatory"));
+	assert_null(strstr(text, "unknown"));
+	memset(regions, 0, sizeof(regions));
+}
+
 static void irdma_erdma_mana_data(void **state)
 {
 	(void)state;
@@ -1464,6 +1538,7 @@ int main(void)
 		cmocka_unit_test(ocrdma_qedr_pvrdma_data),
 		cmocka_unit_test(bnxt_efa_hns_data),
 		cmocka_unit_test(irdma_erdma_mana_data),
+		cmocka_unit_test(bnxt_efa_namespaces),
 		cmocka_unit_test(every_driver_has_tables),
 	};
 

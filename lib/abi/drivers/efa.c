@@ -6,9 +6,11 @@
  * EX_QUERY_DEVICE's capabilities, CREATE_CQ (entry size, flags from 5.14)
  * and its answer (doorbell offset and key from 5.14), CREATE_QP (ring sizes,
  * the driver QP type) and its answer (mmap keys and offsets), CREATE_AH's AH
- * number. Its ioctl additions (EFA_IB_METHOD_MR_QUERY, 6.4) came after
- * 6.1's header and are not described. The CQ structs by offset (5.10's
- * lack flags, db_off and db_mmap_key).
+ * number; what came after 6.1's header by offset, as Linux 7.2's states it
+ * (the context's inline_buf_size_ex, CREATE_QP's flags and service level);
+ * and its ioctl addition, MR_QUERY on the core MR object (6.4: the
+ * interconnect ids of an MR). The CQ structs by offset (5.10's lack flags,
+ * db_off and db_mmap_key).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +58,20 @@ _Static_assert(sizeof(struct efa_ibv_create_cq_resp) >= 40 &&
 #endif
 
 
+/* MR_QUERY's ids (6.4's <rdma/efa-abi.h>). */
+enum {
+	UVIO_EFA_IB_METHOD_MR_QUERY = 0x1000,
+	UVIO_EFA_IB_ATTR_QUERY_MR_HANDLE = 0x1000, UVIO_EFA_IB_ATTR_QUERY_MR_RESP_IC_ID_VALIDITY,
+	UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RECV_IC_ID, UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RDMA_READ_IC_ID,
+	UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RDMA_RECV_IC_ID,
+};
+#if UVIO_SYS_UAPI_6_12
+UVIO_UAPI_CHECK(EFA_IB_METHOD_MR_QUERY, UVIO_EFA_IB_METHOD_MR_QUERY);
+UVIO_UAPI_CHECK(EFA_IB_ATTR_QUERY_MR_HANDLE, UVIO_EFA_IB_ATTR_QUERY_MR_HANDLE);
+UVIO_UAPI_CHECK(EFA_IB_ATTR_QUERY_MR_RESP_RDMA_RECV_IC_ID,
+		UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RDMA_RECV_IC_ID);
+#endif
+
 enum {
 	VT_EFA_FIRST = ABI_VT_DRIVER_BASE(11),
 	VT_EFA_ALLOC_UCONTEXT_CMD = VT_EFA_FIRST,
@@ -67,6 +83,7 @@ enum {
 	VT_EFA_CREATE_QP_RESP,
 	VT_EFA_CREATE_AH_RESP,
 	VT_EFA_EX_QUERY_DEVICE_RESP,
+	VT_EFA_CREATE_QP_FLAGS, VT_EFA_MR_VALIDITY,
 	VT_EFA__END
 };
 
@@ -82,7 +99,8 @@ static const struct abi_vtype vtypes[VT_EFA__END - VT_EFA_FIRST] = {
 	       F(efa_alloc_ucontext_resp, max_llq_size, U32),
 	       F(efa_alloc_ucontext_resp, max_tx_batch, U16),
 	       F(efa_alloc_ucontext_resp, min_sq_wr, U16),
-	       F(efa_alloc_ucontext_resp, reserved_a0, RSVD)),
+	       FO(inline_buf_size_ex, 20, 2, U16),
+	       FO(reserved_b0, 22, 2, RSVD)),
 	STRUCT(EFA_ALLOC_PD_RESP, efa_alloc_pd_resp,
 	       F(efa_alloc_pd_resp, comp_mask, X32),
 	       F(efa_alloc_pd_resp, pdn, U16),
@@ -102,11 +120,14 @@ static const struct abi_vtype vtypes[VT_EFA__END - VT_EFA_FIRST] = {
 		  FO(reserved_d0, 26, 2, RSVD),
 		  FO(db_off, 28, 4, U32),
 		  FO(db_mmap_key, 32, 8, X64)),
-	STRUCT(EFA_CREATE_QP, efa_create_qp,
-	       F(efa_create_qp, comp_mask, X32),
-	       F(efa_create_qp, rq_ring_size, U32),
-	       F(efa_create_qp, sq_ring_size, U32),
-	       F(efa_create_qp, driver_qp_type, U32)),
+	STRUCT_SZ(EFA_CREATE_QP, efa_create_qp, 24,
+		  FO(comp_mask, 0, 4, X32),
+		  FO(rq_ring_size, 4, 4, U32),
+		  FO(sq_ring_size, 8, 4, U32),
+		  FO(driver_qp_type, 12, 4, U32),
+		  FO(flags, 16, 2, EFA_CREATE_QP_FLAGS),
+		  FO(sl, 18, 1, U8),
+		  FO(reserved_98, 19, 5, RSVD)),
 	STRUCT(EFA_CREATE_QP_RESP, efa_create_qp_resp,
 	       F(efa_create_qp_resp, comp_mask, X32),
 	       F(efa_create_qp_resp, rq_db_offset, U32),
@@ -132,6 +153,9 @@ static const struct abi_vtype vtypes[VT_EFA__END - VT_EFA_FIRST] = {
 	       F(efa_ex_query_device_resp, max_rq_sge, U16),
 	       F(efa_ex_query_device_resp, max_rdma_size, U32),
 	       F(efa_ex_query_device_resp, device_caps, X32)),
+	FLAGS(EFA_CREATE_QP_FLAGS, efa_create_qp_flags, B(0x1, UNSOLICITED_WRITE_RECV)),
+	FLAGS(EFA_MR_VALIDITY, efa_query_mr_validity,
+	      B(0x1, RECV_IC_ID), B(0x2, RDMA_READ_IC_ID), B(0x4, RDMA_RECV_IC_ID)),
 };
 
 
@@ -149,7 +173,25 @@ static const struct abi_drv_udata udata[] = {
 	UD_WRITE_EX(QUERY_DEVICE, NONE, EFA_EX_QUERY_DEVICE_RESP),
 };
 
+static const struct abi_method mr[] = {
+	METHOD_D(UVIO_EFA_IB_METHOD_MR_QUERY, MR_QUERY, 0,
+		 A_DIDR(UVIO_EFA_IB_ATTR_QUERY_MR_HANDLE, HANDLE, UVERBS_OBJECT_MR, READ, MAND),
+		 A_DOUT(UVIO_EFA_IB_ATTR_QUERY_MR_RESP_IC_ID_VALIDITY, RESP_IC_ID_VALIDITY,
+			EFA_MR_VALIDITY, 2, MAND),
+		 A_DOUT(UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RECV_IC_ID, RESP_RECV_IC_ID, U16, 2, MAND),
+		 A_DOUT(UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RDMA_READ_IC_ID, RESP_RDMA_READ_IC_ID, U16, 2,
+			MAND),
+		 A_DOUT(UVIO_EFA_IB_ATTR_QUERY_MR_RESP_RDMA_RECV_IC_ID, RESP_RDMA_RECV_IC_ID, U16, 2,
+			MAND)),
+};
+
+/* efa's method of the core MR object, under the core object's name */
+static const struct abi_object objects[] = {
+	OBJECT_D(UVERBS_OBJECT_MR, MR, IDR, mr),
+};
+
 const struct abi_driver abi_drv_efa = {
 	RDMA_DRIVER_EFA, N(efa), sizeof(vtypes) / sizeof(vtypes[0]), vtypes,
-	0, 0, sizeof(udata) / sizeof(udata[0]), NULL, NULL, udata,
+	sizeof(objects) / sizeof(objects[0]), 0, sizeof(udata) / sizeof(udata[0]), objects, NULL,
+	udata,
 };
