@@ -44,8 +44,8 @@ static inline int drv_prepare(struct uvio_device *dev, const char *verb,
  * half, what that half builds (and allocates); else none. rxe and siw
  * take the inline way out.
  */
-int drv_prepare_hw_slow(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b);
+int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
+			union hw_params *p, struct drv_bufs *b);
 static inline int drv_prepare_hw(struct uvio_device *dev, const char *verb,
 				 const struct uvio_drv *drv, enum hw_verb v, struct hw_call *c,
 				 union hw_params *p, struct drv_bufs *b)
@@ -60,7 +60,7 @@ static inline int drv_prepare_hw(struct uvio_device *dev, const char *verb,
 	if (__builtin_expect(dev->driver_id == RDMA_DRIVER_RXE ||
 			     dev->driver_id == RDMA_DRIVER_SIW, 1))
 		return 0;
-	return drv_prepare_hw_slow(dev, c, p, b);
+	return drv_prepare_hw_slow(dev, verb, c, p, b);
 }
 /* drv_prepare_hw() refused: the verb's failure, in the driver half's words
  * where it gave some. */
