@@ -107,8 +107,5 @@ uvio_run_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, void
 		};                                                                     \
 		&uvio_verb_desc_;                                                      \
 	})
-#define uvio_run_verb(dev, verb_, name_, on_ioctl_, on_write_, args, path)               \
-	uvio_run_verb_desc((dev), uvio_verb_desc_const(verb_, name_, on_ioctl_, on_write_), \
-			   (args), (path))
 
 #endif

@@ -411,7 +411,6 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 {
 	struct efa_state *st;
 	struct efa_obj *o = c->obj;
-	const char *what = NULL;
 	int err = 0;
 
 	(void)p;
@@ -446,7 +445,6 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 
 		memcpy(&r, c->out, sizeof(r));
 		err = cq_map(st, o, &r);
-		what = "CQ.CREATE";
 		break;
 	}
 	case HW_QP: {
@@ -454,7 +452,6 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 
 		memcpy(&r, c->out, sizeof(r));
 		err = qp_map(st, o, &r);
-		what = "QP.CREATE";
 		break;
 	}
 	default:
@@ -464,7 +461,7 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 	 * unmapped, and the destroy still frees what was. */
 	if (err)
 		uvio_log(LOG_WARNING, "%s: %s: efa: the kernel's queue memory of handle %u not "
-			 "mapped (%s)", dev->name, what, handle, strerror(-err));
+			 "mapped (%s)", dev->name, c->name, handle, strerror(-err));
 	uvio_hw_keep(&st->base, &o->base, c->verb, handle);
 }
 

@@ -70,6 +70,7 @@ union hw_params {
 struct hw_call {
 	const struct hw_ops *ops;	/* NULL: no driver half takes part */
 	enum hw_verb verb;
+	const char *name;		/* the verb's, for messages: "CQ.CREATE" */
 	void *obj;			/* what prepare allocated for the object */
 	const char *why;		/* prepare's refusal, in words, or NULL */
 	uint64_t in[HW_DATA_MAX / 8];

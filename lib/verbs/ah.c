@@ -31,8 +31,7 @@ static int create_ah_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct create_args *a = args;
 	struct ib_uverbs_create_ah_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_AH, a->c,
-				  &r, sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(CREATE_AH), a->c, &r, sizeof(r), &a->b);
 
 	if (!ret)
 		*a->handle = r.ah_handle;
@@ -50,12 +49,12 @@ UVIO_API int uvio_create_ah(struct uvio_device *dev, const struct uvio_ah_attr *
 	if (!ret && !ah_handle)
 		ret = -EINVAL;
 	if (ret)
-		return uvio_verb_end(dev, "AH.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_AH), UVIO_PATH_AUTO, ret, path);
 	a.c.core.user_handle = in.user_handle;
 	a.c.core.pd_handle = in.pd_handle;
 	av_to_ah_attr(&a.c.core.attr, &in.av);
-	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_AH, "AH.CREATE", NULL, create_ah_write, &a,
-				(&(struct hw_run){ drv, HW_AH, NULL, &a.b, ah_handle }), path);
+	return uvio_run_hw_verb(dev, CREATE_AH, NULL, create_ah_write, &a, (&(struct hw_run){ drv,
+				HW_AH, NULL, &a.b, ah_handle }), path);
 }
 
 UVIO_API int uvio_destroy_ah(struct uvio_device *dev, uint32_t ah_handle,

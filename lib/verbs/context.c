@@ -19,7 +19,7 @@ static int get_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *ar
 	int ret;
 
 	if (!atomic_load_explicit(&dev->ctx_without_async_fd, memory_order_relaxed)) {
-		UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+		UVIO_VERB_CMD(dev, cmd, 4, p, GET_CONTEXT);
 		uvio_attr_optional(fput_out(&cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 						    &ncv, sizeof(ncv)));
 		/* Optional: older kernels do not know it (5.10 does). */
@@ -73,8 +73,7 @@ static int get_context_write(struct uvio_device *dev, enum uvio_path p, void *ar
 	struct uvio_context *ctx = ((struct args *)args)->ctx;
 	UVIO_WRITE_BUF(struct ib_uverbs_get_context) c = { .core = { 0 } };
 	struct ib_uverbs_get_context_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_GET_CONTEXT, c,
-				  &r, sizeof(r), b);
+	int ret = uvio_write(dev, p, VERB_WRITE(GET_CONTEXT), c, &r, sizeof(r), b);
 
 	/* On failure the kernel may have written a response, but an fd it
 	 * names was never installed: nothing to close, nothing to trust. */
@@ -100,14 +99,13 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 	int ret = uvio_out_check(ctx);
 
 	if (!ret) {
-		ret = drv_prepare_hw(dev, "DEVICE.GET_CONTEXT", drv, HW_CONTEXT, &hc, NULL, &a.b);
+		ret = drv_prepare_hw(dev, VERB_NAME(GET_CONTEXT), drv, HW_CONTEXT, &hc, NULL, &a.b);
 		if (ret)
-			return drv_refused(dev, "DEVICE.GET_CONTEXT", &hc, ret, path);
+			return drv_refused(dev, VERB_NAME(GET_CONTEXT), &hc, ret, path);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "DEVICE.GET_CONTEXT", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_GET_CONTEXT, "DEVICE.GET_CONTEXT",
-			    get_context_ioctl, get_context_write, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(GET_CONTEXT), UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, GET_CONTEXT, get_context_ioctl, get_context_write, &a, path);
 	/* A context made, even when its async fd then failed, is the
 	 * driver half's to keep; one made by an earlier call was kept then. */
 	drv_finish_hw(dev, drv, &hc, a.made ? 0 : ret ? ret : -EEXIST, 0, NULL);
@@ -128,7 +126,7 @@ static int query_context_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 				       sizeof(ncv)));
 	uvio_attr_optional(uvio_fx_out(&c, UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &core,
 				       sizeof(core)));
-	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
+	ret = uvio_fx_send(dev, p, &c, VERB_OBJECT(QUERY_CONTEXT), VERB_METHOD(QUERY_CONTEXT));
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(info, num_comp_vectors, ncv);
@@ -142,7 +140,6 @@ UVIO_API int uvio_query_context(struct uvio_device *dev, struct uvio_context_inf
 	int ret = uvio_out_check(info);
 
 	if (ret)
-		return uvio_verb_end(dev, "DEVICE.QUERY_CONTEXT", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_CONTEXT, "DEVICE.QUERY_CONTEXT",
-			     query_context_ioctl, NULL, info, path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_CONTEXT), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, QUERY_CONTEXT, query_context_ioctl, NULL, info, path);
 }

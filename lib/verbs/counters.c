@@ -14,7 +14,7 @@ static int create_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void
 	struct create_args *a = args;
 	struct ib_uverbs_attr *handle;
 
-	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 3, p, CREATE_COUNTERS);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
 	return obj_exec_new(dev, &cmd, &a->b, handle, a->handle);
 }
@@ -23,13 +23,13 @@ UVIO_API int uvio_create_counters(struct uvio_device *dev, const struct uvio_drv
 				  uint32_t *counters_handle, enum uvio_path *path)
 {
 	struct create_args a = { .handle = counters_handle };
-	int ret = counters_handle ? drv_prepare(dev, "COUNTERS.CREATE", drv, &a.b) : -EINVAL;
+	int ret = counters_handle ? drv_prepare(dev, VERB_NAME(CREATE_COUNTERS), drv,
+						&a.b) : -EINVAL;
 
 	if (ret)
-		return uvio_verb_end(dev, "COUNTERS.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_COUNTERS), UVIO_PATH_AUTO, ret, path);
 	obj_drv_no_default(&a.b);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_COUNTERS, "COUNTERS.CREATE",
-			     create_counters_ioctl, NULL, &a, path);
+	return uvio_run_verb(dev, CREATE_COUNTERS, create_counters_ioctl, NULL, &a, path);
 }
 
 UVIO_API int uvio_destroy_counters(struct uvio_device *dev, uint32_t counters_handle,
@@ -48,7 +48,7 @@ static int read_counters_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 {
 	struct read_args *a = args;
 
-	UVIO_DEV_CMD(dev, cmd, 3, p, UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+	UVIO_VERB_CMD(dev, cmd, 3, p, READ_COUNTERS);
 	fput_idr(&cmd, UVERBS_ATTR_READ_COUNTERS_HANDLE, a->handle);
 	uvio_put_ptr_out(&cmd, UVERBS_ATTR_READ_COUNTERS_BUFF, a->values,
 			 a->n * sizeof(*a->values));
@@ -65,9 +65,8 @@ UVIO_API int uvio_read_counters(struct uvio_device *dev, uint32_t counters_handl
 
 	/* The values travel in one attribute of at most 65535 bytes. */
 	if (!values && n)
-		return uvio_verb_end(dev, "COUNTERS.READ", UVIO_PATH_AUTO, -EINVAL, path);
+		return uvio_verb_end(dev, VERB_NAME(READ_COUNTERS), UVIO_PATH_AUTO, -EINVAL, path);
 	if (n > UINT16_MAX / sizeof(*values))
-		return uvio_verb_end(dev, "COUNTERS.READ", UVIO_PATH_AUTO, -E2BIG, path);
-	return uvio_run_verb(dev, UVIO_VERB_READ_COUNTERS, "COUNTERS.READ", read_counters_ioctl,
-			     NULL, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(READ_COUNTERS), UVIO_PATH_AUTO, -E2BIG, path);
+	return uvio_run_verb(dev, READ_COUNTERS, read_counters_ioctl, NULL, &a, path);
 }

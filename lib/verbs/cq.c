@@ -31,7 +31,7 @@ static int create_cq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uint32_t cqe = 0, flags = UVIO_OPT(attr, flags);
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 9, p, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 9, p, CREATE_CQ);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 	fput_u32(&cmd, UVERBS_ATTR_CREATE_CQ_CQE, a->hp.cq.cqe);
 	fput_u64(&cmd, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, UVIO_OPT(attr, user_handle));
@@ -71,8 +71,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 		} };
 		struct ib_uverbs_ex_create_cq_resp r;
 
-		ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_CQ), c,
-					 &r, sizeof(r), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE2(CREATE_CQ), c, &r, sizeof(r), &a->b);
 		if (!ret)
 			cq_out(a->cq, r.base.cq_handle, r.base.cqe);
 	} else {
@@ -84,8 +83,7 @@ static int create_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 		} };
 		struct ib_uverbs_create_cq_resp r;
 
-		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_CQ, c, &r,
-				      sizeof(r), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE(CREATE_CQ), c, &r, sizeof(r), &a->b);
 		if (!ret)
 			cq_out(a->cq, r.cq_handle, r.cqe);
 	}
@@ -103,14 +101,13 @@ UVIO_API int uvio_create_cq(struct uvio_device *dev, const struct uvio_cq_attr *
 	if (!ret && !UVIO_OPT_HAS(cq, handle))
 		ret = -EINVAL;
 	if (ret)
-		return uvio_verb_end(dev, "CQ.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_CQ), UVIO_PATH_AUTO, ret, path);
 	a.attr = attr;
 	a.cq = cq;
 	a.hp.cq.cqe = UVIO_OPT(attr, cqe);
 	a.hp.cq.handle = 0;
 	a.hp.cq.channel = channel_fd(attr) >= 0;
-	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_CQ, "CQ.CREATE", create_cq_ioctl,
-				create_cq_write, &a,
+	return uvio_run_hw_verb(dev, CREATE_CQ, create_cq_ioctl, create_cq_write, &a,
 				(&(struct hw_run){ drv, HW_CQ, &a.hp, &a.b, &cq->handle }), path);
 }
 
@@ -130,8 +127,7 @@ static int resize_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct resize_args *a = args;
 	struct ib_uverbs_resize_cq_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_RESIZE_CQ, a->c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(RESIZE_CQ), a->c, &r, sizeof(r), &a->b);
 
 	if (!ret && a->cq)
 		cq_out(a->cq, a->c.core.cq_handle, r.cqe);
@@ -154,16 +150,15 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 		a.c.core.cqe = UVIO_OPT(attr, cqe);
 		hp.cq.cqe = a.c.core.cqe;
 		hp.cq.handle = a.c.core.cq_handle;
-		ret = drv_prepare_hw(dev, "CQ.RESIZE", drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
+		ret = drv_prepare_hw(dev, VERB_NAME(RESIZE_CQ), drv, HW_CQ_RESIZE, &hc, &hp, &a.b);
 		if (ret)
-			return drv_refused(dev, "CQ.RESIZE", &hc, ret, path);
+			return drv_refused(dev, VERB_NAME(RESIZE_CQ), &hc, ret, path);
 		a.c.core.cqe = hp.cq.cqe;
 	}
 
 	if (ret)
-		return uvio_verb_end(dev, "CQ.RESIZE", UVIO_PATH_AUTO, ret, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_RESIZE_CQ, "CQ.RESIZE", NULL, resize_cq_write, &a,
-			    path);
+		return uvio_verb_end(dev, VERB_NAME(RESIZE_CQ), UVIO_PATH_AUTO, ret, path);
+	ret = uvio_run_verb(dev, RESIZE_CQ, NULL, resize_cq_write, &a, path);
 	drv_finish_hw(dev, drv, &hc, ret, a.c.core.cq_handle, &hp);
 	return ret;
 }
@@ -172,7 +167,7 @@ static int modify_cq_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	UVIO_WRITE_BUF(struct ib_uverbs_ex_modify_cq) *c = args;
 
-	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_CQ), *c, NULL, 0, NULL);
+	return uvio_write(dev, p, VERB_WRITE(MODIFY_CQ), *c, NULL, 0, NULL);
 }
 
 UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_moderation *attr,
@@ -186,8 +181,7 @@ UVIO_API int uvio_modify_cq(struct uvio_device *dev, const struct uvio_cq_modera
 	int ret = UVIO_OPTS_CHECK(attr, period, 1);
 
 	if (ret)
-		return uvio_verb_end(dev, "CQ.MODIFY", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(MODIFY_CQ), UVIO_PATH_AUTO, ret, path);
 
-	return uvio_run_verb(dev, UVIO_VERB_MODIFY_CQ, "CQ.MODIFY", NULL, modify_cq_write, &c,
-			     path);
+	return uvio_run_verb(dev, MODIFY_CQ, NULL, modify_cq_write, &c, path);
 }

@@ -13,8 +13,8 @@
 
 /* What a driver answers for a command it leaves disabled: say so by name,
  * since EOPNOTSUPP alone reads like a library fault. */
-static int disabled(struct uvio_device *dev, const char *verb, uint32_t command, int ret,
-		    enum uvio_path p, enum uvio_path *path)
+static int disabled(struct uvio_device *dev, enum uvio_verb v, int ret, enum uvio_path p,
+		    enum uvio_path *path)
 {
 	if (path)
 		*path = p;
@@ -23,7 +23,8 @@ static int disabled(struct uvio_device *dev, const char *verb, uint32_t command,
 				    "write() command %s (rxe and siw run the data path in "
 				    "userspace rings; rxe enables only POST_SEND and "
 				    "REQ_NOTIFY_CQ, siw only POST_SEND)",
-				    dev->name, verb, uvio_path_name(p), uvio_write_cmd_name(command));
+				    dev->name, uvio_verb_rows[v].name, uvio_path_name(p),
+				    uvio_write_cmd_name(uvio_verb_rows[v].write));
 		uvio_log(LOG_INFO, "%s", uvio_last_error());
 	}
 	return ret;
@@ -37,7 +38,7 @@ static int disabled(struct uvio_device *dev, const char *verb, uint32_t command,
  * these commands are refused for them before any system call, naming the
  * call that does the work.
  */
-static int user_queues(struct uvio_device *dev, const char *verb, const char *instead,
+static int user_queues(struct uvio_device *dev, enum uvio_verb v, const char *instead,
 		       enum uvio_path *path)
 {
 	const char *drv = dev->driver_id == RDMA_DRIVER_RXE ? "rxe" :
@@ -49,7 +50,7 @@ static int user_queues(struct uvio_device *dev, const char *verb, const char *in
 		*path = UVIO_PATH_AUTO;
 	uvio_set_last_error("%s: %s: EOPNOTSUPP: %s keeps this queue in user space, where the "
 			    "kernel command cannot reach it: use %s() of <uvio/dp.h>",
-			    dev->name, verb, drv, instead);
+			    dev->name, uvio_verb_rows[v].name, drv, instead);
 	uvio_log(LOG_INFO, "%s", uvio_last_error());
 	return -EOPNOTSUPP;
 }
@@ -104,14 +105,15 @@ static int post_write(struct uvio_device *dev, enum uvio_path p, void *args)
 			      sizeof(a->resp), NULL);
 }
 
-/* One of the three posts: the kernel's WR structs, each wqe_size long. */
-static int post(struct uvio_device *dev, unsigned int verb, const char *name,
-		uint32_t command, uint32_t handle, const void *wrs, uint32_t wr_count,
-		uint32_t wqe_size, const struct ib_uverbs_sge *sges, uint32_t sge_count,
-		uint32_t *bad_wr, enum uvio_path *path)
+/* One of the three posts (v: its verb): the kernel's WR structs, each
+ * wqe_size long. */
+static int post(struct uvio_device *dev, enum uvio_verb v, uint32_t handle, const void *wrs,
+		uint32_t wr_count, uint32_t wqe_size, const struct ib_uverbs_sge *sges,
+		uint32_t sge_count, uint32_t *bad_wr, enum uvio_path *path)
 {
+	const char *name = uvio_verb_rows[v].name;
 	struct post_args a = {
-		.command = command, .handle = handle, .wr_count = wr_count,
+		.command = uvio_verb_rows[v].write, .handle = handle, .wr_count = wr_count,
 		.sge_count = sge_count, .wqe_size = wqe_size, .wrs = wrs, .sges = sges,
 	};
 	size_t bytes = (size_t)wr_count * wqe_size + (size_t)sge_count * sizeof(*sges);
@@ -129,16 +131,16 @@ static int post(struct uvio_device *dev, unsigned int verb, const char *name,
 		return uvio_verb_end(dev, name, UVIO_PATH_AUTO, ret, path);
 	/* A send without WRs is the doorbell, which is what these drivers
 	 * take; anything else goes through their rings. */
-	if (wr_count || command != IB_USER_VERBS_CMD_POST_SEND) {
-		ret = user_queues(dev, name, command == IB_USER_VERBS_CMD_POST_SEND ?
-				  "uvio_dp_post_send" : command == IB_USER_VERBS_CMD_POST_RECV ?
-				  "uvio_dp_post_recv" : "uvio_dp_post_srq_recv", path);
+	if (wr_count || v != UVIO_VERB_POST_SEND) {
+		ret = user_queues(dev, v, v == UVIO_VERB_POST_SEND ? "uvio_dp_post_send" :
+				  v == UVIO_VERB_POST_RECV ? "uvio_dp_post_recv" :
+				  "uvio_dp_post_srq_recv", path);
 		if (ret)
 			return ret;
 	}
 	{
 		const struct uvio_verb_desc d = {
-			.verb = verb, .name = name, .on_write = post_write,
+			.verb = v, .name = name, .on_write = post_write,
 		};
 
 		ret = uvio_run_verb_desc(dev, &d, &a, &p);
@@ -146,7 +148,7 @@ static int post(struct uvio_device *dev, unsigned int verb, const char *name,
 	/* The kernel names the WR it stopped at even when it fails. */
 	if (bad_wr)
 		*bad_wr = a.resp.bad_wr;
-	return disabled(dev, name, command, ret, p, path);
+	return disabled(dev, v, ret, p, path);
 }
 
 /* wqe_size is the whole WR struct: rxe refuses a smaller one even for a
@@ -156,8 +158,8 @@ UVIO_API int uvio_post_send(struct uvio_device *dev, uint32_t qp_handle,
 			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
 			    uint32_t *bad_wr, enum uvio_path *path)
 {
-	return post(dev, UVIO_VERB_POST_SEND, "QP.POST_SEND", IB_USER_VERBS_CMD_POST_SEND,
-		    qp_handle, wrs, wr_count, sizeof(*wrs), sges, sge_count, bad_wr, path);
+	return post(dev, UVIO_VERB_POST_SEND, qp_handle, wrs, wr_count, sizeof(*wrs), sges,
+		    sge_count, bad_wr, path);
 }
 
 UVIO_API int uvio_post_recv(struct uvio_device *dev, uint32_t qp_handle,
@@ -165,8 +167,8 @@ UVIO_API int uvio_post_recv(struct uvio_device *dev, uint32_t qp_handle,
 			    const struct ib_uverbs_sge *sges, uint32_t sge_count,
 			    uint32_t *bad_wr, enum uvio_path *path)
 {
-	return post(dev, UVIO_VERB_POST_RECV, "QP.POST_RECV", IB_USER_VERBS_CMD_POST_RECV,
-		    qp_handle, wrs, wr_count, sizeof(*wrs), sges, sge_count, bad_wr, path);
+	return post(dev, UVIO_VERB_POST_RECV, qp_handle, wrs, wr_count, sizeof(*wrs), sges,
+		    sge_count, bad_wr, path);
 }
 
 UVIO_API int uvio_post_srq_recv(struct uvio_device *dev, uint32_t srq_handle,
@@ -174,9 +176,8 @@ UVIO_API int uvio_post_srq_recv(struct uvio_device *dev, uint32_t srq_handle,
 				const struct ib_uverbs_sge *sges, uint32_t sge_count,
 				uint32_t *bad_wr, enum uvio_path *path)
 {
-	return post(dev, UVIO_VERB_POST_SRQ_RECV, "SRQ.POST_RECV",
-		    IB_USER_VERBS_CMD_POST_SRQ_RECV, srq_handle, wrs, wr_count, sizeof(*wrs),
-		    sges, sge_count, bad_wr, path);
+	return post(dev, UVIO_VERB_POST_SRQ_RECV, srq_handle, wrs, wr_count, sizeof(*wrs), sges,
+		    sge_count, bad_wr, path);
 }
 
 struct notify_args {
@@ -187,8 +188,7 @@ static int notify_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct notify_args *a = args;
 
-	return uvio_write(dev, p, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, a->c,
-			       NULL, 0, NULL);
+	return uvio_write(dev, p, VERB_WRITE(REQ_NOTIFY_CQ), a->c, NULL, 0, NULL);
 }
 
 UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
@@ -201,11 +201,10 @@ UVIO_API int uvio_req_notify_cq(struct uvio_device *dev, uint32_t cq_handle,
 
 	/* rxe arms by this command; siw through the CQ's mapped control word. */
 	if (dev->driver_id == RDMA_DRIVER_SIW)
-		return user_queues(dev, "CQ.REQ_NOTIFY", "uvio_dp_arm_cq", path);
-	ret = uvio_run_verb(dev, UVIO_VERB_REQ_NOTIFY_CQ, "CQ.REQ_NOTIFY", NULL,
-				notify_write, &a, &p);
+		return user_queues(dev, UVIO_VERB_REQ_NOTIFY_CQ, "uvio_dp_arm_cq", path);
+	ret = uvio_run_verb(dev, REQ_NOTIFY_CQ, NULL, notify_write, &a, &p);
 
-	return disabled(dev, "CQ.REQ_NOTIFY", IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, ret, p, path);
+	return disabled(dev, UVIO_VERB_REQ_NOTIFY_CQ, ret, p, path);
 }
 
 struct poll_args {
@@ -226,7 +225,7 @@ static int poll_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	/* The kernel may answer with less (a failure before its response):
 	 * what it leaves reads as zero. */
 	memset(a->resp, 0, len);
-	return uvio_write(dev, p, IB_USER_VERBS_CMD_POLL_CQ, c, a->resp, len, NULL);
+	return uvio_write(dev, p, VERB_WRITE(POLL_CQ), c, a->resp, len, NULL);
 }
 
 UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
@@ -241,20 +240,20 @@ UVIO_API int uvio_poll_cq(struct uvio_device *dev, uint32_t cq_handle,
 	if (count)
 		*count = 0;
 	if (!count || (!wc && max))
-		return uvio_verb_end(dev, "CQ.POLL", UVIO_PATH_AUTO, -EINVAL, path);
-	ret = user_queues(dev, "CQ.POLL", "uvio_dp_poll_cq", path);
+		return uvio_verb_end(dev, VERB_NAME(POLL_CQ), UVIO_PATH_AUTO, -EINVAL, path);
+	ret = user_queues(dev, UVIO_VERB_POLL_CQ, "uvio_dp_poll_cq", path);
 	if (ret)
 		return ret;
 	if (a.ne > UVIO_MAX_POLL_CQ)
 		a.ne = UVIO_MAX_POLL_CQ;
-	ret = uvio_run_verb(dev, UVIO_VERB_POLL_CQ, "CQ.POLL", NULL, poll_write, &a, &p);
+	ret = uvio_run_verb(dev, POLL_CQ, NULL, poll_write, &a, &p);
 	if (!ret) {
 		/* Never more than asked, whatever the kernel says. */
 		if (r->count > a.ne)
-			return uvio_verb_end(dev, "CQ.POLL", p, -EPROTO, path);
+			return uvio_verb_end(dev, VERB_NAME(POLL_CQ), p, -EPROTO, path);
 		if (r->count)
 			memcpy(wc, r->wc, r->count * sizeof(*wc));
 		*count = r->count;
 	}
-	return disabled(dev, "CQ.POLL", IB_USER_VERBS_CMD_POLL_CQ, ret, p, path);
+	return disabled(dev, UVIO_VERB_POLL_CQ, ret, p, path);
 }

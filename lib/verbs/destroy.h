@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every object's destroy, from one table: a row an object names the verb
- * (its number and "OBJECT.METHOD" name), its method (object, method, the
+ * (its name, method and write() command are its row of verb_table.h), the
  * handle's attribute and, for the destroys that answer with event counts,
- * CQ, QP, SRQ and WQ, the response's: a fixed command, device/dev_fixed.h),
- * and its write() command with the layout of its core (a handle alone, the
+ * CQ, QP, SRQ and WQ, the response's (a fixed command, device/dev_fixed.h),
+ * and the layout of its write() command's core (a handle alone, the
  * response address and the handle, which CQ, QP and SRQ share, or comp_mask
  * and the handle, extended); one pair of encoders serves them all. All of
  * it inline: each verb's call names its row by a constant, and the row
@@ -55,15 +55,15 @@ enum destroy_obj {
 };
 
 /*
- * One destroy: the verb (its number and "OBJECT.METHOD" name, and the
- * encoders: the method, and destroy_write() where it has a write() command, in
- * a constant descriptor), the method
- * (its handle attribute; for the counted destroys the response attribute
- * and its length), the write() command (0: none; UVIO_EX() for an extended
- * one) with its core (core_len bytes, zero but the handle at handle_at)
- * and, for the counted destroys, the answer's length and where its counts
- * start; comp_words as destroy_events_report() takes it; hw: enum hw_verb
- * + 1 of the objects a hardware half keeps memory for, else 0.
+ * One destroy: the verb (its number and name, and the encoders: the method,
+ * and destroy_write() where it has a write() command, in a constant
+ * descriptor), the method's handle attribute (for the counted destroys the
+ * response attribute and its length too), the write() command's core
+ * (core_len bytes, zero but the handle at handle_at) and, for the counted
+ * destroys, the answer's length and where its counts start; comp_words as
+ * destroy_events_report() takes it; hw: enum hw_verb + 1 of the objects a
+ * hardware half keeps memory for, else 0. The method's ids and the write()
+ * command (UVIO_NO_WRITE: none) are copied from the verb's row.
  */
 struct destroy_row {
 	struct uvio_verb_desc desc;	/* verb, name, the pair of encoders */
@@ -131,68 +131,55 @@ _Static_assert(sizeof(struct ib_uverbs_ex_destroy_wq_resp) <= 16 &&
 		       sizeof(struct ib_uverbs_destroy_cq_resp) <= 16,
 	       "room for the write() answers");
 
-#define PLAIN(cmd) .desc.on_write = destroy_write, .command = IB_USER_VERBS_CMD_##cmd, .core_len = 4
-#define COUNTED(cmd, resp)                                                                     \
-	.desc.on_write = destroy_write, .command = IB_USER_VERBS_CMD_##cmd, .core_len = 16, .handle_at = 8,                    \
+/* The verb's row, then the write() core's layout. */
+#define PLAIN .desc.on_write = destroy_write, .core_len = 4
+#define COUNTED(resp)                                                                           \
+	.desc.on_write = destroy_write, .core_len = 16, .handle_at = 8,                         \
 	.write_resp = sizeof(struct resp)
-#define EX(cmd)                                                                                \
-	.desc.on_write = destroy_write, .command = UVIO_EX(IB_USER_VERBS_EX_CMD_##cmd),          \
-	.core_len = 8, .handle_at = 4
-#define METHOD(obj, meth, attr)                                                                \
-	.object = UVERBS_OBJECT_##obj, .method = UVERBS_METHOD_##meth,                         \
-	.handle_attr = UVERBS_ATTR_##attr
-#define ROW(v, n) .desc.verb = UVIO_VERB_##v, .desc.name = n, .desc.on_ioctl = destroy_ioctl
+#define EX .desc.on_write = destroy_write, .core_len = 8, .handle_at = 4
+#define HANDLE(attr) .handle_attr = UVERBS_ATTR_##attr
+#define ROW(v)                                                                                  \
+	.desc.verb = UVIO_VERB_##v, .desc.name = VERB_NAME(v), .desc.on_ioctl = destroy_ioctl,  \
+	.object = VERB_OBJECT(v), .method = VERB_METHOD(v), .command = VERB_WRITE(v)
 
 static const struct destroy_row uvio_destroy_rows[DESTROY__COUNT] = {
-	[DESTROY_PD] = { ROW(DEALLOC_PD, "PD.DESTROY"), METHOD(PD, PD_DESTROY, DESTROY_PD_HANDLE),
-			 PLAIN(DEALLOC_PD), .hw = HW_PD + 1 },
-	[DESTROY_MR] = { ROW(DEREG_MR, "MR.DESTROY"), METHOD(MR, MR_DESTROY, DESTROY_MR_HANDLE),
-			 PLAIN(DEREG_MR) },
-	[DESTROY_MW] = { ROW(DEALLOC_MW, "MW.DESTROY"), METHOD(MW, MW_DESTROY, DESTROY_MW_HANDLE),
-			 PLAIN(DEALLOC_MW) },
-	[DESTROY_XRCD] = { ROW(CLOSE_XRCD, "XRCD.DESTROY"),
-			   METHOD(XRCD, XRCD_DESTROY, DESTROY_XRCD_HANDLE), PLAIN(CLOSE_XRCD) },
-	[DESTROY_AH] = { ROW(DESTROY_AH, "AH.DESTROY"), METHOD(AH, AH_DESTROY, DESTROY_AH_HANDLE),
-			 PLAIN(DESTROY_AH), .hw = HW_AH + 1 },
-	[DESTROY_FLOW] = { ROW(DESTROY_FLOW, "FLOW.DESTROY"),
-			   METHOD(FLOW, FLOW_DESTROY, DESTROY_FLOW_HANDLE), EX(DESTROY_FLOW) },
-	[DESTROY_RWQ_IND_TBL] = { ROW(DESTROY_RWQ_IND_TBL, "RWQ_IND_TBL.DESTROY"),
-				  METHOD(RWQ_IND_TBL, RWQ_IND_TBL_DESTROY,
-					 DESTROY_RWQ_IND_TBL_HANDLE),
-				  EX(DESTROY_RWQ_IND_TBL) },
-	[DESTROY_COUNTERS] = { ROW(DESTROY_COUNTERS, "COUNTERS.DESTROY"),
-			       METHOD(COUNTERS, COUNTERS_DESTROY, DESTROY_COUNTERS_HANDLE) },
-	[DESTROY_DM] = { ROW(FREE_DM, "DM.FREE"), METHOD(DM, DM_FREE, FREE_DM_HANDLE) },
-	[DESTROY_FLOW_ACTION] = { ROW(DESTROY_FLOW_ACTION, "FLOW_ACTION.DESTROY"),
-				  METHOD(FLOW_ACTION, FLOW_ACTION_DESTROY,
-					 DESTROY_FLOW_ACTION_HANDLE) },
-	[DESTROY_CQ] = { ROW(DESTROY_CQ, "CQ.DESTROY"), METHOD(CQ, CQ_DESTROY, DESTROY_CQ_HANDLE),
+	[DESTROY_PD] = { ROW(DEALLOC_PD), HANDLE(DESTROY_PD_HANDLE), PLAIN, .hw = HW_PD + 1 },
+	[DESTROY_MR] = { ROW(DEREG_MR), HANDLE(DESTROY_MR_HANDLE), PLAIN },
+	[DESTROY_MW] = { ROW(DEALLOC_MW), HANDLE(DESTROY_MW_HANDLE), PLAIN },
+	[DESTROY_XRCD] = { ROW(CLOSE_XRCD), HANDLE(DESTROY_XRCD_HANDLE), PLAIN },
+	[DESTROY_AH] = { ROW(DESTROY_AH), HANDLE(DESTROY_AH_HANDLE), PLAIN, .hw = HW_AH + 1 },
+	[DESTROY_FLOW] = { ROW(DESTROY_FLOW), HANDLE(DESTROY_FLOW_HANDLE), EX },
+	[DESTROY_RWQ_IND_TBL] = { ROW(DESTROY_RWQ_IND_TBL), HANDLE(DESTROY_RWQ_IND_TBL_HANDLE),
+				  EX },
+	[DESTROY_COUNTERS] = { ROW(DESTROY_COUNTERS), HANDLE(DESTROY_COUNTERS_HANDLE) },
+	[DESTROY_DM] = { ROW(FREE_DM), HANDLE(FREE_DM_HANDLE) },
+	[DESTROY_FLOW_ACTION] = { ROW(DESTROY_FLOW_ACTION), HANDLE(DESTROY_FLOW_ACTION_HANDLE) },
+	[DESTROY_CQ] = { ROW(DESTROY_CQ), HANDLE(DESTROY_CQ_HANDLE),
 			 .resp_attr = UVERBS_ATTR_DESTROY_CQ_RESP,
 			 .ioctl_resp = sizeof(struct ib_uverbs_destroy_cq_resp),
-			 COUNTED(DESTROY_CQ, ib_uverbs_destroy_cq_resp), .comp_words = 1,
+			 COUNTED(ib_uverbs_destroy_cq_resp), .comp_words = 1,
 			 .hw = HW_CQ + 1 },
-	[DESTROY_QP] = { ROW(DESTROY_QP, "QP.DESTROY"), METHOD(QP, QP_DESTROY, DESTROY_QP_HANDLE),
+	[DESTROY_QP] = { ROW(DESTROY_QP), HANDLE(DESTROY_QP_HANDLE),
 			 .resp_attr = UVERBS_ATTR_DESTROY_QP_RESP,
 			 .ioctl_resp = sizeof(struct ib_uverbs_destroy_qp_resp),
-			 COUNTED(DESTROY_QP, ib_uverbs_destroy_qp_resp), .hw = HW_QP + 1 },
-	[DESTROY_SRQ] = { ROW(DESTROY_SRQ, "SRQ.DESTROY"),
-			  METHOD(SRQ, SRQ_DESTROY, DESTROY_SRQ_HANDLE),
+			 COUNTED(ib_uverbs_destroy_qp_resp), .hw = HW_QP + 1 },
+	[DESTROY_SRQ] = { ROW(DESTROY_SRQ), HANDLE(DESTROY_SRQ_HANDLE),
 			  .resp_attr = UVERBS_ATTR_DESTROY_SRQ_RESP,
 			  .ioctl_resp = sizeof(struct ib_uverbs_destroy_srq_resp),
-			  COUNTED(DESTROY_SRQ, ib_uverbs_destroy_srq_resp), .hw = HW_SRQ + 1 },
+			  COUNTED(ib_uverbs_destroy_srq_resp), .hw = HW_SRQ + 1 },
 	/* WQ's write() answer is extended: its count after comp_mask and
 	 * response_length; the method answers the count alone. */
-	[DESTROY_WQ] = { ROW(DESTROY_WQ, "WQ.DESTROY"), METHOD(WQ, WQ_DESTROY, DESTROY_WQ_HANDLE),
+	[DESTROY_WQ] = { ROW(DESTROY_WQ), HANDLE(DESTROY_WQ_HANDLE),
 			 .resp_attr = UVERBS_ATTR_DESTROY_WQ_RESP,
 			 .ioctl_resp = sizeof(((struct destroy_counted *)0)->resp[0]),
-			 EX(DESTROY_WQ), .write_resp = sizeof(struct ib_uverbs_ex_destroy_wq_resp),
+			 EX, .write_resp = sizeof(struct ib_uverbs_ex_destroy_wq_resp),
 			 .events_at = offsetof(struct ib_uverbs_ex_destroy_wq_resp, events_reported) },
 };
 
 #undef PLAIN
 #undef COUNTED
 #undef EX
-#undef METHOD
+#undef HANDLE
 #undef ROW
 
 /* The caller's event counts: an output struct, checked before anything is

@@ -16,7 +16,7 @@ static int alloc_dm_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct alloc_args *a = args;
 	struct ib_uverbs_attr *handle;
 
-	UVIO_DEV_CMD(dev, cmd, 5, p, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+	UVIO_VERB_CMD(dev, cmd, 5, p, ALLOC_DM);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_ALLOC_DM_HANDLE);
 	fput_u64(&cmd, UVERBS_ATTR_ALLOC_DM_LENGTH, a->length);
 	fput_u32(&cmd, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, a->log_align);
@@ -36,12 +36,12 @@ UVIO_API int uvio_alloc_dm(struct uvio_device *dev, const struct uvio_dm_attr *a
 	if (!ret) {
 		a.length = in.length;
 		a.log_align = in.log_align;
-		ret = drv_prepare(dev, "DM.ALLOC", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(ALLOC_DM), drv, &a.b);
 		obj_drv_no_default(&a.b);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "DM.ALLOC", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_ALLOC_DM, "DM.ALLOC", alloc_dm_ioctl, NULL, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(ALLOC_DM), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, ALLOC_DM, alloc_dm_ioctl, NULL, &a, path);
 }
 
 UVIO_API int uvio_free_dm(struct uvio_device *dev, uint32_t dm_handle, enum uvio_path *path)

@@ -107,9 +107,10 @@ void uvio_drv_copy_back(const struct uvio_cmd *cmd, const struct drv_bufs *b)
 	own->result = cmd->result;
 }
 
-int drv_prepare_hw_slow(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b)
+int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
+			union hw_params *p, struct drv_bufs *b)
 {
+	c->name = verb;
 	c->ops = uvio_hw_ops(dev->driver_id);
 	return c->ops ? c->ops->prepare(dev, c, p, b) : 0;
 }

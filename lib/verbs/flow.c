@@ -41,8 +41,7 @@ static int create_flow_write(struct uvio_device *dev, enum uvio_path p, void *ar
 	memcpy(core, &a->head, sizeof(a->head));
 	memcpy(core + sizeof(a->head), a->flow, a->len);
 	memset(core + sizeof(a->head) + a->len, 0, len - sizeof(a->head) - a->len);
-	ret = uvio_write_run(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_FLOW), buf, len, &r,
-			     sizeof(r), &a->b);
+	ret = uvio_write_run(dev, p, VERB_WRITE(CREATE_FLOW), buf, len, &r, sizeof(r), &a->b);
 
 	if (!ret)
 		*a->handle = r.flow_handle;
@@ -62,14 +61,13 @@ UVIO_API int uvio_create_flow(struct uvio_device *dev, uint32_t qp_handle,
 	else if (len > UVIO_MAX_FLOW_ATTR)
 		ret = -E2BIG;
 	if (!ret)
-		ret = drv_prepare(dev, "FLOW.CREATE", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(CREATE_FLOW), drv, &a.b);
 	if (ret)
-		return uvio_verb_end(dev, "FLOW.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_FLOW), UVIO_PATH_AUTO, ret, path);
 	a.head.qp_handle = qp_handle;
 	a.flow = flow;
 	a.len = len;
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_FLOW, "FLOW.CREATE", NULL, create_flow_write,
-			     &a, path);
+	return uvio_run_verb(dev, CREATE_FLOW, NULL, create_flow_write, &a, path);
 }
 
 UVIO_API int uvio_destroy_flow(struct uvio_device *dev, uint32_t flow_handle,
@@ -112,8 +110,7 @@ static int create_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct esp_args *a = args;
 	struct ib_uverbs_attr *handle;
 
-	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
-		     UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 8, p, CREATE_FLOW_ACTION_ESP);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
 	put_esp(&cmd, &a->in);
 	return obj_exec_new(dev, &cmd, &a->b, handle, &a->handle);
@@ -123,8 +120,7 @@ static int modify_esp_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 {
 	struct esp_args *a = args;
 
-	UVIO_DEV_CMD(dev, cmd, 8, p, UVERBS_OBJECT_FLOW_ACTION,
-		     UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
+	UVIO_VERB_CMD(dev, cmd, 8, p, MODIFY_FLOW_ACTION_ESP);
 	/* An existing object the method writes: an IDR attribute. */
 	fput_idr(&cmd, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, a->handle);
 	put_esp(&cmd, &a->in);
@@ -150,16 +146,17 @@ UVIO_API int uvio_create_flow_action_esp(struct uvio_device *dev,
 					 enum uvio_path *path)
 {
 	struct esp_args a = { 0 };
-	int ret = handle ? esp_begin(dev, "FLOW_ACTION.ESP_CREATE", &a, attr, drv) : -EINVAL;
+	int ret = handle ? esp_begin(dev, VERB_NAME(CREATE_FLOW_ACTION_ESP), &a, attr,
+				     drv) : -EINVAL;
 
 	/* The kernel requires both; say so before sending. */
 	if (!ret && (!a.in.esp || !a.in.keymat))
 		ret = -EINVAL;
 	if (!ret)
-		ret = uvio_run_verb(dev, UVIO_VERB_CREATE_FLOW_ACTION_ESP, "FLOW_ACTION.ESP_CREATE",
-				    create_esp_ioctl, NULL, &a, path);
+		ret = uvio_run_verb(dev, CREATE_FLOW_ACTION_ESP, create_esp_ioctl, NULL, &a, path);
 	else
-		ret = uvio_verb_end(dev, "FLOW_ACTION.ESP_CREATE", UVIO_PATH_AUTO, ret, path);
+		ret = uvio_verb_end(dev, VERB_NAME(CREATE_FLOW_ACTION_ESP), UVIO_PATH_AUTO, ret,
+				    path);
 	if (!ret)
 		*handle = a.handle;
 	return ret;
@@ -170,12 +167,12 @@ UVIO_API int uvio_modify_flow_action_esp(struct uvio_device *dev, uint32_t handl
 					 const struct uvio_drv *drv, enum uvio_path *path)
 {
 	struct esp_args a = { .handle = handle };
-	int ret = esp_begin(dev, "FLOW_ACTION.ESP_MODIFY", &a, attr, drv);
+	int ret = esp_begin(dev, VERB_NAME(MODIFY_FLOW_ACTION_ESP), &a, attr, drv);
 
 	if (ret)
-		return uvio_verb_end(dev, "FLOW_ACTION.ESP_MODIFY", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_MODIFY_FLOW_ACTION_ESP, "FLOW_ACTION.ESP_MODIFY",
-			     modify_esp_ioctl, NULL, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(MODIFY_FLOW_ACTION_ESP), UVIO_PATH_AUTO, ret,
+				     path);
+	return uvio_run_verb(dev, MODIFY_FLOW_ACTION_ESP, modify_esp_ioctl, NULL, &a, path);
 }
 
 UVIO_API int uvio_destroy_flow_action(struct uvio_device *dev, uint32_t handle,

@@ -21,8 +21,7 @@ static int reg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)
 		.access_flags = UVIO_OPT(a->attr, access),
 	} };
 	struct ib_uverbs_reg_mr_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_REG_MR, c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(REG_MR), c, &r, sizeof(r), &a->b);
 
 	if (ret)
 		return ret;
@@ -43,9 +42,9 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 		/* a handle the caller cannot see would live on unseen */
 		ret = uvio_out_check(mr) || !UVIO_OPT_HAS(mr, handle) ? -EINVAL : 0;
 	if (!ret)
-		ret = drv_prepare(dev, "MR.REG", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(REG_MR), drv, &a.b);
 	if (ret)
-		return uvio_verb_end(dev, "MR.REG", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(REG_MR), UVIO_PATH_AUTO, ret, path);
 	/* siw answers EINVAL without its request (struct siw_ureq_reg_mr, 8
 	 * bytes: a key byte the driver may use, zero lets it choose), and so
 	 * does irdma (struct irdma_mem_reg_req, 8 bytes: zero is reg_type MEM,
@@ -58,7 +57,7 @@ UVIO_API int uvio_reg_mr(struct uvio_device *dev, const struct uvio_mr_attr *att
 		a.b.in = &siw_request;
 		a.b.in_len = sizeof(siw_request);
 	}
-	return uvio_run_verb(dev, UVIO_VERB_REG_MR, "MR.REG", NULL, reg_mr_write, &a, path);
+	return uvio_run_verb(dev, REG_MR, NULL, reg_mr_write, &a, path);
 }
 
 UVIO_API int uvio_dereg_mr(struct uvio_device *dev, uint32_t mr_handle,

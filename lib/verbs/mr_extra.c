@@ -25,8 +25,7 @@ static int rereg_mr_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct rereg_args *a = args;
 	struct ib_uverbs_rereg_mr_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_REREG_MR, a->c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(REREG_MR), a->c, &r, sizeof(r), &a->b);
 
 	if (!ret)
 		mr_out(a->keys, a->c.core.mr_handle, r.lkey, r.rkey);
@@ -51,12 +50,11 @@ UVIO_API int uvio_rereg_mr(struct uvio_device *dev, uint32_t mr_handle,
 		a.c.core.hca_va = in.iova;
 		a.c.core.pd_handle = in.pd_handle;
 		a.c.core.access_flags = in.access;
-		ret = drv_prepare(dev, "MR.REREG", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(REREG_MR), drv, &a.b);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "MR.REREG", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_REREG_MR, "MR.REREG", NULL, rereg_mr_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(REREG_MR), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, REREG_MR, NULL, rereg_mr_write, &a, path);
 }
 
 struct query_args {
@@ -79,7 +77,7 @@ static int query_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, sizeof(rkey));
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, sizeof(length));
 	uvio_attr_optional(uvio_fx_out(&c, UVERBS_ATTR_QUERY_MR_RESP_IOVA, &iova, sizeof(iova)));
-	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+	ret = uvio_fx_send(dev, p, &c, VERB_OBJECT(QUERY_MR), VERB_METHOD(QUERY_MR));
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(a->info, lkey, lkey);
@@ -95,9 +93,8 @@ UVIO_API int uvio_query_mr(struct uvio_device *dev, uint32_t mr_handle,
 	struct query_args a = { .handle = mr_handle, .info = info };
 
 	if (obj_out(info, sizeof(size_t)))
-		return uvio_verb_end(dev, "MR.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_MR, "MR.QUERY", query_mr_ioctl, NULL, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_MR), UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, QUERY_MR, query_mr_ioctl, NULL, &a, path);
 }
 
 struct advise_args {
@@ -110,7 +107,7 @@ static int advise_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct advise_args *a = args;
 
-	UVIO_DEV_CMD(dev, cmd, 4, p, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+	UVIO_VERB_CMD(dev, cmd, 4, p, ADVISE_MR);
 	fput_idr(&cmd, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, a->pd_handle);
 	fput_u64(&cmd, UVERBS_ATTR_ADVISE_MR_ADVICE, a->advice);	/* const: u64 */
 	fput_u64(&cmd, UVERBS_ATTR_ADVISE_MR_FLAGS, a->flags);
@@ -128,11 +125,10 @@ UVIO_API int uvio_advise_mr(struct uvio_device *dev, uint32_t pd_handle, uint32_
 	/* The kernel wants one SGE at least; the list travels in one
 	 * attribute of at most 65535 bytes. */
 	if (!sge || !num_sge)
-		return uvio_verb_end(dev, "MR.ADVISE", UVIO_PATH_AUTO, -EINVAL, path);
+		return uvio_verb_end(dev, VERB_NAME(ADVISE_MR), UVIO_PATH_AUTO, -EINVAL, path);
 	if (num_sge > UINT16_MAX / sizeof(*sge))
-		return uvio_verb_end(dev, "MR.ADVISE", UVIO_PATH_AUTO, -E2BIG, path);
-	return uvio_run_verb(dev, UVIO_VERB_ADVISE_MR, "MR.ADVISE", advise_mr_ioctl, NULL, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(ADVISE_MR), UVIO_PATH_AUTO, -E2BIG, path);
+	return uvio_run_verb(dev, ADVISE_MR, advise_mr_ioctl, NULL, &a, path);
 }
 
 /* REG_DMABUF_MR and DM_MR_REG: a new MR from something other than user
@@ -154,7 +150,7 @@ static int reg_dmabuf_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *
 	uint32_t lkey = 0, rkey = 0, h;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 11, p, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+	UVIO_VERB_CMD(dev, cmd, 11, p, REG_DMABUF_MR);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 	fput_idr(&cmd, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, in->pd_handle);
 	fput_u64(&cmd, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, in->offset);
@@ -179,7 +175,7 @@ static int reg_dm_mr_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uint32_t lkey = 0, rkey = 0, h;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 10, p, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+	UVIO_VERB_CMD(dev, cmd, 10, p, REG_DM_MR);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_REG_DM_MR_HANDLE);
 	fput_u64(&cmd, UVERBS_ATTR_REG_DM_MR_OFFSET, in->offset);
 	fput_u64(&cmd, UVERBS_ATTR_REG_DM_MR_LENGTH, in->length);
@@ -215,11 +211,10 @@ UVIO_API int uvio_reg_dmabuf_mr(struct uvio_device *dev,
 
 	if (!ret && a.in.dmabuf.fd < 0)
 		ret = -EBADF;
-	ret = reg_begin(dev, "MR.REG_DMABUF", &a, drv, ret);
+	ret = reg_begin(dev, VERB_NAME(REG_DMABUF_MR), &a, drv, ret);
 	if (ret)
-		return uvio_verb_end(dev, "MR.REG_DMABUF", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_REG_DMABUF_MR, "MR.REG_DMABUF",
-			     reg_dmabuf_mr_ioctl, NULL, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(REG_DMABUF_MR), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, REG_DMABUF_MR, reg_dmabuf_mr_ioctl, NULL, &a, path);
 }
 
 UVIO_API int uvio_reg_dm_mr(struct uvio_device *dev, const struct uvio_dm_mr_attr *attr,
@@ -230,9 +225,8 @@ UVIO_API int uvio_reg_dm_mr(struct uvio_device *dev, const struct uvio_dm_mr_att
 	int ret = obj_in(&a.in.dm, sizeof(a.in.dm), attr,
 			 uvio_offsetofend(struct uvio_dm_mr_attr, access));
 
-	ret = reg_begin(dev, "MR.DM_REG", &a, drv, ret);
+	ret = reg_begin(dev, VERB_NAME(REG_DM_MR), &a, drv, ret);
 	if (ret)
-		return uvio_verb_end(dev, "MR.DM_REG", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_REG_DM_MR, "MR.DM_REG", reg_dm_mr_ioctl, NULL, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(REG_DM_MR), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, REG_DM_MR, reg_dm_mr_ioctl, NULL, &a, path);
 }

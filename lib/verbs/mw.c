@@ -14,8 +14,7 @@ static int alloc_mw_write(struct uvio_device *dev, enum uvio_path p, void *args)
 {
 	struct alloc_args *a = args;
 	struct ib_uverbs_alloc_mw_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_ALLOC_MW, a->c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(ALLOC_MW), a->c, &r, sizeof(r), &a->b);
 
 	if (ret)
 		return ret;
@@ -40,12 +39,11 @@ UVIO_API int uvio_alloc_mw(struct uvio_device *dev, const struct uvio_mw_attr *a
 	}
 
 	if (!ret)
-		ret = drv_prepare(dev, "MW.ALLOC", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(ALLOC_MW), drv, &a.b);
 
 	if (ret)
-		return uvio_verb_end(dev, "MW.ALLOC", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_ALLOC_MW, "MW.ALLOC", NULL, alloc_mw_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(ALLOC_MW), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, ALLOC_MW, NULL, alloc_mw_write, &a, path);
 }
 
 UVIO_API int uvio_dealloc_mw(struct uvio_device *dev, uint32_t mw_handle,

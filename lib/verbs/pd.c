@@ -13,8 +13,7 @@ static int alloc_pd_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct alloc_args *a = args;
 	UVIO_WRITE_BUF(struct ib_uverbs_alloc_pd) c = { .core = { 0 } };
 	struct ib_uverbs_alloc_pd_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_ALLOC_PD, c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(ALLOC_PD), c, &r, sizeof(r), &a->b);
 
 	if (!ret)
 		*a->handle = r.pd_handle;
@@ -27,9 +26,9 @@ UVIO_API int uvio_alloc_pd(struct uvio_device *dev, const struct uvio_drv *drv,
 	struct alloc_args a = { .handle = pd_handle };
 
 	if (!pd_handle)
-		return uvio_verb_end(dev, "PD.ALLOC", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_hw_verb(dev, UVIO_VERB_ALLOC_PD, "PD.ALLOC", NULL, alloc_pd_write, &a,
-				(&(struct hw_run){ drv, HW_PD, NULL, &a.b, pd_handle }), path);
+		return uvio_verb_end(dev, VERB_NAME(ALLOC_PD), UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_hw_verb(dev, ALLOC_PD, NULL, alloc_pd_write, &a, (&(struct hw_run){ drv,
+				HW_PD, NULL, &a.b, pd_handle }), path);
 }
 
 UVIO_API int uvio_dealloc_pd(struct uvio_device *dev, uint32_t pd_handle,

@@ -55,7 +55,7 @@ static int create_qp_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uint32_t qpn = 0;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 16, p, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 16, p, CREATE_QP);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
 	if (a->type == IB_UVERBS_QPT_XRC_TGT) {
 		fput_idr(&cmd, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, a->xrcd);
@@ -137,15 +137,14 @@ static int create_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 	if (a->fields & UVIO_QP_INIT_SOURCE_QPN)
 		c.core.create_flags |= KERNEL_QP_CREATE_SOURCE_QPN;
 	if (c.core.create_flags || c.core.comp_mask) {
-		ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_QP), c, &r,
-				 sizeof(r), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE2(CREATE_QP), c, &r, sizeof(r), &a->b);
 	} else {
 		UVIO_WRITE_BUF(struct ib_uverbs_create_qp) plain;
 
 		memset(&plain.core, 0, sizeof(plain.core));
 		memcpy(&plain.core.user_handle, &c.core, sizeof(plain.core) - sizeof(__u64));
-		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_QP, plain, &r.base,
-				 sizeof(r.base), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE(CREATE_QP), plain, &r.base, sizeof(r.base),
+				 &a->b);
 	}
 	if (ret)
 		return ret;
@@ -202,14 +201,13 @@ UVIO_API int uvio_create_qp(struct uvio_device *dev, const struct uvio_qp_init_a
 			ret = -EINVAL;
 	}
 	if (ret)
-		return uvio_verb_end(dev, "QP.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_QP), UVIO_PATH_AUTO, ret, path);
 	a.hp.qp.type = a.type;
 	a.hp.qp.srq = a.fields & UVIO_QP_INIT_SRQ;
 	a.hp.qp.ind_table = a.fields & UVIO_QP_INIT_IND_TABLE;
 	a.hp.qp.create_flags = a.create_flags;
 	a.hp.qp.pd = a.pd;
-	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_QP, "QP.CREATE", create_qp_ioctl,
-				create_qp_write, &a,
+	return uvio_run_hw_verb(dev, CREATE_QP, create_qp_ioctl, create_qp_write, &a,
 				(&(struct hw_run){ drv, HW_QP, &a.hp, &a.b, &qp->handle }), path);
 }
 
@@ -306,16 +304,15 @@ static int modify_qp_write(struct uvio_device *dev, enum uvio_path p, void *args
 	 * data; anything else needs the extended one. The plain core is the
 	 * extended one's head. */
 	if (!(x->attr_mask & ~UVIO_QP_STANDARD_BITS) && !a->drv_given)
-		return uvio_write_run(dev, p, IB_USER_VERBS_CMD_MODIFY_QP, c.room,
-				      sizeof(c.core.base), NULL, 0, NULL);
+		return uvio_write_run(dev, p, VERB_WRITE(MODIFY_QP), c.room, sizeof(c.core.base),
+				      NULL, 0, NULL);
 	c.core.rate_limit = x->rate_limit;
 	c.core.reserved = 0;
 	/* The extended command without the caller's driver data: the
 	 * default response space (drv_prepare() was not run for it). */
 	if (!a->drv_given)
-		drv_prepare(dev, "QP.MODIFY", NULL, &a->b);
-	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_QP), c, &r, sizeof(r),
-			  &a->b);
+		drv_prepare(dev, VERB_NAME(MODIFY_QP), NULL, &a->b);
+	return uvio_write(dev, p, VERB_WRITE2(MODIFY_QP), c, &r, sizeof(r), &a->b);
 }
 
 UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
@@ -341,12 +338,11 @@ UVIO_API int uvio_modify_qp(struct uvio_device *dev, uint32_t qp_handle,
 		a.drv_given = UVIO_OPT(drv, in_len) || UVIO_OPT(drv, out_len) ||
 			      UVIO_OPT(drv, attrs);
 		if (drv)
-			ret = drv_prepare(dev, "QP.MODIFY", drv, &a.b);
+			ret = drv_prepare(dev, VERB_NAME(MODIFY_QP), drv, &a.b);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "QP.MODIFY", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_MODIFY_QP, "QP.MODIFY", NULL, modify_qp_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(MODIFY_QP), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, MODIFY_QP, NULL, modify_qp_write, &a, path);
 }
 
 struct query_args {
@@ -361,8 +357,7 @@ static int query_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct ib_uverbs_query_qp_resp r;
 	struct uvio_qp_attr whole, *x;
 	size_t sz = a->out->sz;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_QP, c, &r,
-				  sizeof(r), NULL);
+	int ret = uvio_write(dev, p, VERB_WRITE(QUERY_QP), c, &r, sizeof(r), NULL);
 
 	if (ret)
 		return ret;
@@ -411,9 +406,8 @@ UVIO_API int uvio_query_qp(struct uvio_device *dev, uint32_t qp_handle, uint32_t
 	struct query_args a = { .handle = qp_handle, .mask = attr_mask, .out = attr };
 
 	if (!OUT_OK(attr, qp_state))
-		return uvio_verb_end(dev, "QP.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_QP, "QP.QUERY", NULL, query_qp_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_QP), UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, QUERY_QP, NULL, query_qp_write, &a, path);
 }
 
 struct open_args {
@@ -427,8 +421,7 @@ static int open_qp_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	struct open_args *a = args;
 	struct ib_uverbs_create_qp_resp r;
 	struct ib_uverbs_qp_cap cap;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_OPEN_QP, a->c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(OPEN_QP), a->c, &r, sizeof(r), &a->b);
 
 	if (ret)
 		return ret;
@@ -457,10 +450,10 @@ UVIO_API int uvio_open_qp(struct uvio_device *dev, const struct uvio_open_qp_att
 		a.c.core.qp_type = (uint8_t)UVIO_OPT(attr, type);
 	}
 	if (!ret)
-		ret = drv_prepare(dev, "QP.OPEN", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(OPEN_QP), drv, &a.b);
 	if (ret)
-		return uvio_verb_end(dev, "QP.OPEN", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_OPEN_QP, "QP.OPEN", NULL, open_qp_write, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(OPEN_QP), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, OPEN_QP, NULL, open_qp_write, &a, path);
 }
 
 struct mcast_args {
@@ -478,12 +471,12 @@ static int mcast_write(struct uvio_device *dev, enum uvio_path p, void *args)
 	return uvio_write(dev, p, a->command, a->c, NULL, 0, NULL);
 }
 
-static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
-		 uint32_t command, uint32_t qp_handle, const uint8_t gid[16], uint16_t mlid,
-		 enum uvio_path *path)
+static int mcast(struct uvio_device *dev, enum uvio_verb v, uint32_t qp_handle,
+		 const uint8_t gid[16], uint16_t mlid, enum uvio_path *path)
 {
+	const char *name = uvio_verb_rows[v].name;
 	struct mcast_args a = {
-		.command = command,
+		.command = uvio_verb_rows[v].write,
 		.c.core = { .qp_handle = qp_handle, .mlid = mlid },
 	};
 
@@ -492,7 +485,7 @@ static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
 	memcpy(a.c.core.gid, gid, sizeof(a.c.core.gid));
 	{
 		const struct uvio_verb_desc d = {
-			.verb = verb, .name = name, .on_write = mcast_write,
+			.verb = v, .name = name, .on_write = mcast_write,
 		};
 
 		return uvio_run_verb_desc(dev, &d, &a, path);
@@ -502,13 +495,11 @@ static int mcast(struct uvio_device *dev, enum uvio_verb verb, const char *name,
 UVIO_API int uvio_attach_mcast(struct uvio_device *dev, uint32_t qp_handle,
 			       const uint8_t gid[16], uint16_t mlid, enum uvio_path *path)
 {
-	return mcast(dev, UVIO_VERB_ATTACH_MCAST, "QP.ATTACH_MCAST",
-		     IB_USER_VERBS_CMD_ATTACH_MCAST, qp_handle, gid, mlid, path);
+	return mcast(dev, UVIO_VERB_ATTACH_MCAST, qp_handle, gid, mlid, path);
 }
 
 UVIO_API int uvio_detach_mcast(struct uvio_device *dev, uint32_t qp_handle,
 			       const uint8_t gid[16], uint16_t mlid, enum uvio_path *path)
 {
-	return mcast(dev, UVIO_VERB_DETACH_MCAST, "QP.DETACH_MCAST",
-		     IB_USER_VERBS_CMD_DETACH_MCAST, qp_handle, gid, mlid, path);
+	return mcast(dev, UVIO_VERB_DETACH_MCAST, qp_handle, gid, mlid, path);
 }

@@ -11,8 +11,8 @@ static int query_device_write(struct uvio_device *dev, enum uvio_path p, void *r
 {
 	UVIO_WRITE_BUF(struct ib_uverbs_query_device) c = { .core = { 0 } };
 
-	return uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_DEVICE, c, resp,
-			       sizeof(struct ib_uverbs_query_device_resp), NULL);
+	return uvio_write(dev, p, VERB_WRITE(QUERY_DEVICE), c, resp,
+			  sizeof(struct ib_uverbs_query_device_resp), NULL);
 }
 
 UVIO_API int uvio_query_device(struct uvio_device *dev,
@@ -20,9 +20,8 @@ UVIO_API int uvio_query_device(struct uvio_device *dev,
 			       enum uvio_path *path)
 {
 	if (!resp)
-		return uvio_verb_end(dev, "DEVICE.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_DEVICE, "DEVICE.QUERY", NULL,
-			     query_device_write, resp, path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_DEVICE), UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, QUERY_DEVICE, NULL, query_device_write, resp, path);
 }
 
 struct port_args {
@@ -57,7 +56,7 @@ static int query_port_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	/* A "const" attribute: the kernel takes it as a u64 whatever its type. */
 	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_PORT_PORT_NUM, a->port);
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_PORT_RESP, &ex, sizeof(ex));
-	ret = uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+	ret = uvio_fx_send(dev, p, &c, VERB_OBJECT(QUERY_PORT), VERB_METHOD(QUERY_PORT));
 	if (ret)
 		return ret;
 	UVIO_OUT_SET(a->attr, core, ex.legacy_resp);
@@ -71,8 +70,7 @@ static int query_port_write(struct uvio_device *dev, enum uvio_path p, void *arg
 	struct port_args *a = args;
 	UVIO_WRITE_BUF(struct ib_uverbs_query_port) c = { .core = { .port_num = a->port } };
 	struct ib_uverbs_query_port_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_PORT, c, &r,
-				  sizeof(r), NULL);
+	int ret = uvio_write(dev, p, VERB_WRITE(QUERY_PORT), c, &r, sizeof(r), NULL);
 
 	if (ret)
 		return ret;
@@ -89,17 +87,15 @@ UVIO_API int uvio_query_port(struct uvio_device *dev, uint8_t port,
 	int ret = uvio_out_check(attr);
 
 	if (ret)
-		return uvio_verb_end(dev, "DEVICE.QUERY_PORT", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_PORT, "DEVICE.QUERY_PORT", query_port_ioctl,
-			     query_port_write, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_PORT), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, QUERY_PORT, query_port_ioctl, query_port_write, &a, path);
 }
 
 static int comp_channel_write(struct uvio_device *dev, enum uvio_path p, void *ch)
 {
 	UVIO_WRITE_BUF(struct ib_uverbs_create_comp_channel) c = { .core = { 0 } };
 	struct ib_uverbs_create_comp_channel_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, c,
-				  &r, sizeof(r), NULL);
+	int ret = uvio_write(dev, p, VERB_WRITE(CREATE_COMP_CHANNEL), c, &r, sizeof(r), NULL);
 
 	if (!ret)
 		((struct uvio_comp_channel *)ch)->fd = (int)r.fd;
@@ -113,10 +109,10 @@ UVIO_API int uvio_create_comp_channel(struct uvio_device *dev,
 	/* The fd is the one field, so the struct must hold it. */
 	if (uvio_out_check(channel) ||
 	    channel->sz < uvio_offsetofend(struct uvio_comp_channel, fd))
-		return uvio_verb_end(dev, "COMP_CHANNEL.CREATE", UVIO_PATH_AUTO, -EINVAL, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_COMP_CHANNEL), UVIO_PATH_AUTO, -EINVAL,
+				     path);
 	channel->fd = -1;
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_COMP_CHANNEL, "COMP_CHANNEL.CREATE", NULL,
-			     comp_channel_write, channel, path);
+	return uvio_run_verb(dev, CREATE_COMP_CHANNEL, NULL, comp_channel_write, channel, path);
 }
 
 static int query_device_ex_write(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -124,8 +120,7 @@ static int query_device_ex_write(struct uvio_device *dev, enum uvio_path p, void
 	struct { void *resp; size_t len; } *a = args;
 	UVIO_WRITE_BUF(struct ib_uverbs_ex_query_device) c = { .core = { 0 } };
 
-	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_QUERY_DEVICE), c,
-				  a->resp, a->len, NULL);
+	return uvio_write(dev, p, VERB_WRITE(QUERY_DEVICE_EX), c, a->resp, a->len, NULL);
 }
 
 UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
@@ -142,12 +137,12 @@ UVIO_API int uvio_query_device_ex(struct uvio_device *dev,
 	/* The kernel refuses a response that ends before response_length. */
 	if (!resp || len < uvio_offsetofend(struct ib_uverbs_ex_query_device_resp,
 					    response_length))
-		return uvio_verb_end(dev, "DEVICE.EX_QUERY", UVIO_PATH_AUTO, -EINVAL, path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_DEVICE_EX), UVIO_PATH_AUTO, -EINVAL,
+				     path);
 	/* Both paths zero what they offer the kernel and it leaves. */
 	if (len > a.len)
 		memset((char *)resp + a.len, 0, len - a.len);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_DEVICE_EX, "DEVICE.EX_QUERY", NULL,
-			     query_device_ex_write, &a, path);
+	return uvio_run_verb(dev, QUERY_DEVICE_EX, NULL, query_device_ex_write, &a, path);
 }
 
 struct gid_args {
@@ -170,14 +165,13 @@ static int gid_entry_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	/* No flag is defined, yet the kernel insists on the attribute. */
 	uvio_fx_u64(&c, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0);
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, a->entries, sizeof(*a->entries));
-	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+	return uvio_fx_send(dev, p, &c, VERB_OBJECT(QUERY_GID_ENTRY), VERB_METHOD(QUERY_GID_ENTRY));
 }
 
 /* Without a path for the method (write(), or a kernel without it): sysfs. */
 static const struct uvio_verb_desc gid_entry_desc = {
-	.verb = UVIO_VERB_QUERY_GID_ENTRY, .name = "DEVICE.QUERY_GID_ENTRY",
-	.on_ioctl = gid_entry_ioctl, .fallback = true,
-};
+	.verb = UVIO_VERB_QUERY_GID_ENTRY, .name = VERB_NAME(QUERY_GID_ENTRY),
+			.on_ioctl = gid_entry_ioctl, .fallback = true, };
 
 UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32_t index,
 				  struct uvio_gid_entry *entry, enum uvio_path *path)
@@ -186,12 +180,13 @@ UVIO_API int uvio_query_gid_entry(struct uvio_device *dev, uint32_t port, uint32
 	int ret;
 
 	if (!entry)
-		return uvio_verb_end(dev, "DEVICE.QUERY_GID_ENTRY", UVIO_PATH_AUTO, -EINVAL, path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_GID_ENTRY), UVIO_PATH_AUTO, -EINVAL,
+				     path);
 	ret = uvio_run_verb_desc(dev, &gid_entry_desc, &a, path);
 	if (ret != UVIO_VERB_NO_PATH)
 		return ret;
-	return uvio_verb_end(dev, "DEVICE.QUERY_GID_ENTRY", UVIO_PATH_SYSFS,
-			     gid_sysfs_entry(dev, port, index, entry), path);
+	return uvio_verb_end(dev, VERB_NAME(QUERY_GID_ENTRY), UVIO_PATH_SYSFS, gid_sysfs_entry(dev,
+			     port, index, entry), path);
 }
 
 static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args)
@@ -205,13 +200,12 @@ static int gid_table_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, a->entries,
 		    a->max * sizeof(*a->entries));
 	uvio_fx_out(&c, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &a->n, sizeof(a->n));
-	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+	return uvio_fx_send(dev, p, &c, VERB_OBJECT(QUERY_GID_TABLE), VERB_METHOD(QUERY_GID_TABLE));
 }
 
 static const struct uvio_verb_desc gid_table_desc = {
-	.verb = UVIO_VERB_QUERY_GID_TABLE, .name = "DEVICE.QUERY_GID_TABLE",
-	.on_ioctl = gid_table_ioctl, .fallback = true,
-};
+	.verb = UVIO_VERB_QUERY_GID_TABLE, .name = VERB_NAME(QUERY_GID_TABLE),
+			.on_ioctl = gid_table_ioctl, .fallback = true, };
 
 UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry *entries,
 				  size_t max, enum uvio_path *path)
@@ -221,13 +215,13 @@ UVIO_API int uvio_query_gid_table(struct uvio_device *dev, struct uvio_gid_entry
 
 	/* The array travels as one attribute: its length is 16 bits. */
 	if (!entries || !max || max > UINT16_MAX / sizeof(*entries))
-		return uvio_verb_end(dev, "DEVICE.QUERY_GID_TABLE", UVIO_PATH_AUTO,
+		return uvio_verb_end(dev, VERB_NAME(QUERY_GID_TABLE), UVIO_PATH_AUTO,
 				     !entries || !max ? -EINVAL : -E2BIG, path);
 	ret = uvio_run_verb_desc(dev, &gid_table_desc, &a, path);
 	if (ret == UVIO_VERB_NO_PATH) {
 		size_t n;
 
-		ret = uvio_verb_end(dev, "DEVICE.QUERY_GID_TABLE", UVIO_PATH_SYSFS,
+		ret = uvio_verb_end(dev, VERB_NAME(QUERY_GID_TABLE), UVIO_PATH_SYSFS,
 				    gid_sysfs_table(dev, entries, max, &n), path);
 		return ret ? ret : (int)n;
 	}
@@ -254,7 +248,7 @@ static int info_handles_ioctl(struct uvio_device *dev, enum uvio_path p, void *a
 	uvio_fx_u64(&c, UVERBS_ATTR_INFO_OBJECT_ID, a->object_id);
 	uvio_fx_out(&c, UVERBS_ATTR_INFO_TOTAL_HANDLES, &a->total, sizeof(a->total));
 	uvio_fx_out(&c, UVERBS_ATTR_INFO_HANDLES_LIST, a->handles, a->max * sizeof(uint32_t));
-	return uvio_fx_send(dev, p, &c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INFO_HANDLES);
+	return uvio_fx_send(dev, p, &c, VERB_OBJECT(INFO_HANDLES), VERB_METHOD(INFO_HANDLES));
 }
 
 UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
@@ -265,9 +259,8 @@ UVIO_API int uvio_info_handles(struct uvio_device *dev, uint16_t object_id,
 
 	/* The kernel wants room for at least one handle. */
 	if (!handles || !max || max > UINT16_MAX / sizeof(uint32_t))
-		return uvio_verb_end(dev, "DEVICE.INFO_HANDLES", UVIO_PATH_AUTO,
+		return uvio_verb_end(dev, VERB_NAME(INFO_HANDLES), UVIO_PATH_AUTO,
 				     !handles || !max ? -EINVAL : -E2BIG, path);
-	ret = uvio_run_verb(dev, UVIO_VERB_INFO_HANDLES, "DEVICE.INFO_HANDLES",
-			    info_handles_ioctl, NULL, &a, path);
+	ret = uvio_run_verb(dev, INFO_HANDLES, info_handles_ioctl, NULL, &a, path);
 	return ret ? ret : a.total > max ? -EOVERFLOW : (int)a.total;
 }

@@ -34,9 +34,8 @@ UVIO_API int uvio_device_exec(struct uvio_device *dev, struct uvio_cmd *cmd,
 			      enum uvio_path *path)
 {
 	static const struct uvio_verb_desc d = {
-		.verb = UVIO_VERB_RAW_IOCTL, .name = "ioctl", .on_ioctl = exec_ioctl,
-		.caller_built = true,
-	};
+		.verb = UVIO_VERB_RAW_IOCTL, .name = VERB_NAME(RAW_IOCTL), .on_ioctl = exec_ioctl,
+				.caller_built = true, };
 
 	if (!dev || !cmd)
 		return uvio_fail(LOG_DEBUG, -EINVAL, "uvio_device_exec: EINVAL: argument %s: NULL",
@@ -77,7 +76,7 @@ static int device_write(struct uvio_device *dev, bool ex, uint32_t command,
 		.command = ex ? UVIO_EX(command) : command, .core = core, .core_len = core_len,
 		.resp = resp, .resp_len = resp_len,
 	};
-	const char *name = ex ? "write-ex" : "write";
+	const char *name = ex ? "write-ex" : VERB_NAME(RAW_WRITE);
 	const struct uvio_verb_desc d = {
 		.verb = UVIO_VERB_RAW_WRITE, .name = name, .on_write = write_any,
 	};

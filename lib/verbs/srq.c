@@ -21,7 +21,7 @@ static int create_srq_ioctl(struct uvio_device *dev, enum uvio_path p, void *arg
 	uint32_t max_wr = 0, max_sge = 0, srq_num = 0, h;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 15, p, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 15, p, CREATE_SRQ);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 	fput_idr(&cmd, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, in->pd_handle);
 	/* A "const" attribute: a u64 whatever the enum. */
@@ -73,8 +73,7 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 			.srq_limit = in->srq_limit,
 		} };
 
-		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_SRQ, c,
-				      &r, sizeof(r), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE(CREATE_SRQ), c, &r, sizeof(r), &a->b);
 	} else {
 		UVIO_WRITE_BUF(struct ib_uverbs_create_xsrq) c = { .core = {
 			.user_handle = in->user_handle,
@@ -88,8 +87,7 @@ static int create_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 			.cq_handle = in->cq_handle,
 		} };
 
-		ret = uvio_write(dev, p, IB_USER_VERBS_CMD_CREATE_XSRQ, c,
-				      &r, sizeof(r), &a->b);
+		ret = uvio_write(dev, p, VERB_WRITE2(CREATE_SRQ), c, &r, sizeof(r), &a->b);
 	}
 	if (ret)
 		return ret;
@@ -111,12 +109,11 @@ UVIO_API int uvio_create_srq(struct uvio_device *dev, const struct uvio_srq_attr
 	if (!ret)
 		ret = obj_out(srq, uvio_offsetofend(struct uvio_srq, handle));
 	if (ret)
-		return uvio_verb_end(dev, "SRQ.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_SRQ), UVIO_PATH_AUTO, ret, path);
 	a.hp.srq.type = a.in.type;
 	a.hp.srq.max_wr = a.in.max_wr;
 	a.hp.srq.max_sge = a.in.max_sge;
-	return uvio_run_hw_verb(dev, UVIO_VERB_CREATE_SRQ, "SRQ.CREATE", create_srq_ioctl,
-				create_srq_write, &a,
+	return uvio_run_hw_verb(dev, CREATE_SRQ, create_srq_ioctl, create_srq_write, &a,
 				(&(struct hw_run){ drv, HW_SRQ, &a.hp, &a.b, &srq->handle }), path);
 }
 
@@ -129,8 +126,7 @@ static int modify_srq_write(struct uvio_device *dev, enum uvio_path p, void *arg
 {
 	struct modify_args *a = args;
 
-	return uvio_write(dev, p, IB_USER_VERBS_CMD_MODIFY_SRQ, a->c,
-			       NULL, 0, &a->b);
+	return uvio_write(dev, p, VERB_WRITE(MODIFY_SRQ), a->c, NULL, 0, &a->b);
 }
 
 UVIO_API int uvio_modify_srq(struct uvio_device *dev, uint32_t srq_handle,
@@ -146,12 +142,11 @@ UVIO_API int uvio_modify_srq(struct uvio_device *dev, uint32_t srq_handle,
 		a.c.core.attr_mask = in.attr_mask;
 		a.c.core.max_wr = in.max_wr;
 		a.c.core.srq_limit = in.srq_limit;
-		ret = drv_prepare(dev, "SRQ.MODIFY", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(MODIFY_SRQ), drv, &a.b);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "SRQ.MODIFY", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_MODIFY_SRQ, "SRQ.MODIFY", NULL, modify_srq_write,
-			     &a, path);
+		return uvio_verb_end(dev, VERB_NAME(MODIFY_SRQ), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, MODIFY_SRQ, NULL, modify_srq_write, &a, path);
 }
 
 struct query_args {
@@ -164,8 +159,7 @@ static int query_srq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	struct query_args *a = args;
 	UVIO_WRITE_BUF(struct ib_uverbs_query_srq) c = { .core = { .srq_handle = a->handle } };
 	struct ib_uverbs_query_srq_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_QUERY_SRQ, c, &r,
-				  sizeof(r), NULL);
+	int ret = uvio_write(dev, p, VERB_WRITE(QUERY_SRQ), c, &r, sizeof(r), NULL);
 
 	if (ret)
 		return ret;
@@ -181,9 +175,8 @@ UVIO_API int uvio_query_srq(struct uvio_device *dev, uint32_t srq_handle,
 	struct query_args a = { .handle = srq_handle, .out = state };
 
 	if (obj_out(state, sizeof(size_t)))
-		return uvio_verb_end(dev, "SRQ.QUERY", UVIO_PATH_AUTO, -EINVAL, path);
-	return uvio_run_verb(dev, UVIO_VERB_QUERY_SRQ, "SRQ.QUERY", NULL, query_srq_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(QUERY_SRQ), UVIO_PATH_AUTO, -EINVAL, path);
+	return uvio_run_verb(dev, QUERY_SRQ, NULL, query_srq_write, &a, path);
 }
 
 UVIO_API int uvio_destroy_srq(struct uvio_device *dev, uint32_t srq_handle,

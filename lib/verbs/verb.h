@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a verb file needs: the verb numbers, driver data, sized structs, the
- * path loop (uvio_run_verb) and the write() route (uvio_write()).
+ * What a verb file needs: the verb table (numbers, names, methods, write()
+ * commands), driver data, sized structs, the path loop (uvio_run_verb) and
+ * the write() route (uvio_write()).
  */
 #ifndef UVIO_VERBS_VERB_H
 #define UVIO_VERBS_VERB_H
@@ -14,89 +15,8 @@
 #include "private.h"
 #include "cmd/put_fixed.h"
 #include "hw/hw.h"
+#include "verb_table.h"
 
-/* One number per verb, for the per-verb "native method missing" bit. Add
- * new verbs anywhere before UVIO_VERB__COUNT, grouped by object. */
-enum uvio_verb {
-	/* device */
-	UVIO_VERB_GET_CONTEXT,
-	UVIO_VERB_QUERY_CONTEXT,
-	UVIO_VERB_QUERY_DEVICE,
-	UVIO_VERB_QUERY_DEVICE_EX,
-	UVIO_VERB_QUERY_PORT,
-	UVIO_VERB_QUERY_GID_ENTRY,
-	UVIO_VERB_QUERY_GID_TABLE,
-	UVIO_VERB_INFO_HANDLES,
-	UVIO_VERB_CREATE_COMP_CHANNEL,
-	/* caller-built commands (uvio_device_exec, uvio_device_write) */
-	UVIO_VERB_RAW_IOCTL,
-	UVIO_VERB_RAW_WRITE,
-	/* CQ */
-	UVIO_VERB_CREATE_CQ,
-	UVIO_VERB_DESTROY_CQ,
-	/* PD */
-	UVIO_VERB_ALLOC_PD,
-	UVIO_VERB_DEALLOC_PD,
-	/* MR */
-	UVIO_VERB_REG_MR,
-	UVIO_VERB_DEREG_MR,
-	UVIO_VERB_REREG_MR,
-	UVIO_VERB_QUERY_MR,
-	UVIO_VERB_ADVISE_MR,
-	UVIO_VERB_REG_DMABUF_MR,
-	UVIO_VERB_REG_DM_MR,
-	/* CQ, beyond create and destroy */
-	UVIO_VERB_RESIZE_CQ,
-	UVIO_VERB_MODIFY_CQ,
-	/* SRQ */
-	UVIO_VERB_CREATE_SRQ,
-	UVIO_VERB_MODIFY_SRQ,
-	UVIO_VERB_QUERY_SRQ,
-	UVIO_VERB_DESTROY_SRQ,
-	/* XRCD */
-	UVIO_VERB_OPEN_XRCD,
-	UVIO_VERB_CLOSE_XRCD,
-	/* AH */
-	UVIO_VERB_CREATE_AH,
-	UVIO_VERB_DESTROY_AH,
-	/* MW */
-	UVIO_VERB_ALLOC_MW,
-	UVIO_VERB_DEALLOC_MW,
-	/* DM */
-	UVIO_VERB_ALLOC_DM,
-	UVIO_VERB_FREE_DM,
-	/* WQ and RWQ indirection table */
-	UVIO_VERB_CREATE_WQ,
-	UVIO_VERB_MODIFY_WQ,
-	UVIO_VERB_DESTROY_WQ,
-	UVIO_VERB_CREATE_RWQ_IND_TBL,
-	UVIO_VERB_DESTROY_RWQ_IND_TBL,
-	/* flow steering, flow actions */
-	UVIO_VERB_CREATE_FLOW,
-	UVIO_VERB_DESTROY_FLOW,
-	UVIO_VERB_CREATE_FLOW_ACTION_ESP,
-	UVIO_VERB_MODIFY_FLOW_ACTION_ESP,
-	UVIO_VERB_DESTROY_FLOW_ACTION,
-	/* counters */
-	UVIO_VERB_CREATE_COUNTERS,
-	UVIO_VERB_DESTROY_COUNTERS,
-	UVIO_VERB_READ_COUNTERS,
-	/* QP */
-	UVIO_VERB_CREATE_QP,
-	UVIO_VERB_DESTROY_QP,
-	UVIO_VERB_MODIFY_QP,
-	UVIO_VERB_QUERY_QP,
-	UVIO_VERB_OPEN_QP,
-	UVIO_VERB_ATTACH_MCAST,
-	UVIO_VERB_DETACH_MCAST,
-	/* data path */
-	UVIO_VERB_POST_SEND,
-	UVIO_VERB_POST_RECV,
-	UVIO_VERB_POST_SRQ_RECV,
-	UVIO_VERB_REQ_NOTIFY_CQ,
-	UVIO_VERB_POLL_CQ,
-	UVIO_VERB__COUNT
-};
 _Static_assert(UVIO_VERB__COUNT <= UVIO_VERB_SLOTS, "more verbs than path bits");
 
 _Static_assert(UVIO_DRV_SINK_LEN == UVIO_DEFAULT_DRV_OUT, "default driver response space");
@@ -124,8 +44,8 @@ static inline int drv_prepare(struct uvio_device *dev, const char *verb,
  * half, what that half builds (and allocates); else none. rxe and siw
  * take the inline way out.
  */
-int drv_prepare_hw_slow(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b);
+int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_call *c,
+			union hw_params *p, struct drv_bufs *b);
 static inline int drv_prepare_hw(struct uvio_device *dev, const char *verb,
 				 const struct uvio_drv *drv, enum hw_verb v, struct hw_call *c,
 				 union hw_params *p, struct drv_bufs *b)
@@ -140,7 +60,7 @@ static inline int drv_prepare_hw(struct uvio_device *dev, const char *verb,
 	if (__builtin_expect(dev->driver_id == RDMA_DRIVER_RXE ||
 			     dev->driver_id == RDMA_DRIVER_SIW, 1))
 		return 0;
-	return drv_prepare_hw_slow(dev, c, p, b);
+	return drv_prepare_hw_slow(dev, verb, c, p, b);
 }
 /* drv_prepare_hw() refused: the verb's failure, in the driver half's words
  * where it gave some. */
@@ -197,9 +117,21 @@ uvio_run_hw_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, v
 	drv_finish_hw(dev, r->drv, &hc, ret, ret ? 0 : *r->handle, r->p);
 	return ret;
 }
-#define uvio_run_hw_verb(dev, verb_, name_, on_ioctl_, on_write_, args, run, path)              \
-	uvio_run_hw_verb_desc((dev), uvio_verb_desc_const(verb_, name_, on_ioctl_, on_write_),  \
-			      (args), (run), (path))
+
+/* A verb's constant descriptor from its row (v: CREATE_CQ), and the verb
+ * run on its path: with a driver half's step (uvio_run_hw_verb) or without. */
+#define uvio_verb_desc_of(v, on_ioctl_, on_write_)                                              \
+	uvio_verb_desc_const(UVIO_VERB_##v, VERB_NAME(v), on_ioctl_, on_write_)
+#define uvio_run_verb(dev, v, on_ioctl_, on_write_, args, path)                                 \
+	uvio_run_verb_desc((dev), uvio_verb_desc_of(v, on_ioctl_, on_write_), (args), (path))
+#define uvio_run_hw_verb(dev, v, on_ioctl_, on_write_, args, run, path)                         \
+	uvio_run_hw_verb_desc((dev), uvio_verb_desc_of(v, on_ioctl_, on_write_), (args), (run), \
+			      (path))
+
+/* A verb's own method as a command on the stack (UVIO_DEV_CMD), its ids
+ * from its row. */
+#define UVIO_VERB_CMD(dev, name, n, path, v)                                                    \
+	UVIO_DEV_CMD(dev, name, n, path, VERB_OBJECT(v), VERB_METHOD(v))
 
 /* The driver data of a verb's ioctl command: UHW_IN, UHW_OUT and the
  * joined driver attributes. */

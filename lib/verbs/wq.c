@@ -33,7 +33,7 @@ static int create_wq_ioctl(struct uvio_device *dev, enum uvio_path p, void *args
 	uint32_t max_wr = 0, max_sge = 0, wq_num = 0, h;
 	int ret;
 
-	UVIO_DEV_CMD(dev, cmd, 14, p, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
+	UVIO_VERB_CMD(dev, cmd, 14, p, CREATE_WQ);
 	handle = fput_idr_new(&cmd, UVERBS_ATTR_CREATE_WQ_HANDLE);
 	fput_idr(&cmd, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, in->pd_handle);
 	fput_idr(&cmd, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, in->cq_handle);
@@ -73,8 +73,7 @@ static int create_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 	/* The extended command always takes the context's async fd. */
 	if (in->event_fd)
 		return -EOPNOTSUPP;
-	ret = uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_WQ), c, &r,
-				 sizeof(r), &a->b);
+	ret = uvio_write(dev, p, VERB_WRITE(CREATE_WQ), c, &r, sizeof(r), &a->b);
 	if (!ret)
 		wq_out(a->wq, r.wq_handle, r.max_wr, r.max_sge, r.wqn);
 	return ret;
@@ -90,11 +89,10 @@ UVIO_API int uvio_create_wq(struct uvio_device *dev, const struct uvio_wq_attr *
 	if (!ret)
 		ret = obj_out(wq, uvio_offsetofend(struct uvio_wq, handle));
 	if (!ret)
-		ret = drv_prepare(dev, "WQ.CREATE", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(CREATE_WQ), drv, &a.b);
 	if (ret)
-		return uvio_verb_end(dev, "WQ.CREATE", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_WQ, "WQ.CREATE", create_wq_ioctl,
-			     create_wq_write, &a, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_WQ), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, CREATE_WQ, create_wq_ioctl, create_wq_write, &a, path);
 }
 
 struct modify_args {
@@ -106,8 +104,7 @@ static int modify_wq_write(struct uvio_device *dev, enum uvio_path p, void *args
 {
 	struct modify_args *a = args;
 
-	return uvio_write(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_MODIFY_WQ), a->c,
-				  NULL, 0, &a->b);
+	return uvio_write(dev, p, VERB_WRITE(MODIFY_WQ), a->c, NULL, 0, &a->b);
 }
 
 UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
@@ -124,12 +121,11 @@ UVIO_API int uvio_modify_wq(struct uvio_device *dev, uint32_t wq_handle,
 		a.c.core.curr_wq_state = in.cur_state;
 		a.c.core.flags = in.flags;
 		a.c.core.flags_mask = in.flags_mask;
-		ret = drv_prepare(dev, "WQ.MODIFY", drv, &a.b);
+		ret = drv_prepare(dev, VERB_NAME(MODIFY_WQ), drv, &a.b);
 	}
 	if (ret)
-		return uvio_verb_end(dev, "WQ.MODIFY", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_MODIFY_WQ, "WQ.MODIFY", NULL, modify_wq_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(MODIFY_WQ), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, MODIFY_WQ, NULL, modify_wq_write, &a, path);
 }
 
 UVIO_API int uvio_destroy_wq(struct uvio_device *dev, uint32_t wq_handle,
@@ -167,7 +163,7 @@ static int create_table_write(struct uvio_device *dev, enum uvio_path p, void *a
 	if (n != a->n)
 		memset(core + sizeof(a->c) + a->n * sizeof(*a->handles), 0,
 		       (n - a->n) * sizeof(*a->handles));
-	ret = uvio_write_run(dev, p, UVIO_EX(IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL), buf,
+	ret = uvio_write_run(dev, p, VERB_WRITE(CREATE_RWQ_IND_TBL), buf,
 			     sizeof(a->c) + n * sizeof(*a->handles), &r, sizeof(r), NULL);
 
 	if (ret)
@@ -191,12 +187,11 @@ UVIO_API int uvio_create_rwq_ind_table(struct uvio_device *dev, uint32_t log_siz
 	if (!ret && log_size > UVIO_MAX_LOG_IND_TBL_SIZE)
 		ret = -E2BIG;
 	if (ret)
-		return uvio_verb_end(dev, "RWQ_IND_TBL.CREATE", UVIO_PATH_AUTO, ret, path);
+		return uvio_verb_end(dev, VERB_NAME(CREATE_RWQ_IND_TBL), UVIO_PATH_AUTO, ret, path);
 	a.c.log_ind_tbl_size = log_size;
 	a.handles = wq_handles;
 	a.n = n;
-	return uvio_run_verb(dev, UVIO_VERB_CREATE_RWQ_IND_TBL, "RWQ_IND_TBL.CREATE", NULL,
-			     create_table_write, &a, path);
+	return uvio_run_verb(dev, CREATE_RWQ_IND_TBL, NULL, create_table_write, &a, path);
 }
 
 UVIO_API int uvio_destroy_rwq_ind_table(struct uvio_device *dev, uint32_t handle,

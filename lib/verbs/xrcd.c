@@ -15,8 +15,7 @@ static int open_xrcd_write(struct uvio_device *dev, enum uvio_path p, void *args
 	struct xrcd_args *a = args;
 	UVIO_WRITE_BUF(struct ib_uverbs_open_xrcd) c = { .core = { .fd = (uint32_t)a->fd, .oflags = (uint32_t)a->oflags } };
 	struct ib_uverbs_open_xrcd_resp r;
-	int ret = uvio_write(dev, p, IB_USER_VERBS_CMD_OPEN_XRCD, c, &r,
-				  sizeof(r), &a->b);
+	int ret = uvio_write(dev, p, VERB_WRITE(OPEN_XRCD), c, &r, sizeof(r), &a->b);
 
 	if (!ret)
 		*a->handle = r.xrcd_handle;
@@ -28,12 +27,12 @@ UVIO_API int uvio_open_xrcd(struct uvio_device *dev, int fd, int oflags,
 			    enum uvio_path *path)
 {
 	struct xrcd_args a = { .fd = fd, .oflags = oflags, .handle = xrcd_handle };
-	int ret = xrcd_handle && fd >= -1 ? drv_prepare(dev, "XRCD.OPEN", drv, &a.b) : -EINVAL;
+	int ret = xrcd_handle && fd >= -1 ? drv_prepare(dev, VERB_NAME(OPEN_XRCD), drv,
+							&a.b) : -EINVAL;
 
 	if (ret)
-		return uvio_verb_end(dev, "XRCD.OPEN", UVIO_PATH_AUTO, ret, path);
-	return uvio_run_verb(dev, UVIO_VERB_OPEN_XRCD, "XRCD.OPEN", NULL, open_xrcd_write, &a,
-			     path);
+		return uvio_verb_end(dev, VERB_NAME(OPEN_XRCD), UVIO_PATH_AUTO, ret, path);
+	return uvio_run_verb(dev, OPEN_XRCD, NULL, open_xrcd_write, &a, path);
 }
 
 UVIO_API int uvio_close_xrcd(struct uvio_device *dev, uint32_t xrcd_handle,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* The destroy table (lib/verbs/destroy.h): every row's "OBJECT.METHOD" name
- * is the name lib/report/names.c gives its object and method ids, each
- * verb has one row, and each write() command core holds its handle. */
+/* The destroy table (lib/verbs/destroy.h): every row is a verb with a
+ * method of its own, named as its row of the verb table names it (which
+ * unit/test_verb_table holds to lib/report/names.c), each verb has one
+ * row, its write() encoder and core layout agree with the verb's write()
+ * command, and each write() command core holds its handle. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,21 +15,29 @@
 #include "verbs/verb.h"
 #include "verbs/destroy.h"
 
-static void names_match_ids(void **state)
+static void rows_are_their_verbs(void **state)
 {
 	(void)state;
 	for (unsigned int i = 0; i < DESTROY__COUNT; i++) {
 		const struct destroy_row *r = &uvio_destroy_rows[i];
-		const char *obj = uvio_object_name(r->object);
-		const char *meth = uvio_method_name(r->object, r->method);
-		char want[128];
+		const struct uvio_verb_row *v;
 
-		assert_non_null(r->desc.name);
-		assert_non_null(obj);
-		assert_non_null(meth);
-		snprintf(want, sizeof(want), "%s.%s", obj, meth);
-		if (strcmp(want, r->desc.name))
-			fail_msg("row %u: named %s, its ids are %s", i, r->desc.name, want);
+		assert_true(r->desc.verb < UVIO_VERB__COUNT);
+		v = &uvio_verb_rows[r->desc.verb];
+		assert_ptr_equal(r->desc.name, v->name);
+		assert_int_not_equal(v->object, UVIO_NO_IOCTL);
+		assert_int_equal(r->object, v->object);
+		assert_int_equal(r->method, v->method);
+		assert_int_equal(r->command, v->write);
+		assert_non_null(r->desc.on_ioctl);
+		/* A write() encoder exactly where the verb has a command, whose
+		 * core layout is the extended one (comp_mask, then the handle)
+		 * exactly where the command is extended. */
+		if ((r->desc.on_write != NULL) != (v->write != UVIO_NO_WRITE))
+			fail_msg("row %u (%s): write() encoder and command disagree", i, v->name);
+		if (v->write != UVIO_NO_WRITE)
+			assert_int_equal(!!(v->write & IB_USER_VERBS_CMD_FLAG_EXTENDED),
+					 r->core_len == 8 && r->handle_at == 4);
 	}
 }
 
@@ -37,15 +47,14 @@ static void one_row_a_verb(void **state)
 	for (unsigned int i = 0; i < DESTROY__COUNT; i++) {
 		const struct destroy_row *r = &uvio_destroy_rows[i];
 
-		assert_true(r->desc.verb < UVIO_VERB__COUNT);
 		for (unsigned int j = 0; j < i; j++)
 			assert_int_not_equal(uvio_destroy_rows[j].desc.verb, r->desc.verb);
 		/* A write() command's core holds the handle; the counted
 		 * destroys answer on both paths. */
-		if (r->command)
+		if (r->desc.on_write)
 			assert_true(r->handle_at + 4u <= r->core_len && r->core_len <= 16);
 		assert_int_equal(!!r->ioctl_resp, !!r->resp_attr);
-		if (r->ioctl_resp && r->command)
+		if (r->ioctl_resp && r->desc.on_write)
 			assert_true(r->write_resp > r->events_at);
 	}
 }
@@ -53,7 +62,7 @@ static void one_row_a_verb(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names_match_ids),
+		cmocka_unit_test(rows_are_their_verbs),
 		cmocka_unit_test(one_row_a_verb),
 	};
 
