@@ -182,13 +182,21 @@ while [ $i -le "$runs" ]; do
 		fi
 	fi
 	if [ "$role" != client ]; then
-		# The server ends when the client disconnects: the bound, 5 s more
-		# on its own guest (the client started after the barrier).
+		# The server ends when the client disconnects. On its own guest it
+		# gives its evidence 2 s before the client's bound runs out (the
+		# client started just after the barrier), while the connection is
+		# still there, then waits 7 s more.
 		t=0
-		lim=$((bound * 10)); [ "$role" = server ] && lim=$(( (bound + 5) * 10 ))
+		lim=$((bound * 10)); [ "$role" = server ] && lim=$(( (bound - 2) * 10 ))
 		while kill -0 "$spid" 2>/dev/null && [ $t -lt $lim ]; do sleep 0.1; t=$((t + 1)); done
+		if [ "$role" = server ] && kill -0 "$spid" 2>/dev/null; then
+			evidence "$i"
+			t=0
+			while kill -0 "$spid" 2>/dev/null && [ $t -lt 70 ]; do sleep 0.1; t=$((t + 1)); done
+			echo "## server ($sprog) output 7 s later, its last lines"
+			sed 's/^/  /' /tmp/server.out | tail -n 8
+		fi
 		if kill -0 "$spid" 2>/dev/null; then
-			[ "$role" = server ] && evidence "$i"
 			kill -TERM "$spid" 2>/dev/null; sleep 1; kill -9 "$spid" 2>/dev/null
 			wait "$spid" 2>/dev/null; src=killed
 		else
