@@ -3,7 +3,8 @@
 # RUNS connections, one after the other, of a server and a client over the
 # guest's device (siw0 or rxe0), each bounded, the guest's TCP captured for
 # every run (tcpdump on every interface: in one guest the connection to the
-# guest's own address goes over lo, not over the device's netdev).
+# guest's own address goes over lo, not over the device's netdev; rxe's
+# RoCE v2 packets, UDP 4791, too).
 #
 #   kt_rping_stall.sh loop      one guest: server and client side by side
 #   kt_rping_stall.sh server    guest 0 of two: the server of each run
@@ -118,7 +119,9 @@ cap_start() {
 	[ "$capture" = 1 ] || return 0
 	# tcpdump drops its privileges to a user it looks up: root, here.
 	grep -qs '^root:' /etc/passwd || echo 'root:x:0:0:root:/tmp:/bin/sh' >> /etc/passwd
-	tcpdump -Z root -i any -nn -s 256 -U -w /tmp/cap.pcap "tcp port $port" 2> /tmp/tcpdump.err &
+	# siw's connection is TCP to the port; rxe's traffic is RoCE v2 (UDP 4791).
+	tcpdump -Z root -i any -nn -s 256 -U -w /tmp/cap.pcap "tcp port $port or udp port 4791" \
+		2> /tmp/tcpdump.err &
 	dpid=$!
 	t=0
 	until grep -q "listening on" /tmp/tcpdump.err 2>/dev/null; do
