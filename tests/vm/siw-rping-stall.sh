@@ -8,7 +8,8 @@
 # A run whose client printed no round is a stall; its evidence (the
 # programs' debug lines, kernel stacks, ss, rdma resource show, dmesg, the
 # capture) stays in the boot's log. The guest's side is
-# tests/kernel/kt_rping_stall.sh.
+# tests/kernel/kt_rping_stall.sh; what it found, examples/README.md ("siw: a
+# connection that stalls before its first round").
 #
 #   siw-rping-stall.sh BUILD_DIR [options]
 #     -b BOOTS      boots (default 3)
