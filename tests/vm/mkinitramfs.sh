@@ -62,10 +62,12 @@ done
 copy_libs "$userland/$libdir/libibverbs.so.1"
 
 # Modules, decompressed and in load order (fetch.sh chose them); siw.ko
-# where it was built. The init loads siw only when asked for siw.
+# where it was built (UVIO_VM_SIW: another build of it in its place, as
+# tests/vm/siw-rping-stall.sh -w makes). The init loads siw only when asked
+# for siw.
 cp "$kdir"/modules/* "$root/opt/uvio/modules/"
 if [ -f "$kdir/siw.ko" ]; then
-	cp "$kdir/siw.ko" "$root/opt/uvio/modules/"
+	cp "${UVIO_VM_SIW:-$kdir/siw.ko}" "$root/opt/uvio/modules/siw.ko"
 	echo siw.ko >> "$root/opt/uvio/modules/order"
 fi
 

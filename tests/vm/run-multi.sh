@@ -28,7 +28,10 @@
 # A script that prints its exit marker and then a line UVIO-POWER-OFF is
 # powered off from outside within a second, mid-work: a peer that vanishes.
 # UVIO_VM_SMP sets each guest's CPUs (default 2); UVIO_VM_ARGS (comma
-# separated, no spaces) reaches the scripts as UVIO_ARGS.
+# separated, no spaces) reaches the scripts as UVIO_ARGS; UVIO_VM_WITH
+# ("PROGRAM...", @USERLAND@ as in run.sh) adds programs to /opt/uvio/bin
+# (their libraries found through UVIO_VM_LIBPATH too, as mkinitramfs.sh
+# says).
 set -euo pipefail
 build=$(cd "$1" && pwd) meta=$2 count=$3 script=$4; shift 4
 roles=() data=()
@@ -63,7 +66,8 @@ files=("${data[@]}")
 [ "$script" != shell ] && files+=("$script")
 UVIO_VM_INIT=$here/init-multi \
 "$here/mkinitramfs.sh" "$kdir" "$userland" "$initrd" \
-	$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt") $refs -- "${files[@]}" ||
+	$(sed "s|@USERLAND@|$userland|g" "$build/tests/kernel/programs.txt") $refs \
+	$(echo "${UVIO_VM_WITH:-}" | sed "s|@USERLAND@|$userland|g") -- "${files[@]}" ||
 	{ echo "vm: FAIL: building the initramfs"; exit 1; }
 echo "vm: prepared $(cat "$kdir/version") for $count guest(s) in $((SECONDS - t0)) s"
 
