@@ -413,7 +413,7 @@ struct abi_driver {
 #define ABI_DRIVERS(X)                                                         \
 	X(mlx5, 1) X(rxe, 2) X(siw, 3) X(mthca, 4) X(cxgb4, 5) X(mlx4, 6)        \
 	X(ocrdma, 7) X(qedr, 8) X(vmw_pvrdma, 9) X(bnxt_re, 10) X(efa, 11) X(hns, 12)   \
-	X(irdma, 13) X(erdma, 14) X(mana, 15)
+	X(irdma, 13) X(erdma, 14) X(mana, 15) X(ionic, 16)
 #define X(d, slot) extern const struct abi_driver abi_drv_##d;
 ABI_DRIVERS(X)
 #undef X

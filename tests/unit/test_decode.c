@@ -1161,6 +1161,40 @@ static void bnxt_efa_namespaces(void **state)
 	memset(regions, 0, sizeof(regions));
 }
 
+/* ionic: no supported system has <rdma/ionic-abi.h>; Linux 7.2's struct
+ * ionic_qdesc { __aligned_u64 addr; __u32 size; __u16 mask; __u8
+ * depth_log2; __u8 stride_log2; }, ionic_cq_req { struct ionic_qdesc cq[2];
+ * __u8 udma_mask; __u8 rsvd[7]; }, ionic_qp_resp { __u32 qpid; __u8 sq_cmb,
+ * rq_cmb, udma_idx, rsvd[1]; __aligned_u64 sq_cmb_offset, rq_cmb_offset; } */
+static void ionic_data(void **state)
+{
+	struct qdesc {
+		uint64_t addr;
+		uint32_t size;
+		uint16_t mask;
+		uint8_t depth_log2, stride_log2;
+	};
+	struct {
+		struct qdesc cq[2];
+		uint8_t udma_mask, rsvd[7];
+	} cq = { { { 0x5000, 4096, 0xff, 8, 6 }, { 0, 0, 0, 0, 0 } }, 1, { 0 } };
+	struct {
+		uint32_t qpid;
+		uint8_t sq_cmb, rq_cmb, udma_idx, rsvd;
+		uint64_t sq_cmb_offset, rq_cmb_offset;
+	} qp = { 12, 0x5, 0, 1, 0, 0x40000, 0 };
+	(void)state;
+
+	drv_uhw(21 /* RDMA_DRIVER_IONIC */, CQ_CREATE, &cq, sizeof(cq), NULL, 0);
+	assert_has("driver_id 21(ionic)");
+	assert_has(" = ionic_cq_req {cq0 = {addr = 0x5000, size = 4096, mask = 255, "
+		   "depth_log2 = 8, stride_log2 = 6}, cq1 = {addr = 0x0, size = 0, mask = 0, "
+		   "depth_log2 = 0, stride_log2 = 0}, udma_mask = 1}\n");
+	drv_uhw(21, QP_CREATE, NULL, 0, &qp, sizeof(qp));
+	assert_has(" = ionic_qp_resp {qpid = 12, sq_cmb = 0x5(ENABLE|EXPDB), rq_cmb = 0x0, "
+		   "udma_idx = 1, sq_cmb_offset = 0x40000, rq_cmb_offset = 0x0}");
+}
+
 static void irdma_erdma_mana_data(void **state)
 {
 	(void)state;
@@ -1257,7 +1291,7 @@ static void every_driver_has_tables(void **state)
 		{ "QIB", 16, NULL /* rdmavt: no driver data */ }, { "EFA", 17, "efa" },
 		{ "SIW", 18, "siw" }, { "ERDMA", 19, "erdma" },
 		{ "MANA", 20, "mana" },
-		{ "IONIC", 21, NULL /* no header in the supported systems */ },
+		{ "IONIC", 21, "ionic" },
 	};
 	char path[4096], *src, *p;
 	const char *slash = strrchr(__FILE__, '/');
@@ -1539,6 +1573,7 @@ int main(void)
 		cmocka_unit_test(bnxt_efa_hns_data),
 		cmocka_unit_test(irdma_erdma_mana_data),
 		cmocka_unit_test(bnxt_efa_namespaces),
+		cmocka_unit_test(ionic_data),
 		cmocka_unit_test(every_driver_has_tables),
 	};
 
