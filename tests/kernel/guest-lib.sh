@@ -146,6 +146,16 @@ agree() {
 	esac
 }
 
+# wait_cm_listen [PORT]: the connection manager's listener on PORT ($port
+# by default), as the kernel lists it (no TCP socket on RoCE); up to 30 s.
+wait_cm_listen() {
+	t=0
+	until rdma resource show cm_id | grep "LISTEN" | grep -q ":${1:-$port} "; do
+		t=$((t + 1)); [ $t -gt 300 ] && return 1
+		sleep 0.1
+	done
+}
+
 resources() { rdma resource show | sed "s/^/  /"; }
 baseline=$(rdma resource show)
 check_resources() {	# check_resources CASE: nothing left over

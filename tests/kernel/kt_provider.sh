@@ -45,14 +45,6 @@ envof() {	# envof uvio|stock
 	esac
 }
 
-wait_cm_listen() {	# wait_cm_listen PORT: the manager's listener (no TCP socket on RoCE)
-	t=0
-	until rdma resource show cm_id | grep LISTEN | grep -q ":$1 "; do
-		t=$((t + 1)); [ $t -gt 300 ] && return 1
-		sleep 0.1
-	done
-}
-
 # The server's maps while it runs: the plug-in loaded or not. (libibverbs
 # loads the stock providers too, whatever RDMAV_DRIVERS says; which one
 # serves the device shows in the library's trace: check_trace.)

@@ -31,15 +31,6 @@ peer=${UVIO_PEER:-$me}
 [ "$role" = loop ] && peer=$me
 . /opt/uvio/guest-lib.sh
 
-# The server's listener, as the manager lists it (no TCP socket on RoCE).
-wait_cm_listen() {
-	t=0
-	until rdma resource show cm_id | grep "LISTEN" | grep -q ":$port "; do
-		t=$((t + 1)); [ $t -gt 300 ] && return 1
-		sleep 0.1
-	done
-}
-
 check_maps() {	# check_maps PID CASE
 	if [ ! -r "/proc/$1/maps" ]; then bad "$2: no /proc/$1/maps"; return; fi
 	if grep -qiE "ibverbs|rdmacm" "/proc/$1/maps"; then

@@ -68,14 +68,6 @@ launch() {	# launch OUTFILE CMD...: in the background, rping line-buffered
 	fi
 }
 
-wait_cm_listen() {
-	t=0
-	until rdma resource show cm_id | grep "LISTEN" | grep -q ":$port "; do
-		t=$((t + 1)); [ $t -gt 300 ] && return 1
-		sleep 0.1
-	done
-}
-
 stacks() {	# stacks PID...: every thread's kernel stack
 	for p in "$@"; do
 		for t in /proc/"$p"/task/*; do
