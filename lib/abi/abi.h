@@ -393,21 +393,17 @@ struct abi_driver {
 #define ATTRS_D(obj, meth, ...)                                                \
 	{ UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth,                            \
 	  ABI_COUNT(struct abi_attr, __VA_ARGS__), ABI_LIST(struct abi_attr, __VA_ARGS__) }
-/* Driver data of a core method, of a write() command, of an extended one. */
-#define UD_METHOD(obj, meth, in, out)                                          \
-	{ ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth), VT_##in, VT_##out,       \
-	  UD_WHEN_ALWAYS, { 0 } }
-#define UD_WRITE(cmd, in, out)                                                 \
-	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd), VT_##in, VT_##out, UD_WHEN_ALWAYS, { 0 } }
-#define UD_WRITE_EX(cmd, in, out)                                              \
-	{ ABI_UD_WRITE(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_##cmd), VT_##in, \
-	  VT_##out, UD_WHEN_ALWAYS, { 0 } }
-/* One of several rows of a key (enum abi_ud_when); the keys by name. */
+/* Driver data: one of several rows of a key (enum abi_ud_when); the keys of
+ * a core method, a write() command, an extended one, by name. */
 #define UD_WHEN(key, when, in, out) { key, VT_##in, VT_##out, UD_WHEN_##when, { 0 } }
 #define UD_KEY_METHOD(obj, meth) ABI_UD_METHOD(UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth)
 #define UD_KEY_WRITE(cmd) ABI_UD_WRITE(IB_USER_VERBS_CMD_##cmd)
 #define UD_KEY_WRITE_EX(cmd)                                                   \
 	ABI_UD_WRITE(IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_##cmd)
+/* A command with one layout each way. */
+#define UD_METHOD(obj, meth, in, out) UD_WHEN(UD_KEY_METHOD(obj, meth), ALWAYS, in, out)
+#define UD_WRITE(cmd, in, out) UD_WHEN(UD_KEY_WRITE(cmd), ALWAYS, in, out)
+#define UD_WRITE_EX(cmd, in, out) UD_WHEN(UD_KEY_WRITE_EX(cmd), ALWAYS, in, out)
 
 /* The drivers, one file each under lib/abi/drivers/, with their slots. */
 #define ABI_DRIVERS(X)                                                         \
@@ -433,7 +429,6 @@ const struct abi_method *abi_method_drv(const struct abi_driver *drv, uint16_t o
 					uint16_t method_id);
 const struct abi_attr *abi_attr_drv(const struct abi_driver *drv, uint16_t object_id,
 				    uint16_t method_id, uint16_t attr_id);
-/* What the driver's data holds for a key (ABI_UD_METHOD/ABI_UD_WRITE). */
 /* The row of a driver's data for key: the first whose test holds, given the
  * driver data in's length (in_len; -1 when unknown) and whether the command
  * makes a QP over an indirection table. NULL: the driver has none. */

@@ -582,12 +582,13 @@ static unsigned int uhw_vtype(const struct ctx *c, const struct ib_uverbs_attr *
 {
 	const struct abi_drv_udata *u;
 	struct ib_uverbs_attr x;
-	long in_len = find_attr(c, UVERBS_ATTR_UHW_IN, &x) ? (long)x.len : 0;
 	uint64_t key;
+	long in_len;
 	bool rss = false;
 
 	if (!c->drv || (c->object_id & UVERBS_ID_NS_MASK) || (c->method_id & UVERBS_ID_NS_MASK))
 		return VT_BYTES;
+	in_len = find_attr(c, UVERBS_ATTR_UHW_IN, &x) ? (long)x.len : 0;
 	if (c->object_id == UVERBS_OBJECT_DEVICE && c->method_id == UVERBS_METHOD_INVOKE_WRITE) {
 		uint8_t core[sizeof(struct ib_uverbs_ex_create_qp)];
 		size_t n;
