@@ -127,23 +127,30 @@ stall_retry_line() {	# stall_retry_line CASE
 	echo "--- RETRY $*: no round completed and the server's first RDMA READ never did (siw's accept window); the FAIL lines above are the first attempt's"
 }
 
-# agree NAME yes|no: "yes" when every guest said yes (two guests: the
-# answers cross over the control port, as the barrier's; one guest: its own).
-agree() {
+# exchange NAME WORD: each side gives a word and gets the other's (the
+# server listens, the client connects and retries until the server is there).
+exchange() {
 	case $role in
 	loop) echo "$2" ;;
 	server)
-		got=$(echo "$1 $2" | timeout 300 nc -l -p $ctl) || { echo no; return; }
-		if [ "$2" = yes ] && [ "$got" = "$1 yes" ]; then echo yes; else echo no; fi ;;
+		got=$(echo "$1 $2" | timeout 300 nc -l -p $ctl) || return 1
+		echo "${got##* }" ;;
 	client)
 		t=0
-		until line=$(echo "$1 $2" | timeout 5 nc -w 2 "$peer" $ctl 2>/dev/null) &&
-		      [ "${line% *}" = "$1" ]; do
-			t=$((t + 1)); [ $t -gt 1500 ] && { echo no; return; }
+		until r=$(echo "$1 $2" | timeout 5 nc -w 2 "$peer" $ctl 2>/dev/null) &&
+		      [ "${r% *}" = "$1" ]; do
+			t=$((t + 1)); [ $t -gt 1500 ] && return 1
 			sleep 0.2
 		done
-		if [ "$2" = yes ] && [ "${line##* }" = yes ]; then echo yes; else echo no; fi ;;
+		echo "${r##* }" ;;
 	esac
+}
+
+# agree NAME yes|no: "yes" when every guest said yes (two guests: the
+# answers cross over the control port, as the barrier's; one guest: its own).
+agree() {
+	theirs=$(exchange "$1" "$2") || { echo no; return; }
+	if [ "$2" = yes ] && [ "$theirs" = yes ]; then echo yes; else echo no; fi
 }
 
 # wait_cm_listen [PORT]: the connection manager's listener on PORT ($port

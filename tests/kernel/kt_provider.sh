@@ -97,25 +97,6 @@ judge() {
 	esac
 }
 
-# exchange NAME WORD: each side gives a word and gets the other's (the
-# server listens, the client connects and retries until the server is there).
-exchange() {
-	case $role in
-	loop) echo "$2" ;;
-	server)
-		got=$(echo "$1 $2" | timeout 300 nc -l -p $ctl) || return 1
-		echo "${got##* }" ;;
-	client)
-		t=0
-		until r=$(echo "$1 $2" | timeout 5 nc -w 2 "$peer" $ctl 2>/dev/null) &&
-		      [ "${r% *}" = "$1" ]; do
-			t=$((t + 1)); [ $t -gt 1500 ] && return 1
-			sleep 0.2
-		done
-		echo "${r##* }" ;;
-	esac
-}
-
 # A perftest case that could not estimate the CPU clock (guest-lib.sh's
 # rule) runs once more, both guests deciding alike.
 with_retry() {	# with_retry FUNCTION ARGS...
