@@ -76,9 +76,9 @@ struct uvio_decode_opts {
  * pointer attributes (inputs longer than 8 bytes; outputs with
  * UVIO_DECODE_AFTER) is read and decoded too; with a driver (the header's
  * driver_id, or opts->driver_id), that driver's namespace and driver data
- * too. -EINVAL for an opts->sz too small, flags this library does not know
- * or a reserved field set, -E2BIG for non-zero bytes past the struct this
- * library knows.
+ * too. -EINVAL for an opts->sz too small, a layout or flags this library
+ * does not know or a reserved field set, -E2BIG for non-zero bytes past the
+ * struct this library knows, -EFAULT for buf or out NULL with a length.
  */
 UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_decode_opts *opts,
 			     char *out, size_t size);
@@ -89,7 +89,8 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
  * struct and any driver data), field by field, and the resp_len bytes of
  * response the kernel wrote back (core response, then driver data; NULL and
  * 0 for none or not yet). Never reads past len or resp_len. Returns the text
- * length, or -EINVAL when len cannot hold the header.
+ * length, -EINVAL when len cannot hold the header, or -EFAULT for buf, resp
+ * or out NULL with a length.
  */
 UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp,
 			       size_t resp_len, char *out, size_t size);

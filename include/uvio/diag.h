@@ -37,12 +37,7 @@ extern "C" {
  * uvio_known_method(), uvio_known_attr() and uvio_known_write_cmd() past
  * their last index (the end of the list), and the command builder's inline
  * calls (the puts, uvio_cmd_error()), whose error the command keeps until
- * uvio_cmd_exec() or uvio_cmd_finish() returns it and names it here. Not
- * yet covered (they return the errno and leave the older text): the event
- * functions of <uvio/events.h>, the NULL checks of uvio_device_cmd_prepare(),
- * uvio_device_exec() and uvio_device_write*() (<uvio/provider.h>), the
- * decoders uvio_decode(), uvio_decode_cmd(), uvio_decode_write() and
- * uvio_cmd_format().
+ * uvio_cmd_exec() or uvio_cmd_finish() returns it and names it here.
  */
 UVIO_API const char *uvio_last_error(void);
 

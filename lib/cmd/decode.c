@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <uvio/decode.h>
@@ -22,6 +23,7 @@
 #include "abi/abi.h"
 #include "report/names.h"
 #include "opts.h"
+#include "report/report.h"
 
 /* Longest array or byte run printed before "...". */
 #define MAX_ELEMS 16u
@@ -31,6 +33,7 @@
 struct text {
 	char *buf;
 	size_t size, len;	/* len counts what would have been written */
+	const char *fn;		/* the public function: names a refusal */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -45,6 +48,28 @@ static void put(struct text *t, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		t->len += (size_t)n;
+}
+
+/* Bytes too few for a command: said in the text (where it ends) and as the
+ * calling thread's last error. */
+static int too_short(struct text *t, size_t len, const char *what, size_t need)
+{
+	put(t, "truncated: %zu bytes, %s needs %zu", len, what, need);
+	return uvio_fail(LOG_DEBUG, -EINVAL, "%s: EINVAL: argument len: %zu bytes, %s needs %zu",
+			 t->fn, len, what, need);
+}
+
+/* Arguments refused before anything is rendered. */
+__attribute__((format(printf, 3, 4)))
+static int bad_arg(const char *fn, int err, const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return uvio_fail(LOG_DEBUG, err, "%s: %s: %s", fn, uvio_errno_name(err), why);
 }
 
 static int finish(struct text *t, int err)
@@ -420,10 +445,8 @@ static int render_write(struct text *t, const uint8_t *buf, size_t len, const ui
 	const uint8_t *core;
 	size_t core_len, drv_in = 0;
 
-	if (len < sizeof(h)) {
-		put(t, "truncated: %zu bytes, a write() command needs %zu", len, sizeof(h));
-		return -EINVAL;
-	}
+	if (len < sizeof(h))
+		return too_short(t, len, "a write() command", sizeof(h));
 	memcpy(&h, buf, sizeof(h));
 	w = abi_write(h.command, &obj);
 	put(t, "write %s%s%s (command %u%s) in_words %u out_words %u, %zu bytes",
@@ -544,12 +567,13 @@ static int render_write_opts(struct text *t, const uint8_t *buf, size_t len,
 UVIO_API int uvio_decode_write(const void *buf, size_t len, const void *resp, size_t resp_len,
 			       char *out, size_t size)
 {
-	struct text t = { out, size, 0 };
+	struct text t = { out, size, 0, "uvio_decode_write" };
 
+	if ((!buf && len) || (!resp && resp_len) || (!out && size))
+		return bad_arg(t.fn, -EFAULT, "argument %s: NULL with a length",
+			       !buf && len ? "buf" : !resp && resp_len ? "resp" : "out");
 	if (size)
 		out[0] = '\0';
-	if ((!buf && len) || (!resp && resp_len))
-		return -EFAULT;
 	return finish(&t, render_write(&t, buf, len, resp, resp_len, NULL));
 }
 
@@ -902,11 +926,9 @@ static int render(struct text *t, const void *buf, size_t len,
 	uint32_t driver_id;
 	struct ctx ctx, *c = &ctx;
 
-	if (len < hdr_len) {
-		put(t, "truncated: %zu bytes, a %s header needs %zu", len,
-		    layout == UVIO_LAYOUT_2017 ? "2017" : "current", hdr_len);
-		return -EINVAL;
-	}
+	if (len < hdr_len)
+		return too_short(t, len, layout == UVIO_LAYOUT_2017 ? "a 2017 header" :
+				 "a current header", hdr_len);
 	/* A caller's buffer may be misaligned: copy the header out. The 2017
 	 * one is the first 16 bytes of today's, its reserved where reserved1 is. */
 	memcpy(&hv, buf, hdr_len);
@@ -1012,23 +1034,26 @@ static int render(struct text *t, const void *buf, size_t len,
 	return 0;
 }
 
-UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_decode_opts *opts,
-			     char *out, size_t size)
+static int decode_cmd(const char *fn, const void *buf, size_t len,
+		      const struct uvio_decode_opts *opts, char *out, size_t size)
 {
-	struct text t = { out, size, 0 };
+	struct text t = { out, size, 0, fn };
 
+	if ((!buf && len) || (!out && size))
+		return bad_arg(t.fn, -EFAULT, "argument %s: NULL with a length",
+			       !buf && len ? "buf" : "out");
 	if (size)
 		out[0] = '\0';
-	if (!buf && len)
-		return -EFAULT;
 	if (opts) {
 		size_t known = uvio_offsetofend(struct uvio_decode_opts, reserved);
 		int ret = uvio_opts_check(opts, known, 1);
 
 		if (ret)
-			return ret;
+			return bad_arg(t.fn, ret, "argument opts: %s", ret == -E2BIG ?
+				       "fields unknown to this library are set" :
+				       "sz smaller than a size_t");
 		if (UVIO_OPT(opts, reserved))
-			return -EINVAL;
+			return bad_arg(t.fn, -EINVAL, "argument opts: reserved is not zero");
 		if (opts->sz < known) {
 			/* an older caller's struct: read only what it has */
 			struct uvio_decode_opts o = { 0 };
@@ -1036,8 +1061,12 @@ UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_deco
 			memcpy(&o, opts, opts->sz);
 			return finish(&t, render(&t, buf, len, &o, NULL));
 		}
+		if (opts->layout != UVIO_LAYOUT_CURRENT && opts->layout != UVIO_LAYOUT_2017)
+			return bad_arg(t.fn, -EINVAL, "argument opts: layout %d unknown",
+				       (int)opts->layout);
 		if (opts->flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE))
-			return -EINVAL;
+			return bad_arg(t.fn, -EINVAL, "argument opts: unknown flags 0x%x",
+				       opts->flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE));
 		if (opts->flags & UVIO_DECODE_WRITE)
 			return finish(&t, render_write_opts(&t, buf, len, opts));
 	}
@@ -1049,7 +1078,13 @@ UVIO_API int uvio_decode(const void *buf, size_t len, enum uvio_layout layout,
 {
 	struct uvio_decode_opts o = { .sz = sizeof(o), .layout = layout };
 
-	return uvio_decode_cmd(buf, len, &o, out, size);
+	return decode_cmd("uvio_decode", buf, len, &o, out, size);
+}
+
+UVIO_API int uvio_decode_cmd(const void *buf, size_t len, const struct uvio_decode_opts *opts,
+			     char *out, size_t size)
+{
+	return decode_cmd("uvio_decode_cmd", buf, len, opts, out, size);
 }
 
 /* This process's memory, read by the kernel: a bad pointer in a command
@@ -1066,12 +1101,15 @@ static int self_fetch(void *ctx, uint64_t addr, void *buf, size_t len)
 
 UVIO_API int uvio_cmd_format(const struct uvio_cmd *cmd, char *out, size_t size)
 {
-	struct uvio_decode_opts o = {
-		.sz = sizeof(o), .layout = cmd->layout, .fetch = self_fetch,
-		.flags = cmd->state == UVIO_CMD_SUCCEEDED ? UVIO_DECODE_AFTER : 0,
-	};
-	struct text t = { out, size, 0 };
+	struct uvio_decode_opts o = { .sz = sizeof(o), .fetch = self_fetch };
+	struct text t = { out, size, 0, "uvio_cmd_format" };
 
+	if (!cmd)
+		return bad_arg(t.fn, -EINVAL, "argument cmd: NULL");
+	if (!out && size)
+		return bad_arg(t.fn, -EFAULT, "argument out: NULL with a length");
+	o.layout = cmd->layout;
+	o.flags = cmd->state == UVIO_CMD_SUCCEEDED ? UVIO_DECODE_AFTER : 0;
 	if (size)
 		out[0] = '\0';
 	if (cmd->error) {

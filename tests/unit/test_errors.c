@@ -342,6 +342,47 @@ static void commands_and_diagnostics(void **state)
 	FAILS(-EINVAL, "uvio_decode_cm", "argument len", uvio_decode_cm(cm_buf, 2, NULL, 0, 0, out,
 									sizeof(out)));
 
+	/* The decoders: bytes too few for a header, and arguments refused. */
+	{
+		struct uvio_decode_opts dopts = { .sz = sizeof(dopts) };
+
+		FAILS(-EINVAL, "uvio_decode", "argument len",
+		      uvio_decode(cm_buf, 10, UVIO_LAYOUT_CURRENT, out, sizeof(out)));
+		FAILS(-EINVAL, "uvio_decode", "layout 7",
+		      uvio_decode(cm_buf, 24, (enum uvio_layout)7, out, sizeof(out)));
+		FAILS(-EFAULT, "uvio_decode_cmd", "argument buf",
+		      uvio_decode_cmd(NULL, 24, NULL, out, sizeof(out)));
+		FAILS(-EFAULT, "uvio_decode_cmd", "argument out",
+		      uvio_decode_cmd(cm_buf, 24, NULL, NULL, 8));
+		dopts.flags = 0x100;
+		FAILS(-EINVAL, "uvio_decode_cmd", "flags 0x100",
+		      uvio_decode_cmd(cm_buf, 24, &dopts, out, sizeof(out)));
+		dopts.flags = 0;
+		dopts.reserved = 1;
+		FAILS(-EINVAL, "uvio_decode_cmd", "reserved",
+		      uvio_decode_cmd(cm_buf, 24, &dopts, out, sizeof(out)));
+		dopts.reserved = 0;
+		dopts.sz = 2;
+		FAILS(-EINVAL, "uvio_decode_cmd", "argument opts",
+		      uvio_decode_cmd(cm_buf, 24, &dopts, out, sizeof(out)));
+		dopts.sz = sizeof(dopts);
+		dopts.flags = UVIO_DECODE_WRITE;
+		FAILS(-EINVAL, "uvio_decode_cmd", "a write() command",
+		      uvio_decode_cmd(cm_buf, 4, &dopts, out, sizeof(out)));
+		FAILS(-EINVAL, "uvio_decode_write", "argument len",
+		      uvio_decode_write(cm_buf, 4, NULL, 0, out, sizeof(out)));
+		FAILS(-EFAULT, "uvio_decode_write", "argument resp",
+		      uvio_decode_write(cm_buf, 16, NULL, 8, out, sizeof(out)));
+		FAILS(-EINVAL, "uvio_cmd_format", "argument cmd", uvio_cmd_format(NULL, out, 8));
+	}
+	{
+		UVIO_CMD_DEFINE(cmd, 1, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+
+		FAILS(-EFAULT, "uvio_cmd_format", "argument out", uvio_cmd_format(&cmd, NULL, 8));
+		/* the text of a decoded command is no failure */
+		KEEPS(1, uvio_cmd_format(&cmd, out, sizeof(out)) > 0);
+	}
+
 	/* The event fds (read() is not wrapped: fds of this process). */
 	{
 		struct uvio_async_event aev = { .sz = sizeof(aev) };
