@@ -103,14 +103,29 @@ static void show_ports(const struct uvio_device_info *d)
 		int s = read_port_file(d->name, p, "state", state, sizeof(state));
 		int ph = read_port_file(d->name, p, "phys_state", phys, sizeof(phys));
 
+		/* Discovery found port 1's transport and netdev; other ports' are
+		 * not in struct uvio_device_info. */
+		const char *tr = p == 1 ? uvio_transport_name(d->transport) : NULL;
+
 		read_port_file(d->name, p, "link_layer", ll, sizeof(ll));
 		if (json) {
 			json_sep();
 			printf("{\"port\":%u,\"state\":\"%s\",\"state_num\":%d,\"phys_state\":\"%s\","
-			       "\"phys_state_num\":%d,\"link_layer\":\"%s\"}", p, state, s, phys, ph, ll);
+			       "\"phys_state_num\":%d,\"link_layer\":\"%s\"", p, state, s, phys, ph, ll);
+			if (p == 1) {
+				printf(",\"transport\":\"%s\",\"netdev\":", tr ? tr : "unknown");
+				json_str(d->netdev);
+				printf(",\"netdev_ifindex\":%u", d->netdev_ifindex);
+			}
+			printf("}");
 		} else {
-			printf("  port %u: state %s (%d), physical state %s (%d), link layer %s\n",
+			printf("  port %u: state %s (%d), physical state %s (%d), link layer %s",
 			       p, state, s, phys, ph, ll);
+			if (p == 1)
+				printf(", transport %s", tr ? tr : "unknown");
+			if (p == 1 && d->netdev[0])
+				printf(", netdev %s (ifindex %u)", d->netdev, d->netdev_ifindex);
+			printf("\n");
 		}
 	}
 }

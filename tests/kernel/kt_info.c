@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,15 +23,47 @@
 
 static char out[65536];
 
-/* ibv_devinfo: "hca_id:\trxe0", then per port "port:\t1", "state:\t\tPORT_ACTIVE (4)",
- * "link_layer:\t\tEthernet". uverbs-info: "rxe0: ...", "  port 1: state ACTIVE (4),
- * physical state LINK_UP (5), link layer Ethernet". */
+/* Port 1's netdev as `rdma link show` names it ("link rxe0/1 state ACTIVE
+ * physical_state LINK_UP netdev eth0"), "" for none. */
+static void link_netdev(const char *links, const char *dev, char netdev[static 16])
+{
+	char want[96];
+	const char *l, *nd, *end;
+
+	snprintf(want, sizeof(want), "link %s/1 ", dev);
+	netdev[0] = '\0';
+	l = strstr(links, want);
+	if (!l)
+		return;
+	end = strchr(l, '\n');
+	nd = strstr(l, " netdev ");
+	if (nd && (!end || nd < end))
+		sscanf(nd, " netdev %15s", netdev);
+}
+
+/* A field of the port's line "X, " or "X\n" (the line's end). */
+static bool port_says(const char *pl, const char *field)
+{
+	char a[160], b[160];
+	const char *eol = strchr(pl, '\n');
+
+	snprintf(a, sizeof(a), "%s,", field);
+	snprintf(b, sizeof(b), "%s\n", field);
+	return (strstr(pl, a) && strstr(pl, a) < eol) || (strstr(pl, b) && strstr(pl, b) < eol);
+}
+
+/* ibv_devinfo: "hca_id:\trxe0", "transport:\t\t\tInfiniBand (0)", then per port
+ * "port:\t1", "state:\t\tPORT_ACTIVE (4)", "link_layer:\t\tEthernet". `rdma link
+ * show`: port 1's netdev. uverbs-info: "rxe0: ...", "  port 1: state ACTIVE (4),
+ * physical state LINK_UP (5), link layer Ethernet, transport RoCE, netdev eth0
+ * (ifindex 2)": RoCE is libibverbs' InfiniBand transport on an Ethernet link. */
 static void compare_ports(void)
 {
-	static char info[65536];
-	char *save = NULL, dev[64] = "", want[256];
+	static char info[65536], links[16384];
+	char *save = NULL, dev[64] = "", want[256], transport[32] = "";
 	int port = 0, state = -1, checked = 0;
 
+	kt_run("rdma link show", links, sizeof(links));
 	kt_run("ibv_devinfo", out, sizeof(out));
 	kt_run("uverbs-info --no-caps", info, sizeof(info));
 	printf("%s", info);
@@ -38,6 +72,8 @@ static void compare_ports(void)
 
 		l += strspn(l, " \t");
 		if (sscanf(l, "hca_id: %63s", dev) == 1)
+			continue;
+		if (sscanf(l, "transport: %31s", transport) == 1)
 			continue;
 		if (sscanf(l, "port: %d", &port) == 1)
 			continue;
@@ -56,9 +92,24 @@ static void compare_ports(void)
 			snprintf(tail, sizeof(tail), "(%d)", state);
 			KT_CHECK(strstr(pl, tail) && strstr(pl, tail) < strchr(pl, '\n'),
 				 "%s port %d: ibv_devinfo state %d", dev, port, state);
-			snprintf(tail, sizeof(tail), "link layer %s\n", ll);
-			KT_CHECK(strstr(pl, tail) && strstr(pl, tail) <= strchr(pl, '\n'),
-				 "%s port %d: ibv_devinfo link layer %s", dev, port, ll);
+			snprintf(tail, sizeof(tail), "link layer %s", ll);
+			KT_CHECK(port_says(pl, tail), "%s port %d: ibv_devinfo link layer %s", dev,
+				 port, ll);
+			if (port == 1) {
+				char nd[16];
+				const char *tr = !strcmp(transport, "iWARP") ? "iWARP" :
+					!strcmp(transport, "InfiniBand") && !strcmp(ll, "Ethernet") ?
+					"RoCE" : !strcmp(transport, "InfiniBand") ? "InfiniBand" : NULL;
+
+				snprintf(tail, sizeof(tail), "transport %s", tr ? tr : "?");
+				KT_CHECK(tr && port_says(pl, tail),
+					 "%s port 1: ibv_devinfo transport %s, link layer %s", dev,
+					 transport, ll);
+				link_netdev(links, dev, nd);
+				snprintf(tail, sizeof(tail), ", netdev %s (ifindex ", nd);
+				KT_CHECK(nd[0] && strstr(pl, tail) && strstr(pl, tail) < strchr(pl, '\n'),
+					 "%s port 1: rdma link show netdev \"%s\"", dev, nd);
+			}
 			checked++;
 		}
 	}
