@@ -134,10 +134,11 @@ static struct bnxt_obj *obj_new(void)
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct hw_call *c, struct drv_bufs *b)
+static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
 {
 	struct bnxt_state *st;
 
+	(void)dev;
 	_Static_assert(sizeof(struct uvio_bnxt_re_uctx_resp) <= sizeof(c->out), "room");
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -345,17 +346,9 @@ _Static_assert(sizeof(struct bnxt_re_pd_resp) <= HW_DATA_MAX, "the PD answer's r
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
-	struct bnxt_state *st;
+	struct bnxt_state *st = state_of(dev);
 	struct bnxt_obj *o;
 
-	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT)
-		return context_prepare(c, b);
-	st = state_of(dev);
-	if (!st)
-		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "this handle has no context the library made (an adopted fd, or "
-			      "no GET_CONTEXT yet); pass struct uvio_drv with bnxt_re's request");
 	switch (c->verb) {
 	case HW_PD:	/* pdid, dpi and the doorbell page come back */
 		o = obj_new();
@@ -378,17 +371,10 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		   const union hw_params *p)
 {
-	struct bnxt_state *st;
+	struct bnxt_state *st = state_of(dev);
 	struct bnxt_obj *o = c->obj;
 
 	(void)p;
-	if (c->verb == HW_CONTEXT) {
-		context_finish(dev, c, ret);
-		return;
-	}
-	st = state_of(dev);
-	if (!o || !st)
-		return;
 	pthread_mutex_lock(&st->base.lock);
 	if (ret) {
 		obj_free(o);
@@ -414,6 +400,8 @@ static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handl
 
 const struct hw_ops uvio_hw_bnxt_re = {
 	.driver = "bnxt_re",
+	.context_prepare = context_prepare,
+	.context_finish = context_finish,
 	.prepare = prepare,
 	.finish = finish,
 	.destroyed = destroyed,

@@ -378,16 +378,8 @@ static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
-	struct efa_state *st;
+	struct efa_state *st = state_of(dev);
 
-	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT)
-		return context_prepare(dev, c, b);
-	st = state_of(dev);
-	if (!st)
-		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "this handle has no context the library made (an adopted fd, or "
-			      "no GET_CONTEXT yet); pass struct uvio_drv with efa's request");
 	switch (c->verb) {
 	case HW_PD:
 		return answer_prepare(c, b, sizeof(struct efa_ibv_alloc_pd_resp));
@@ -409,18 +401,11 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		   const union hw_params *p)
 {
-	struct efa_state *st;
+	struct efa_state *st = state_of(dev);
 	struct efa_obj *o = c->obj;
 	int err = 0;
 
 	(void)p;
-	if (c->verb == HW_CONTEXT) {
-		context_finish(dev, c, ret);
-		return;
-	}
-	st = state_of(dev);
-	if (!o || !st)
-		return;
 	if (ret) {
 		obj_free(o);
 		return;
@@ -472,6 +457,8 @@ static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handl
 
 const struct hw_ops uvio_hw_efa = {
 	.driver = "efa",
+	.context_prepare = context_prepare,
+	.context_finish = context_finish,
 	.prepare = prepare,
 	.finish = finish,
 	.destroyed = destroyed,

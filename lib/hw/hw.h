@@ -79,14 +79,23 @@ struct hw_call {
 
 struct hw_ops {
 	const char *driver;		/* "mlx5" */
-	/* Fill the driver data of verb c->verb into b (pointing into c->in
-	 * and c->out), allocating what the object needs; a negative errno
-	 * (with c->why saying why, where there is more to say than the
-	 * errno) refuses before anything is sent. */
+	/* GET_CONTEXT: the driver's request and answer room in b, and the
+	 * half's state (a struct hw_state first) allocated into c->obj. */
+	int (*context_prepare)(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b);
+	/* The kernel answered GET_CONTEXT ret: the half reads its answer and
+	 * attaches the state to dev (uvio_hw_attach), or frees it. */
+	void (*context_finish)(struct uvio_device *dev, struct hw_call *c, int ret);
+	/* Any other verb, on a handle that has the half's state (the layer
+	 * refuses the verb before this otherwise): fill the driver data of
+	 * c->verb into b (pointing into c->in and c->out), allocating what
+	 * the object needs into c->obj; a negative errno (with c->why saying
+	 * why, where there is more to say than the errno) refuses before
+	 * anything is sent. */
 	int (*prepare)(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		       struct drv_bufs *b);
-	/* The kernel answered ret (0: the object is handle). On success the
-	 * half keeps what prepare allocated; on failure it frees it. */
+	/* The kernel answered ret (0: the object is handle), for a verb whose
+	 * prepare allocated c->obj: on success the half keeps it; on failure
+	 * it frees it. */
 	void (*finish)(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		       const union hw_params *p);
 	/* The kernel destroyed object handle of kind verb (HW_CQ, HW_QP,

@@ -230,11 +230,12 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct hw_call *c, struct drv_bufs *b)
+static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
 {
 	struct irdma_alloc_ucontext_req *req = (void *)c->in;
 	struct irdma_state *st;
 
+	(void)dev;
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(CTX_RESP_LEN <= sizeof(c->out), "room for the answer");
 	st = calloc(1, sizeof(*st));
@@ -454,16 +455,8 @@ _Static_assert(sizeof(struct irdma_alloc_pd_resp) <= HW_DATA_MAX &&
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
-	struct irdma_state *st;
+	struct irdma_state *st = state_of(dev);
 
-	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT)
-		return context_prepare(c, b);
-	st = state_of(dev);
-	if (!st)
-		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "this handle has no context the library made (an adopted fd, or "
-			      "no GET_CONTEXT yet); pass struct uvio_drv with irdma's request");
 	switch (c->verb) {
 	case HW_PD:
 		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp), NULL);
@@ -485,17 +478,10 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		   const union hw_params *p)
 {
-	struct irdma_state *st;
+	struct irdma_state *st = state_of(dev);
 	struct irdma_obj *o = c->obj;
 
 	(void)p;
-	if (c->verb == HW_CONTEXT) {
-		context_finish(dev, c, ret);
-		return;
-	}
-	st = state_of(dev);
-	if (!o || !st)
-		return;
 	if (ret) {		/* the kernel refused: the regions go */
 		obj_free(dev, o);
 		return;
@@ -526,6 +512,8 @@ static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handl
 
 const struct hw_ops uvio_hw_irdma = {
 	.driver = "irdma",
+	.context_prepare = context_prepare,
+	.context_finish = context_finish,
 	.prepare = prepare,
 	.finish = finish,
 	.destroyed = destroyed,

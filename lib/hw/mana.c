@@ -165,19 +165,20 @@ static int qp_prepare(struct hw_call *c, union hw_params *p, struct drv_bufs *b)
 			   (size_t)len, &req->sq_buf_addr);
 }
 
+/* mana's GET_CONTEXT carries no driver data either way: the state is the
+ * half's table of what it keeps. */
+static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+{
+	struct mana_state *st = calloc(1, sizeof(*st));
+
+	(void)dev;
+	return st ? uvio_hw_hand_over(c, b, 0, 0, st) : -ENOMEM;
+}
+
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
-	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT) {
-		struct mana_state *st = calloc(1, sizeof(*st));
-
-		return st ? uvio_hw_hand_over(c, b, 0, 0, st) : -ENOMEM;
-	}
-	if (!state_of(dev))
-		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "this handle has no context the library made (an adopted fd, or "
-			      "no GET_CONTEXT yet); pass struct uvio_drv with mana's request");
+	(void)dev;
 	switch (c->verb) {
 	case HW_PD:
 		return uvio_hw_hand_over(c, b, 0, 0, NULL);
@@ -222,17 +223,10 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		   const union hw_params *p)
 {
-	struct mana_state *st;
+	struct mana_state *st = state_of(dev);
 	struct mana_obj *o = c->obj;
 
 	(void)p;
-	if (c->verb == HW_CONTEXT) {
-		context_finish(dev, c, ret);
-		return;
-	}
-	st = state_of(dev);
-	if (!o || !st)
-		return;
 	if (ret) {
 		obj_free(o);
 		return;
@@ -249,6 +243,8 @@ static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handl
 
 const struct hw_ops uvio_hw_mana = {
 	.driver = "mana",
+	.context_prepare = context_prepare,
+	.context_finish = context_finish,
 	.prepare = prepare,
 	.finish = finish,
 	.destroyed = destroyed,

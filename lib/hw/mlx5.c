@@ -683,16 +683,8 @@ static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params
 static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
 		   struct drv_bufs *b)
 {
-	struct mlx5_state *st;
+	struct mlx5_state *st = state_of(dev);
 
-	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT)
-		return context_prepare(dev, c, b);
-	st = state_of(dev);
-	if (!st)
-		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "this handle has no context the library made (an adopted fd, or "
-			      "no GET_CONTEXT yet); pass struct uvio_drv with mlx5's request");
 	switch (c->verb) {
 	case HW_PD:
 		return answer_prepare(c, b, sizeof(struct mlx5_ib_alloc_pd_resp));
@@ -717,16 +709,9 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
 		   const union hw_params *p)
 {
-	struct mlx5_state *st;
+	struct mlx5_state *st = state_of(dev);
 	struct mlx5_obj *o = c->obj;
 
-	if (c->verb == HW_CONTEXT) {
-		context_finish(dev, c, ret);
-		return;
-	}
-	st = state_of(dev);
-	if (!o || !st)
-		return;
 	pthread_mutex_lock(&st->base.lock);
 	if (ret) {
 		obj_free(st, o);
@@ -780,6 +765,8 @@ static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handl
 
 const struct hw_ops uvio_hw_mlx5 = {
 	.driver = "mlx5",
+	.context_prepare = context_prepare,
+	.context_finish = context_finish,
 	.prepare = prepare,
 	.finish = finish,
 	.destroyed = destroyed,
