@@ -13,6 +13,19 @@
 #endif
 
 /*
+ * The builder's fast paths are inline functions of the headers. The library
+ * also exports each of them under its own name (lib/cmd/ffi.c defines
+ * UVIO_FFI_DEFINE before it includes the headers), for what cannot call a
+ * C inline function: Rust's bindgen, Python's ctypes and cffi, dlsym(). C
+ * and C++ callers get the inline copies.
+ */
+#ifdef UVIO_FFI_DEFINE
+#define UVIO_INLINE UVIO_API
+#else
+#define UVIO_INLINE static inline
+#endif
+
+/*
  * Structs that a later kernel may grow begin with `size_t sz`, the size the
  * caller was compiled with. The library reads (and, for outputs, writes) only
  * the fields that lie inside sz, so a binary built against an older header

@@ -224,8 +224,8 @@ uvio__cmd_check_output(struct uvio_cmd *cmd, struct ib_uverbs_attr *a, uintptr_t
  * the buffer and one page. A buffer too small for the header is a sticky
  * -ENOSPC (nothing is written to it then).
  */
-static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
-				 uint16_t object_id, uint16_t method_id)
+UVIO_INLINE void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
+			       uint16_t object_id, uint16_t method_id)
 {
 	struct ib_uverbs_ioctl_hdr *hdr = (struct ib_uverbs_ioctl_hdr *)buf;
 	size_t slots;
@@ -267,7 +267,7 @@ static inline void uvio_cmd_init(struct uvio_cmd *cmd, void *buf, size_t size,
 /* driver_id of the device the command is for: the kernel refuses any other
  * value with EINVAL. Ignored in the 2017 layout, whose 16-byte header has no
  * such field (its bytes hold the first attribute there). */
-static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
+UVIO_INLINE void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
 {
 	if (cmd->hdr && cmd->layout == UVIO_LAYOUT_CURRENT)
 		cmd->hdr->driver_id = id;
@@ -276,7 +276,7 @@ static inline void uvio_cmd_set_driver_id(struct uvio_cmd *cmd, uint32_t id)
 /* Choose the header layout; only before the first attribute. */
 UVIO_API int uvio_cmd_set_layout(struct uvio_cmd *cmd, enum uvio_layout layout);
 
-static inline int uvio_cmd_error(const struct uvio_cmd *cmd)
+UVIO_INLINE int uvio_cmd_error(const struct uvio_cmd *cmd)
 {
 	return cmd->error;
 }
@@ -317,7 +317,7 @@ static inline struct ib_uverbs_attr *uvio__cmd_slot(struct uvio_cmd *cmd,
 
 /* Clear the mandatory flag: a kernel that does not know the attribute then
  * ignores it instead of failing the command with EPROTONOSUPPORT. */
-static inline struct ib_uverbs_attr *uvio_attr_optional(struct ib_uverbs_attr *a)
+UVIO_INLINE struct ib_uverbs_attr *uvio_attr_optional(struct ib_uverbs_attr *a)
 {
 	a->flags &= (__u16)~UVERBS_ATTR_F_MANDATORY;
 	return a;
@@ -349,21 +349,21 @@ static inline struct ib_uverbs_attr *uvio__put_ptr_kind(struct uvio_cmd *cmd,
 
 /* Input bytes: copied inline when 8 or fewer, passed by pointer otherwise
  * (the buffer must then live until uvio_cmd_exec returns). */
-static inline struct ib_uverbs_attr *uvio_put_ptr_in(struct uvio_cmd *cmd,
-						     uint16_t attr_id,
-						     const void *ptr, size_t len)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_ptr_in(struct uvio_cmd *cmd,
+						   uint16_t attr_id,
+						   const void *ptr, size_t len)
 {
 	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, ptr, len);
 }
 
-static inline struct ib_uverbs_attr *uvio_put_u32(struct uvio_cmd *cmd,
-						  uint16_t attr_id, uint32_t v)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_u32(struct uvio_cmd *cmd,
+						uint16_t attr_id, uint32_t v)
 {
 	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
-static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
-						  uint16_t attr_id, uint64_t v)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
+						uint16_t attr_id, uint64_t v)
 {
 	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
@@ -376,17 +376,17 @@ static inline struct ib_uverbs_attr *uvio_put_u64(struct uvio_cmd *cmd,
  * refused 0, 2, 12 and 16; CQ CREATE refused 6 (tests/kernel/kt_flags.c
  * measures it on every run). A u32 flags attribute refuses bits above 31
  * with EINVAL, whatever the length. */
-static inline struct ib_uverbs_attr *uvio_put_flags(struct uvio_cmd *cmd,
-						    uint16_t attr_id, uint64_t v)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_flags(struct uvio_cmd *cmd,
+						  uint16_t attr_id, uint64_t v)
 {
 	return uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_PTR_IN, &v, sizeof(v));
 }
 
 /* An output buffer the kernel writes. Always passed by pointer; buffers of
  * different outputs must not overlap. */
-static inline struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
-						      uint16_t attr_id,
-						      void *ptr, size_t len)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
+						    uint16_t attr_id,
+						    void *ptr, size_t len)
 {
 	struct ib_uverbs_attr *a;
 	uintptr_t lo = (uintptr_t)ptr, hi = lo + len;
@@ -412,8 +412,8 @@ static inline struct ib_uverbs_attr *uvio_put_ptr_out(struct uvio_cmd *cmd,
 }
 
 /* An existing object by handle, for READ, WRITE or DESTROY access. */
-static inline struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
-						  uint16_t attr_id, uint32_t handle)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
+						uint16_t attr_id, uint32_t handle)
 {
 	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_IDR);
 
@@ -423,15 +423,15 @@ static inline struct ib_uverbs_attr *uvio_put_idr(struct uvio_cmd *cmd,
 
 /* A new object: the kernel writes its handle into the attribute; read it
  * with uvio_cmd_read_handle() after a successful execution. */
-static inline struct ib_uverbs_attr *uvio_put_idr_new(struct uvio_cmd *cmd,
-						      uint16_t attr_id)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_idr_new(struct uvio_cmd *cmd,
+						    uint16_t attr_id)
 {
 	return uvio__cmd_slot(cmd, attr_id, UVIO_KIND_IDR_NEW);
 }
 
 /* An fd object (READ, WRITE or DESTROY access) or a raw fd such as a dmabuf. */
-static inline struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
-						 uint16_t attr_id, int fd)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
+					       uint16_t attr_id, int fd)
 {
 	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_FD);
 
@@ -440,8 +440,8 @@ static inline struct ib_uverbs_attr *uvio_put_fd(struct uvio_cmd *cmd,
 }
 
 /* A new fd object; read it with uvio_cmd_read_fd() after success. */
-static inline struct ib_uverbs_attr *uvio_put_fd_new(struct uvio_cmd *cmd,
-						     uint16_t attr_id)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_fd_new(struct uvio_cmd *cmd,
+						   uint16_t attr_id)
 {
 	struct ib_uverbs_attr *a = uvio__cmd_slot(cmd, attr_id, UVIO_KIND_FD_NEW);
 
@@ -451,9 +451,9 @@ static inline struct ib_uverbs_attr *uvio_put_fd_new(struct uvio_cmd *cmd,
 
 /* An enum attribute: elem_id selects the variant, ptr/len its payload
  * (inline when 8 bytes or fewer, as for PTR_IN; may be empty). */
-static inline struct ib_uverbs_attr *uvio_put_enum(struct uvio_cmd *cmd,
-						   uint16_t attr_id, uint8_t elem_id,
-						   const void *ptr, size_t len)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_enum(struct uvio_cmd *cmd,
+						 uint16_t attr_id, uint8_t elem_id,
+						 const void *ptr, size_t len)
 {
 	struct ib_uverbs_attr *a =
 		uvio__put_ptr_kind(cmd, attr_id, UVIO_KIND_ENUM_IN, ptr, len);
@@ -464,9 +464,9 @@ static inline struct ib_uverbs_attr *uvio_put_enum(struct uvio_cmd *cmd,
 }
 
 /* An array of object handles (the kernel takes up to two inline). */
-static inline struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
-						   uint16_t attr_id,
-						   const uint32_t *handles, size_t n)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
+						 uint16_t attr_id,
+						 const uint32_t *handles, size_t n)
 {
 	if (__builtin_expect(n > UINT16_MAX / sizeof(uint32_t), 0))
 		return uvio__cmd_fail(cmd, -E2BIG, attr_id, "length over 65535 bytes");
@@ -475,14 +475,14 @@ static inline struct ib_uverbs_attr *uvio_put_idrs(struct uvio_cmd *cmd,
 }
 
 /* Driver (udata) input and output, UVERBS_ATTR_UHW_IN / _OUT. */
-static inline struct ib_uverbs_attr *uvio_put_uhw_in(struct uvio_cmd *cmd,
-						     const void *ptr, size_t len)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_uhw_in(struct uvio_cmd *cmd,
+						   const void *ptr, size_t len)
 {
 	return uvio__put_ptr_kind(cmd, UVERBS_ATTR_UHW_IN, UVIO_KIND_PTR_IN, ptr, len);
 }
 
-static inline struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
-						      void *ptr, size_t len)
+UVIO_INLINE struct ib_uverbs_attr *uvio_put_uhw_out(struct uvio_cmd *cmd,
+						    void *ptr, size_t len)
 {
 	return uvio_put_ptr_out(cmd, UVERBS_ATTR_UHW_OUT, ptr, len);
 }
@@ -503,7 +503,7 @@ UVIO_API int uvio_cmd_exec(int fd, struct uvio_cmd *cmd);
 UVIO_API int uvio_cmd_finish(const struct uvio_cmd *cmd);
 
 /* The ioctl request number for a layout. */
-static inline unsigned long uvio_layout_request(enum uvio_layout layout)
+UVIO_INLINE unsigned long uvio_layout_request(enum uvio_layout layout)
 {
 	return layout == UVIO_LAYOUT_2017 ? UVIO_IOCTL_REQ_2017 : UVIO_IOCTL_REQ_CURRENT;
 }

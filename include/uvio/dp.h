@@ -404,7 +404,7 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah);
 
 /* Entries the queue can hold at once. */
-static inline uint32_t uvio_dp_queue_capacity(const struct uvio_dp_queue *q)
+UVIO_INLINE uint32_t uvio_dp_queue_capacity(const struct uvio_dp_queue *q)
 {
 	return q->ring.entries;
 }
