@@ -47,6 +47,11 @@
  *    the kernel is sent depth >> shift as max_send_wr and max_recv_wr and
  *    irdma_create_qp_req (user_wqe_bufs the buffer, user_compl_ctx this
  *    half's record of the QP).
+ * Linux 6.12 (checked against the stand-in built for it, beside libirdma
+ * 44) takes the same requests: its longer context answer (comp_mask and
+ * min_hw_wq_size after hw_rev) is cut to the 64 bytes of room asked, and
+ * the sizes above do not change on GEN_2 (its min_hw_wq_size is the 8
+ * used here). Its REREG_MR takes no driver data.
  */
 #include <errno.h>
 #include <stdint.h>

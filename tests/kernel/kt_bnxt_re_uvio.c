@@ -12,7 +12,12 @@
  * reported naming the command (each such line starts "  refusal: "; the
  * count is printed last as "refusals: N"), and what the library's half
  * refuses before sending; and the context's pages mapped and refused as
- * bnxt_re's mmap does.
+ * bnxt_re's mmap does (6.1: by frame; 6.12: by the offsets it handed out).
+ * The SRQ answer written past the room the caller gave (6.12 only). On
+ * 6.12, also what only 6.12 has, with the caller's own driver data:
+ * a context's request for exact queue depths and the WQE mode, a CQ resize
+ * that completes at the next poll, and bnxt_re's own methods (ALLOC_PAGE,
+ * NOTIFY_DRV, GET_TOGGLE_MEM) as this chip answers them.
  *
  * The requests are the witness's (kt_bnxt_re_witness: libbnxt_re through
  * libibverbs), so that the two traces can be compared field by field:
@@ -22,18 +27,42 @@
  *   kt_bnxt_re_uvio [DEVICE]     (default bnxt_re0)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 #include <rdma/bnxt_re-abi.h>
 #include <uvio.h>
 #include "kt.h"
 
 #define PAGE 4096u
+
+/* What 6.12's <rdma/bnxt_re-abi.h> adds (the build's may be 6.1's). */
+struct uctx_req_612 {			/* bnxt_re_uctx_req */
+	__aligned_u64 comp_mask;
+};
+struct resize_cq_req_612 {		/* bnxt_re_resize_cq_req */
+	__aligned_u64 cq_va;
+};
+enum {
+	REQ_POW2_SUPPORT = 0x01,	/* BNXT_RE_COMP_MASK_REQ_UCNTX_POW2_SUPPORT */
+	REQ_VAR_WQE_SUPPORT = 0x02,	/* ..._VAR_WQE_SUPPORT */
+	CMASK_POW2_DISABLED = 0x10,	/* BNXT_RE_UCNTX_CMASK_POW2_DISABLED */
+	NS = 1 << 12,			/* UVERBS_ID_NS_SHIFT: the driver's ids */
+	OBJ_ALLOC_PAGE = NS, OBJ_NOTIFY_DRV, OBJ_GET_TOGGLE_MEM,
+	METHOD_FIRST = NS, METHOD_SECOND,	/* each object's create, destroy */
+	ATTR_HANDLE = NS,
+	ALLOC_PAGE_TYPE, ALLOC_PAGE_DPI, ALLOC_PAGE_MMAP_OFFSET, ALLOC_PAGE_MMAP_LENGTH,
+	TOGGLE_TYPE = NS + 1, TOGGLE_RES_ID, TOGGLE_MMAP_PAGE, TOGGLE_MMAP_OFFSET,
+	TOGGLE_MMAP_LENGTH,
+	ALLOC_WC_PAGE = 0, ALLOC_DBR_BAR_PAGE, ALLOC_DBR_PAGE,
+	CQ_TOGGLE_MEM = 0,
+};
 
 static const char *name;
 static long pinned;	/* VmPin pages, as last read */
@@ -97,20 +126,39 @@ static void refused(const char *what, int err, int want, const char *verb)
 	nrefusals++;
 }
 
-/* The pages the context offers (bnxt_re_mmap): one page each; offset 0 the
- * shared page (bnxt_re does not ask for a shared mapping); any other offset
- * is a doorbell page's frame to bnxt_re, and the stand-in maps only the one
- * ALLOC_PD named (the library's half has it mapped already). */
+struct mapping {
+	off_t page;
+	size_t pages;
+	int flags, err;
+	const char *what;
+};
+
+/* The pages the context offers (bnxt_re_mmap): one page each. 6.1: offset
+ * 0 the shared page (bnxt_re does not ask for a shared mapping); any other
+ * offset is a doorbell page's frame to bnxt_re, and the stand-in maps only
+ * the one ALLOC_PD named (the library's half has it mapped already). 6.12:
+ * only an offset handed out, shared, of its length: 0 the shared page, 1
+ * the first PD's doorbell page (the next free offset). */
 static void mappings(struct uvio_device *dev)
 {
-	static const struct { off_t page; size_t pages; int flags, err; const char *what; } m[] = {
+	static const struct mapping m61[] = {
 		{ 0, 1, MAP_SHARED, 0, "the shared page" },
 		{ 0, 1, MAP_PRIVATE, 0, "the shared page, private" },
 		{ 0, 2, MAP_SHARED, EINVAL, "two pages at the shared page" },
 		{ 1, 1, MAP_SHARED, EINVAL, "frame 1 (not the context's doorbell page: the stand-in's refusal)" },
+		{ 0, 0, 0, 0, NULL },
 	};
+	static const struct mapping m612[] = {
+		{ 0, 1, MAP_SHARED, 0, "the shared page" },
+		{ 0, 1, MAP_PRIVATE, EINVAL, "the shared page, private" },
+		{ 0, 2, MAP_SHARED, EINVAL, "two pages at the shared page" },
+		{ 1, 1, MAP_SHARED, 0, "offset 1, the first PD's doorbell page" },
+		{ 1000, 1, MAP_SHARED, EINVAL, "offset 1000, never handed out" },
+		{ 0, 0, 0, 0, NULL },
+	};
+	const struct mapping *m = kt_kernel_ge(6, 12) ? m612 : m61;
 
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+	for (size_t i = 0; m[i].what; i++) {
 		void *p = mmap(NULL, m[i].pages * PAGE, PROT_READ, m[i].flags,
 			       uvio_device_fd(dev), m[i].page * (off_t)PAGE);
 		int err = p == MAP_FAILED ? errno : 0;
@@ -120,6 +168,196 @@ static void mappings(struct uvio_device *dev)
 		printf("  mmap of %s: %s\n", m[i].what, err ? strerror(err) : "mapped");
 		if (p != MAP_FAILED)
 			munmap(p, m[i].pages * PAGE);
+	}
+}
+
+/* The SRQ answer with the caller's own request and 4 bytes of room (what
+ * libbnxt_re 44 gives) at the head of a 16-byte buffer: 6.1 writes its
+ * 4-byte answer; 6.12 writes its 16 bytes (srqid, rsvd, comp_mask)
+ * whatever the room, 12 bytes past it (bnxt_re_create_srq). */
+static void srq_answer_room(struct uvio_device *dev, uint32_t pd)
+{
+	struct bnxt_re_srq_req sreq;
+	uint8_t out[16];
+	UVIO_OPTS(uvio_drv, d, .in = &sreq, .in_len = sizeof(sreq), .out = out, .out_len = 4);
+	UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = pd, .max_wr = 16, .max_sge = 1);
+	UVIO_OPTS(uvio_srq, srq);
+	bool v612 = kt_kernel_ge(6, 12);
+	size_t past = 0;
+	void *buf;
+
+	buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(buf != MAP_FAILED, "mmap");
+	if (buf == MAP_FAILED)
+		return;
+	memset(&sreq, 0, sizeof(sreq));
+	sreq.srqva = (uintptr_t)buf;
+	memset(out, 0xa5, sizeof(out));
+	KT_EQ(uvio_create_srq(dev, &sa, &d, &srq, NULL), 0);
+	for (size_t i = 4; i < sizeof(out); i++)
+		past += out[i] != 0xa5;
+	KT_CHECK(past == (v612 ? 12u : 0u),
+		 "SRQ answer: %zu bytes written past the 4 of room, bnxt_re writes %u", past,
+		 v612 ? 12u : 0u);
+	printf("  SRQ answer into 4 bytes of room: %zu bytes written past them\n", past);
+	KT_EQ(uvio_destroy_srq(dev, srq.handle, NULL, NULL), 0);
+	munmap(buf, PAGE);
+}
+
+/* 6.12's context request, on a handle of its own: exact depths asked
+ * (POW2_SUPPORT) and the WQE mode (VAR_WQE_SUPPORT), both answered in
+ * comp_mask, the mode static; a CQ of 16 CQEs is then 17 deep. */
+static void context_request_612(void)
+{
+	struct uvio_device *other;
+	struct uctx_req_612 req = { .comp_mask = REQ_POW2_SUPPORT | REQ_VAR_WQE_SUPPORT };
+	struct bnxt_re_uctx_resp resp;
+	struct bnxt_re_cq_req creq;
+	uint8_t cresp[16];
+	UVIO_OPTS(uvio_drv, d, .in = &req, .in_len = sizeof(req), .out = &resp,
+		  .out_len = sizeof(resp));
+	UVIO_OPTS(uvio_drv, cdrv, .in = &creq, .in_len = sizeof(creq), .out = cresp,
+		  .out_len = sizeof(cresp));
+	UVIO_OPTS(uvio_context, ctx);
+	UVIO_OPTS(uvio_cq_attr, cqa, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	void *buf;
+
+	KT_EQ(uvio_device_open(name, &other), 0);
+	if (!other)
+		return;
+	memset(&resp, 0, sizeof(resp));
+	KT_EQ(uvio_get_context(other, &d, &ctx, NULL), 0);
+	KT_EQ(resp.comp_mask, BNXT_RE_UCNTX_CMASK_HAVE_CCTX | BNXT_RE_UCNTX_CMASK_HAVE_MODE |
+				      CMASK_POW2_DISABLED);
+	KT_EQ(resp.mode, BNXT_QPLIB_WQE_MODE_STATIC);
+	printf("  6.12 context asking for exact depths and the mode: comp_mask 0x%llx, mode %u\n",
+	       (unsigned long long)resp.comp_mask, resp.mode);
+	buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(buf != MAP_FAILED, "mmap");
+	memset(&creq, 0, sizeof(creq));
+	creq.cq_va = (uintptr_t)buf;
+	KT_EQ(uvio_create_cq(other, &cqa, &cdrv, &cq, NULL), 0);
+	KT_EQ(cq.cqe, 17);
+	printf("  6.12 CQ of 16 CQEs on that context: %u deep\n", cq.cqe);
+	KT_EQ(uvio_destroy_cq(other, cq.handle, NULL, NULL), 0);
+	munmap(buf, PAGE);
+	if (ctx.async_fd >= 0)
+		close(ctx.async_fd);
+	uvio_device_close(other);
+}
+
+/* 6.12's CQ resize, with the caller's request (libbnxt_re 44 has none):
+ * the new buffer pinned at once, the old one let go at the next poll; a
+ * second resize before that poll is refused. */
+static void resize_612(struct uvio_device *dev)
+{
+	struct resize_cq_req_612 rreq;
+	UVIO_OPTS(uvio_drv, rdrv, .in = &rreq, .in_len = sizeof(rreq));
+	UVIO_OPTS(uvio_cq_attr, cqa, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	struct ib_uverbs_wc wc;
+	uint32_t count = 1;
+	void *buf;
+
+	KT_EQ(uvio_create_cq(dev, &cqa, NULL, &cq, NULL), 0);
+	expect_pinned(1, "CQ of 32 CQEs, to resize");
+	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(buf != MAP_FAILED, "mmap");
+	rreq.cq_va = (uintptr_t)buf;
+	{	/* 255 + 1 CQEs of 32 bytes: two pages */
+		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 255);
+
+		KT_EQ(uvio_resize_cq(dev, &ra, &rdrv, &cq, NULL), 0);
+		KT_EQ(cq.cqe, 256);
+		expect_pinned(2, "CQ resized to 256 CQEs (the old buffer kept until a poll)");
+		refused("CQ resize again before a poll", uvio_resize_cq(dev, &ra, &rdrv, &cq, NULL),
+			-EBUSY, "CQ.RESIZE");
+	}
+	KT_EQ(uvio_poll_cq(dev, cq.handle, &wc, 1, &count, NULL), 0);
+	KT_EQ(count, 0);
+	expect_pinned(-1, "the poll completes the resize: the old buffer let go");
+	KT_EQ(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
+	expect_pinned(-2, "the resized CQ destroyed");
+	munmap(buf, 2 * PAGE);
+}
+
+/* bnxt_re 6.12's own methods, as this chip (no push doorbells, no pacing,
+ * no toggle pages) answers them. */
+static void methods_612(struct uvio_device *dev)
+{
+	int fd = uvio_device_fd(dev);
+	uint64_t offset = 0;
+	uint32_t length = 0, dpi = ~0u, handle = 0, res_id = 1, page_len = 0, page_off = 0;
+	uint64_t page = 0;
+	int err;
+
+	{
+		UVIO_CMD_DEFINE(cmd, 5, OBJ_ALLOC_PAGE, METHOD_FIRST);
+
+		uvio_cmd_set_driver_id(&cmd, RDMA_DRIVER_BNXT_RE);
+		uvio_put_idr_new(&cmd, ATTR_HANDLE);
+		uvio_put_u64(&cmd, ALLOC_PAGE_TYPE, ALLOC_WC_PAGE);
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_MMAP_OFFSET, &offset, sizeof(offset));
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_MMAP_LENGTH, &length, sizeof(length));
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_DPI, &dpi, sizeof(dpi));
+		KT_EQ(uvio_cmd_exec(fd, &cmd), -EINVAL);
+		printf("  6.12 ALLOC_PAGE of a push-doorbell page: EINVAL (no push doorbells)\n");
+
+		uvio_cmd_init(&cmd, cmd_buf, sizeof(cmd_buf), OBJ_ALLOC_PAGE, METHOD_FIRST);
+		uvio_cmd_set_driver_id(&cmd, RDMA_DRIVER_BNXT_RE);
+		uvio_put_idr_new(&cmd, ATTR_HANDLE);
+		uvio_put_u64(&cmd, ALLOC_PAGE_TYPE, ALLOC_DBR_PAGE);
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_MMAP_OFFSET, &offset, sizeof(offset));
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_MMAP_LENGTH, &length, sizeof(length));
+		uvio_put_ptr_out(&cmd, ALLOC_PAGE_DPI, &dpi, sizeof(dpi));
+		err = uvio_cmd_exec(fd, &cmd);
+		KT_EQ(err, 0);
+		if (!err) {
+			void *p;
+
+			KT_EQ(uvio_cmd_read_handle(&cmd, ATTR_HANDLE, &handle), 0);
+			KT_EQ(length, PAGE);
+			KT_EQ(dpi, 0);
+			KT_CHECK(offset && !(offset % PAGE), "a page's mmap offset: 0x%llx",
+				 (unsigned long long)offset);
+			/* bnxt_re's pacing page is read-only */
+			p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+			KT_CHECK(p == MAP_FAILED && errno == EFAULT,
+				 "a writable mapping of the pacing page: %s",
+				 p == MAP_FAILED ? strerror(errno) : "mapped");
+			if (p != MAP_FAILED)
+				munmap(p, PAGE);
+			printf("  6.12 ALLOC_PAGE of the pacing page: offset 0x%llx, %u bytes; "
+			       "mapped writable: EFAULT\n", (unsigned long long)offset, length);
+		}
+	}
+	if (handle) {
+		UVIO_CMD_DEFINE(cmd, 1, OBJ_ALLOC_PAGE, METHOD_SECOND);
+
+		uvio_cmd_set_driver_id(&cmd, RDMA_DRIVER_BNXT_RE);
+		uvio_put_idr(&cmd, ATTR_HANDLE, handle);
+		KT_EQ(uvio_cmd_exec(fd, &cmd), 0);
+	}
+	{
+		UVIO_CMD_DEFINE(cmd, 0, OBJ_NOTIFY_DRV, METHOD_FIRST);
+
+		uvio_cmd_set_driver_id(&cmd, RDMA_DRIVER_BNXT_RE);
+		KT_EQ(uvio_cmd_exec(fd, &cmd), 0);
+		printf("  6.12 NOTIFY_DRV: 0 (no pacing to alert)\n");
+	}
+	{
+		UVIO_CMD_DEFINE(cmd, 6, OBJ_GET_TOGGLE_MEM, METHOD_FIRST);
+
+		uvio_cmd_set_driver_id(&cmd, RDMA_DRIVER_BNXT_RE);
+		uvio_put_idr_new(&cmd, ATTR_HANDLE);
+		uvio_put_u64(&cmd, TOGGLE_TYPE, CQ_TOGGLE_MEM);
+		uvio_put_ptr_in(&cmd, TOGGLE_RES_ID, &res_id, sizeof(res_id));
+		uvio_put_ptr_out(&cmd, TOGGLE_MMAP_PAGE, &page, sizeof(page));
+		uvio_put_ptr_out(&cmd, TOGGLE_MMAP_OFFSET, &page_off, sizeof(page_off));
+		uvio_put_ptr_out(&cmd, TOGGLE_MMAP_LENGTH, &page_len, sizeof(page_len));
+		KT_EQ(uvio_cmd_exec(fd, &cmd), -EINVAL);
+		printf("  6.12 GET_TOGGLE_MEM of CQ 1: EINVAL (no toggle pages on this chip)\n");
 	}
 }
 
@@ -200,7 +438,8 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq_handle)
 	}
 
 	/* The library's half: a UC QP, a CQ past the context's max_cqd, a
-	 * resize, refused before anything is sent. */
+	 * resize (bnxt_re has one from 6.12 on, libbnxt_re 44 none), refused
+	 * before anything is sent. */
 	refused("QP.CREATE of a UC QP (the library's half)",
 		make_qp(dev, IB_UVERBS_QPT_UC, pd, cq_handle, NULL, NULL, &qp), -EOPNOTSUPP,
 		"QP.CREATE");
@@ -211,7 +450,7 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t cq_handle)
 	{
 		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq_handle, .cqe = 100);
 
-		refused("CQ resize (the library's half: bnxt_re has none)",
+		refused("CQ resize (the library's half: libbnxt_re 44 has none)",
 			uvio_resize_cq(dev, &ra, NULL, &cq, NULL), -EOPNOTSUPP, "CQ.RESIZE");
 	}
 	munmap(mem, PAGE);
@@ -319,7 +558,14 @@ int main(int argc, char **argv)
 
 	refusals(dev, pd, cq.handle);
 	mappings(dev);
+	srq_answer_room(dev, pd);
 	pinned = vmpin_pages();
+	if (kt_kernel_ge(6, 12)) {
+		resize_612(dev);
+		methods_612(dev);
+		context_request_612();
+		pinned = vmpin_pages();
+	}
 
 	KT_EQ(uvio_destroy_ah(dev, ah, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, on_srq.handle, NULL, NULL), 0);

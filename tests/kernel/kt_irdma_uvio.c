@@ -11,9 +11,11 @@
  * after. Then what irdma refuses, sent on purpose with the caller's own
  * driver data (regions, CQs, QPs, and contexts on devices opened anew),
  * refused and reported naming the command (each such line
- * starts "  refusal: "), and what the library's half refuses before
- * sending; and the context's doorbell key mapped and the mappings irdma
- * refuses.
+ * starts "  refusal: "; the count is printed last as "refusals: N"), and
+ * what the library's half refuses before sending; and the context's
+ * doorbell key mapped and the mappings irdma refuses. Where 6.1 and 6.12
+ * differ, each kernel's answer: the context answer's comp_mask and
+ * min_hw_wq_size (6.12), and on 6.12 REREG_MR.
  *
  * The requests are the witness's (kt_irdma_witness: libirdma through
  * libibverbs), so that the two traces can be compared field by field:
@@ -23,6 +25,7 @@
  *   kt_irdma_uvio [DEVICE]     (default irdma0)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,7 @@
 
 static const char *name;
 static long pinned;	/* VmPin pages, as last read */
+static int nrefusals;
 
 static int res_count(const char *type)
 {
@@ -90,6 +94,7 @@ static void refused(const char *what, int err, int want, const char *verb)
 	KT_EQ(err, want);
 	KT_CHECK(strstr(e, verb) != NULL, "%s: the error names %s: %s", what, verb, e);
 	printf("  refusal: %s: %s\n", what, e);
+	nrefusals++;
 }
 
 /* REG_MR of len bytes at mem with irdma's request req (req_len bytes). */
@@ -162,6 +167,90 @@ static void context_refusals(void)
 		refused(t[i].what, uvio_get_context(dev, &d, &ctx, NULL), t[i].err, "GET_CONTEXT");
 		uvio_device_close(dev);
 	}
+}
+
+/* The context answer with room for 6.12's whole 80 bytes, on a device
+ * opened anew: comp_mask (offset 64) says USE_RAW_ATTR, and on 6.12
+ * MIN_HW_WQ_SIZE too, with min_hw_wq_size (offset 72) 8, GEN_2's; 6.1's
+ * answer ends at 72. */
+static void context_answer(void)
+{
+	struct irdma_alloc_ucontext_req req = { .userspace_ver = 5 };
+	uint8_t resp[80];
+	UVIO_OPTS(uvio_drv, d, .in = &req, .in_len = 8, .out = resp, .out_len = sizeof(resp));
+	UVIO_OPTS(uvio_context, ctx);
+	bool v612 = kt_kernel_ge(6, 12);
+	struct uvio_device *dev;
+	uint64_t comp_mask;
+	uint16_t min_wq;
+
+	KT_EQ(uvio_device_open(name, &dev), 0);
+	if (!dev)
+		return;
+	memset(resp, 0xa5, sizeof(resp));
+	KT_EQ(uvio_get_context(dev, &d, &ctx, NULL), 0);
+	memcpy(&comp_mask, resp + 64, sizeof(comp_mask));
+	memcpy(&min_wq, resp + 72, sizeof(min_wq));
+	KT_EQ(comp_mask, v612 ? 3u : 1u);
+	if (v612)
+		KT_EQ(min_wq, 8);
+	else
+		KT_EQ(min_wq, 0xa5a5);	/* not written */
+	printf("  context answer in 80 bytes of room: comp_mask 0x%llx%s\n",
+	       (unsigned long long)comp_mask, v612 ? ", min_hw_wq_size 8" : ", 72 bytes written");
+	if (ctx.async_fd >= 0)
+		close(ctx.async_fd);
+	uvio_device_close(dev);
+}
+
+/* 6.12's REREG_MR (libirdma 44 has none): a plain MR's access and range
+ * changed in place, its keys kept; a queue region, or write access asked
+ * of a range pinned read-only, refused. */
+static void rereg_612(struct uvio_device *dev, uint32_t pd, struct uvio_mr *mr)
+{
+	uint8_t *mem = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	UVIO_OPTS(uvio_rereg_mr_attr, ra, .flags = UVIO_MR_REREG_ACCESS,
+		  .access = IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ);
+	struct uvio_mr keys = { .sz = sizeof(keys) };
+
+	KT_CHECK(mem != MAP_FAILED, "mmap");
+	if (mem == MAP_FAILED)
+		return;
+	KT_EQ(uvio_rereg_mr(dev, mr->handle, &ra, NULL, &keys, NULL), 0);
+	KT_EQ(keys.lkey, mr->lkey);
+	ra.flags = UVIO_MR_REREG_TRANS;
+	ra.addr = mem;
+	ra.length = PAGE;
+	ra.iova = (uintptr_t)mem;
+	KT_EQ(uvio_rereg_mr(dev, mr->handle, &ra, NULL, &keys, NULL), 0);
+	KT_EQ(keys.lkey, mr->lkey);
+	expect_pinned(1 - 2, "the plain MR moved from 2 pages to 1 (REREG_MR)");
+	printf("  6.12 REREG_MR of the plain MR: access, then range changed, keys kept\n");
+	{	/* a range pinned read-only, asked for local write */
+		UVIO_OPTS(uvio_mr_attr, a, .pd_handle = pd, .addr = mem, .length = PAGE,
+			  .iova = (uintptr_t)mem, .access = 0);
+		UVIO_OPTS(uvio_mr, ro);
+
+		KT_EQ(uvio_reg_mr(dev, &a, NULL, &ro, NULL), 0);
+		ra.flags = UVIO_MR_REREG_ACCESS;
+		ra.access = IB_UVERBS_ACCESS_LOCAL_WRITE;
+		refused("MR.REREG asking write of a range pinned read-only",
+			uvio_rereg_mr(dev, ro.handle, &ra, NULL, &keys, NULL), -EACCES, "MR.REREG");
+		KT_EQ(uvio_dereg_mr(dev, ro.handle, NULL), 0);
+	}
+	{	/* a queue region */
+		struct irdma_mem_reg_req rreq = { .reg_type = IRDMA_MEMREG_TYPE_QP };
+		struct uvio_mr qr;
+
+		KT_EQ(reg(dev, pd, mem, PAGE, &rreq, sizeof(rreq), &qr), 0);
+		ra.flags = UVIO_MR_REREG_ACCESS;
+		ra.access = IB_UVERBS_ACCESS_LOCAL_WRITE;
+		refused("MR.REREG of a QP region", uvio_rereg_mr(dev, qr.handle, &ra, NULL, &keys,
+								 NULL), -EINVAL, "MR.REREG");
+		KT_EQ(uvio_dereg_mr(dev, qr.handle, NULL), 0);
+	}
+	/* mem stays mapped: the plain MR holds it until it is deregistered */
 }
 
 /* What irdma refuses, sent with the caller's driver data; the library
@@ -348,7 +437,12 @@ int main(int argc, char **argv)
 	refusals(dev, pd, cq.handle);
 	context_refusals();
 	mappings(dev);
+	context_answer();
 	pinned = vmpin_pages();
+	if (kt_kernel_ge(6, 12)) {
+		rereg_612(dev, pd, &mr);
+		pinned = vmpin_pages();
+	}
 
 	KT_EQ(uvio_destroy_ah(dev, ah, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, rc.handle, NULL, NULL), 0);
@@ -367,5 +461,6 @@ int main(int argc, char **argv)
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
 	uvio_device_close(dev);
+	printf("refusals: %d\n", nrefusals);
 	return kt_exit();
 }

@@ -21,10 +21,14 @@
  * inline data, 65535 send WRs less bnxt_re's reserve).
  *
  * What of bnxt_re it reproduces, as Linux 6.1 states it (Debian 6.1.192,
- * drivers/infiniband/hw/bnxt_re/ib_verbs.c, include/uapi/rdma/bnxt_re-abi.h):
- * the user-data (UHW) contract of every command below, the checks in
- * bnxt_re's order with its errno, and the lengths it pins. The rules are
- * transcribed; the code is written anew.
+ * drivers/infiniband/hw/bnxt_re/ib_verbs.c, include/uapi/rdma/bnxt_re-abi.h)
+ * and, built for 6.12 or later, as Linux 6.12 states it (Debian 6.12.118,
+ * the same files and main.c, qplib_sp.c): the user-data (UHW) contract of
+ * every command below, the checks in bnxt_re's order with its errno, and
+ * the lengths it pins. The rules are transcribed; the code is written anew.
+ * Only these two kernels were read: the 6.12 rules are taken from 6.12 on
+ * (SD_V612), kernels between them are not told apart, and later ones are
+ * not known to build. The 6.1 rules first; what 6.12 changed after them.
  *  - GET_CONTEXT (bnxt_re_alloc_ucontext): the device's ABI version not
  *    BNXT_RE_ABI_VERSION: EPERM (cannot happen here). One zeroed shared
  *    page per context. No request is read; the answer is bnxt_re_uctx_resp
@@ -91,13 +95,84 @@
  *  - CREATE_AH (bnxt_re_create_ah): no GRH: EINVAL; the AH's id written
  *    into the context's shared page at BNXT_RE_AVID_OFFT (0x10), where
  *    libbnxt_re reads it after the command; no driver data out.
+ * What 6.12 changed, and this follows when built for it (everything else
+ * above is the same in both; for this chip the device's limits are too:
+ * bnxt_qplib_get_dev_attr gives 6 SGEs and 96 bytes of inline data to
+ * every static-mode chip):
+ *  - GET_CONTEXT (bnxt_re_alloc_ucontext): a request, bnxt_re_uctx_req
+ *    (comp_mask, 8 bytes), read when the caller sent at least 8 bytes
+ *    (EFAULT); shorter, none is read. Its bit POW2_SUPPORT makes the
+ *    context's queue depths exact (no rounding up to a power of two, in
+ *    CQ, QP, SRQ create and CQ resize: bnxt_re_init_depth), answered with
+ *    comp_mask POW2_DISABLED (0x10); its bit VAR_WQE_SUPPORT is answered
+ *    with HAVE_MODE and the mode, and turns variable WQEs on where the
+ *    chip's mode is variable (gen P7; not here). A context that does not
+ *    ask gets no HAVE_MODE and no mode, and static WQEs on every chip. The
+ *    comp_mask bits of push doorbells (WC_DPI_ENABLED), doorbell pacing
+ *    (DBR_PACING_ENABLED) and the MSN table stay clear on this chip. The
+ *    shared page is an mmap entry inserted at offset 0 (failing: ENOMEM).
+ *  - mmap (bnxt_re_mmap): only an offset an entry was handed out for, as a
+ *    shared mapping of exactly its length (one page), else EINVAL
+ *    (rdma_user_mmap_entry_get; a private mapping of the shared page too).
+ *    The shared page is inserted; a doorbell page is mapped uncached
+ *    (rdma_user_mmap_io); the doorbell-pacing page (DBR_PAGE) asked
+ *    writable: EFAULT.
+ *  - ALLOC_PD (bnxt_re_alloc_pd): each PD inserts an mmap entry of the
+ *    context's doorbell page (none to insert: ENOMEM) and answers its
+ *    offset as dbr; the answer cut to the caller's room; the entry goes
+ *    with the PD (a mapping keeps it until unmapped).
+ *  - CREATE_CQ (bnxt_re_create_cq): the answer bnxt_re_cq_resp grows to
+ *    24 bytes (comp_mask 0 here: the CQ toggle page is gen P7's), cut to
+ *    the caller's room. The op takes the ioctl's attribute bundle.
+ *  - RESIZE_CQ (bnxt_re_resize_cq, new): a kernel CQ: EOPNOTSUPP; a resize
+ *    still pending: EBUSY; cqe < 1 or past max_cq_wqes: EINVAL; entries =
+ *    cqe + 1 (rounded as above), at most max_cq_wqes + 1;
+ *    bnxt_re_resize_cq_req (cq_va) read as 8 bytes (EFAULT); cq_va pinned
+ *    (local write) for entries x 32 bytes, the pin's errno passed on; the
+ *    core answers cqe = entries at once. The new buffer replaces the old
+ *    one, which is let go, at the next poll of the CQ: 6.12 enables the
+ *    POLL_CQ command for that (a poll here never returns a completion).
+ *  - CREATE_QP (bnxt_re_create_qp): bnxt_re_qp_req grows to 40 bytes
+ *    (comp_mask, sq_slots after qp_handle) and is read first of all, before
+ *    the limits, as min(the caller's length, 40) bytes (EFAULT; a shorter
+ *    request leaves the rest as whatever lay on bnxt_re's stack, zeroes
+ *    here). Static mode fixes the send WQE at 128 bytes and the send queue's
+ *    SGEs at 6 whatever was asked (bnxt_re_setup_swqe_size; no EINVAL for
+ *    the inline size there), which QUERY_QP answers as max_send_sge 6;
+ *    inline data answered as 96. Depths as above. sq_slots and comp_mask
+ *    are read only by a variable-mode context (no sq_slots, or more than
+ *    65536: EINVAL; not here: without VAR_WQE_SUPPORT, or on this chip,
+ *    every user QP is static). QUERY_QP also answers the port (1).
+ *  - CREATE_SRQ (bnxt_re_create_srq): the answer bnxt_re_srq_resp grows
+ *    to 16 bytes (srqid, rsvd, comp_mask 0 here: the SRQ toggle page is
+ *    gen P7's) and is written whole whatever the caller's room: a caller
+ *    of 6.1's 4 bytes (libbnxt_re 44) gets 12 bytes written past them.
+ *  - REG_MR (bnxt_re_reg_user_mr): the range is pinned first and the pin's
+ *    errno passed on (no longer EFAULT for all); then a length past 2^39:
+ *    ENOMEM; no page size of 4 KiB to 1 GiB fits the range: EINVAL
+ *    (ib_umem_find_best_pgsz).
+ *  - bnxt_re's own methods (BNXT_RE_OBJECT_*, declared as bnxt_re declares
+ *    them): ALLOC_PAGE (handle, type, out mmap offset u64, length u32, DPI
+ *    u32): a push-doorbell page (WC_PAGE) on a chip without push
+ *    doorbells: EINVAL; a doorbell-pacing page (DBR_BAR_PAGE, DBR_PAGE):
+ *    an mmap entry of a page, length one page, DPI 0; another type:
+ *    EOPNOTSUPP; DESTROY_PAGE takes the entry away. NOTIFY_DRV: a pacing
+ *    alert, nothing to do without pacing: 0. GET_TOGGLE_MEM (handle, type,
+ *    in res_id u32, out page offset u64, offset u32, length u32): the type
+ *    and the id read, then a CQ or SRQ id: EINVAL (no CQ or SRQ of a chip
+ *    before gen P7 has a toggle page), another type: EOPNOTSUPP;
+ *    RELEASE_TOGGLE_MEM.
  * What stands in for the firmware: pdid, DPI, cqid, qpid, srqid, AV ids
  * and MR keys come from IDAs; the doorbell page is zeroed memory the
  * process maps (its doorbell writes land there).
  * What it does not: no data path (nothing is sent, received or completed),
- * no kernel verbs (no GSI QP, MAD, CM or IPoIB), no resize_cq (bnxt_re 6.1
- * has none), no memory windows, counters or GID hardware contexts. Delete
- * NETDEV only after unloading the module.
+ * no kernel verbs (no GSI QP, MAD, CM or IPoIB), no resize_cq on 6.1
+ * (bnxt_re 6.1 has none), no memory windows, counters or GID hardware
+ * contexts; on 6.12 no dma-buf MR (reg_user_mr_dmabuf), and the pacing
+ * pages ALLOC_PAGE hands out are not mapped: bnxt_re, on a device without
+ * doorbell pacing as this one, would map physical frame 0 (DBR_BAR_PAGE)
+ * or what address 0 translates to (DBR_PAGE); the stand-in refuses those
+ * mappings with EINVAL. Delete NETDEV only after unloading the module.
  */
 #include <linux/module.h>
 #include <linux/version.h>
@@ -114,8 +189,15 @@
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/bnxt_re-abi.h>
 
-/* 6.12's op signatures where they differ from 6.1's. */
+/* 6.12's rules, and its op signatures, where they differ from 6.1's. */
 #define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#if SD_V612
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/uverbs_std_types.h>
+#include <rdma/uverbs_types.h>
+#define UVERBS_MODULE_NAME bnxt_re_standin
+#include <rdma/uverbs_named_ioctl.h>
+#endif
 
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
@@ -178,18 +260,50 @@ struct sd_ucontext {
 	struct mutex dpi_lock;
 	struct page *dbpage;		/* the doorbell page, from the first PD */
 	int dpi;
+#if SD_V612
+	struct rdma_user_mmap_entry *shpg_entry;
+	bool pow2_disabled;		/* the context asked for exact queue depths */
+#endif
 };
 
 struct sd_pd {
 	struct ib_pd ibpd;
 	u32 pdid;
+#if SD_V612
+	struct rdma_user_mmap_entry *db_entry;	/* each PD offers the doorbell page anew */
+#endif
 };
 
 struct sd_cq {
 	struct ib_cq ibcq;
 	u32 cqid;
 	struct ib_umem *umem;
+#if SD_V612
+	spinlock_t resize_lock;
+	struct ib_umem *resize_umem;	/* a resize's buffer, until the next poll */
+#endif
 };
+
+#if SD_V612
+/* What an mmap offset handed out stands for (bnxt_re_mmap_flag). */
+enum sd_mmap_kind {
+	SD_MMAP_SH_PAGE,
+	SD_MMAP_UC_DB,
+	SD_MMAP_DBR_BAR,	/* doorbell pacing: this device has none */
+	SD_MMAP_DBR_PAGE,
+};
+
+struct sd_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	enum sd_mmap_kind kind;
+	struct page *page;	/* NULL for the pacing pages */
+};
+
+static struct sd_entry *to_sdentry(struct rdma_user_mmap_entry *e)
+{
+	return container_of(e, struct sd_entry, rdma_entry);
+}
+#endif
 
 struct sd_srq {
 	struct ib_srq ibsrq;
@@ -249,6 +363,17 @@ static int sd_id_alloc(struct ida *ida, u32 first, u32 last)
 static u32 sd_wqe_size(u32 nsge)
 {
 	return SD_WQE_HDR + nsge * SD_SGE;
+}
+
+/* A user queue's depth: a power of two, unless a 6.12 context asked for
+ * exact depths (bnxt_re_init_depth). */
+static u32 sd_depth(u32 n, struct ib_udata *udata)
+{
+#if SD_V612
+	if (udata_uc(udata)->pow2_disabled)
+		return n;
+#endif
+	return roundup_pow_of_two(n);
 }
 
 /* ---- device and port ----------------------------------------------------- */
@@ -373,10 +498,44 @@ static void sd_fw_str(struct ib_device *ibdev, char *str)
 
 /* ---- user context and mmap ----------------------------------------------- */
 
+#if SD_V612
+/* bnxt_re_mmap_entry_insert: the shared page at offset 0, anything else
+ * wherever the core finds room. */
+static struct rdma_user_mmap_entry *sd_entry_insert(struct sd_ucontext *uc,
+						    enum sd_mmap_kind kind,
+						    struct page *page, u64 *offset)
+{
+	struct sd_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
+	int err;
+
+	if (!e)
+		return NULL;
+	e->kind = kind;
+	e->page = page;
+	if (kind == SD_MMAP_SH_PAGE)
+		err = rdma_user_mmap_entry_insert_exact(&uc->ibuc, &e->rdma_entry, PAGE_SIZE, 0);
+	else
+		err = rdma_user_mmap_entry_insert(&uc->ibuc, &e->rdma_entry, PAGE_SIZE);
+	if (err) {
+		kfree(e);
+		return NULL;
+	}
+	if (offset)
+		*offset = rdma_user_mmap_get_offset(&e->rdma_entry);
+	return &e->rdma_entry;
+}
+
+static void sd_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	kfree(to_sdentry(entry));
+}
+#endif
+
 static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct sd_ucontext *uc = to_sduc(ibuc);
 	struct bnxt_re_uctx_resp resp = {};
+	int err = -EFAULT;
 
 	if (ibuc->device->ops.uverbs_abi_ver != BNXT_RE_ABI_VERSION)
 		return -EPERM;
@@ -395,14 +554,46 @@ static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	resp.pg_size = PAGE_SIZE;
 	resp.cqe_sz = SD_CQE_SIZE;
 	resp.max_cqd = SD_MAX_CQ_WQES;
+#if SD_V612
+	/* no push doorbells, doorbell pacing or MSN table on this chip: those
+	 * comp_mask bits stay clear */
+	uc->shpg_entry = sd_entry_insert(uc, SD_MMAP_SH_PAGE, uc->shpg, NULL);
+	if (!uc->shpg_entry) {
+		err = -ENOMEM;
+		goto err_page;
+	}
+	/* the mode only to a context that says it can take variable WQEs */
+	if (udata->inlen >= sizeof(struct bnxt_re_uctx_req)) {
+		struct bnxt_re_uctx_req req;
+
+		if (ib_copy_from_udata(&req, udata, sizeof(req)))
+			goto err_entry;
+		if (req.comp_mask & BNXT_RE_COMP_MASK_REQ_UCNTX_POW2_SUPPORT) {
+			resp.comp_mask |= BNXT_RE_UCNTX_CMASK_POW2_DISABLED;
+			uc->pow2_disabled = true;
+		}
+		if (req.comp_mask & BNXT_RE_COMP_MASK_REQ_UCNTX_VAR_WQE_SUPPORT) {
+			resp.comp_mask |= BNXT_RE_UCNTX_CMASK_HAVE_MODE;
+			resp.mode = SD_WQE_MODE;	/* static: variable WQEs stay off */
+		}
+	}
+#else
 	resp.comp_mask |= BNXT_RE_UCNTX_CMASK_HAVE_MODE;
 	resp.mode = SD_WQE_MODE;
-	if (ib_copy_to_udata(udata, &resp, min_t(size_t, udata->outlen, sizeof(resp)))) {
-		__free_page(uc->shpg);
-		uc->shpg = NULL;
-		return -EFAULT;
-	}
+#endif
+	if (ib_copy_to_udata(udata, &resp, min_t(size_t, udata->outlen, sizeof(resp))))
+		goto err_entry;
 	return 0;
+
+err_entry:
+#if SD_V612
+	rdma_user_mmap_entry_remove(uc->shpg_entry);
+	uc->shpg_entry = NULL;
+err_page:
+#endif
+	__free_page(uc->shpg);
+	uc->shpg = NULL;
+	return err;
 }
 
 /* The pages may still be mapped: each mapping holds its own reference. */
@@ -410,6 +601,9 @@ static void sd_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 	struct sd_ucontext *uc = to_sduc(ibuc);
 
+#if SD_V612
+	rdma_user_mmap_entry_remove(uc->shpg_entry);
+#endif
 	if (uc->shpg)
 		put_page(uc->shpg);
 	if (uc->dbpage) {
@@ -418,6 +612,43 @@ static void sd_dealloc_ucontext(struct ib_ucontext *ibuc)
 	}
 }
 
+#if SD_V612
+/* bnxt_re_mmap: only an offset handed out, as a shared mapping of exactly
+ * its page (rdma_user_mmap_entry_get) */
+static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *entry = rdma_user_mmap_entry_get(ibuc, vma);
+	struct sd_entry *e;
+	int err;
+
+	if (!entry)
+		return -EINVAL;
+	e = to_sdentry(entry);
+	switch (e->kind) {
+	case SD_MMAP_SH_PAGE:
+		err = vm_insert_page(vma, vma->vm_start, e->page);
+		break;
+	case SD_MMAP_UC_DB:
+		err = rdma_user_mmap_io(ibuc, vma, page_to_pfn(e->page), PAGE_SIZE,
+					pgprot_noncached(vma->vm_page_prot), entry);
+		break;
+	case SD_MMAP_DBR_PAGE:
+		if (vma->vm_flags & VM_WRITE) {	/* bnxt_re's page is read-only */
+			err = -EFAULT;
+			break;
+		}
+		fallthrough;
+	default:
+		/* bnxt_re, without doorbell pacing, would map physical frame 0
+		 * (DBR_BAR) or what address 0 translates to (DBR_PAGE): the
+		 * stand-in refuses */
+		err = -EINVAL;
+		break;
+	}
+	rdma_user_mmap_entry_put(entry);
+	return err;
+}
+#else
 static int sd_map_page(struct vm_area_struct *vma, struct page *page)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
@@ -445,6 +676,7 @@ static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 		return -EINVAL;
 	return sd_map_page(vma, db);
 }
+#endif
 
 /* ---- PD ------------------------------------------------------------------ */
 
@@ -479,17 +711,37 @@ static int sd_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	}
 	resp.pdid = pd->pdid;
 	resp.dpi = uc->dpi;
+#if SD_V612
+	/* dbr: the mmap offset of an entry of this PD's own */
+	pd->db_entry = sd_entry_insert(uc, SD_MMAP_UC_DB, uc->dbpage, &resp.dbr);
+	mutex_unlock(&uc->dpi_lock);
+	if (!pd->db_entry) {
+		ida_free(&dev->pd_ida, pd->pdid);
+		return -ENOMEM;
+	}
+	if (ib_copy_to_udata(udata, &resp, min_t(size_t, sizeof(resp), udata->outlen))) {
+		rdma_user_mmap_entry_remove(pd->db_entry);
+		pd->db_entry = NULL;
+		ida_free(&dev->pd_ida, pd->pdid);
+		return -EFAULT;
+	}
+#else
 	resp.dbr = (u64)page_to_pfn(uc->dbpage) << PAGE_SHIFT;
 	mutex_unlock(&uc->dpi_lock);
 	if (ib_copy_to_udata(udata, &resp, sizeof(resp))) {
 		ida_free(&dev->pd_ida, pd->pdid);
 		return -EFAULT;
 	}
+#endif
 	return 0;
 }
 
 static int sd_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+#if SD_V612
+	if (udata)
+		rdma_user_mmap_entry_remove(to_sdpd(ibpd)->db_entry);
+#endif
 	ida_free(&to_sddev(ibpd->device)->pd_ida, to_sdpd(ibpd)->pdid);
 	return 0;
 }
@@ -517,11 +769,11 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (cqe < 1 || cqe > SD_MAX_CQ_WQES)
 		return -EINVAL;
-	entries = roundup_pow_of_two(cqe + 1);
-	if (entries > SD_MAX_CQ_WQES + 1)
-		entries = SD_MAX_CQ_WQES + 1;
 	if (!udata)
 		return -EOPNOTSUPP;	/* no kernel verbs */
+	entries = sd_depth(cqe + 1, udata);
+	if (entries > SD_MAX_CQ_WQES + 1)
+		entries = SD_MAX_CQ_WQES + 1;
 	if (ib_copy_from_udata(&req, udata, sizeof(req)))
 		return -EFAULT;
 	cq->umem = ib_umem_get(&dev->ibdev, req.cq_va, (size_t)entries * SD_CQE_SIZE,
@@ -539,7 +791,13 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	resp.tail = 0;
 	resp.phase = SD_CQ_START_PERIOD;
 	resp.rsvd = 0;
+#if SD_V612
+	/* comp_mask 0: no toggle page on this chip; cut to the caller's room */
+	spin_lock_init(&cq->resize_lock);
+	if (ib_copy_to_udata(udata, &resp, min_t(size_t, sizeof(resp), udata->outlen))) {
+#else
 	if (ib_copy_to_udata(udata, &resp, sizeof(resp))) {
+#endif
 		ida_free(&dev->cq_ida, cq->cqid);
 		ib_umem_release(cq->umem);
 		return -EFAULT;
@@ -551,10 +809,75 @@ static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct sd_cq *cq = to_sdcq(ibcq);
 
+#if SD_V612
+	ib_umem_release(cq->resize_umem);
+#endif
 	ib_umem_release(cq->umem);
 	ida_free(&to_sddev(ibcq->device)->cq_ida, cq->cqid);
 	return 0;
 }
+
+#if SD_V612
+/* bnxt_re_resize_cq: the new buffer is pinned now and replaces the old one
+ * at the next poll of the CQ (bnxt_re_poll_cq); until then another resize
+ * is refused. */
+static int sd_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct sd_cq *cq = to_sdcq(ibcq);
+	struct bnxt_re_resize_cq_req req;
+	struct ib_umem *umem;
+	bool busy;
+	u32 entries;
+
+	if (!ibcq->uobject)
+		return -EOPNOTSUPP;
+	spin_lock(&cq->resize_lock);
+	busy = cq->resize_umem;
+	spin_unlock(&cq->resize_lock);
+	if (busy)
+		return -EBUSY;
+	if (cqe < 1 || cqe > SD_MAX_CQ_WQES)
+		return -EINVAL;
+	entries = sd_depth(cqe + 1, udata);
+	if (entries > SD_MAX_CQ_WQES + 1)
+		entries = SD_MAX_CQ_WQES + 1;
+	if (ib_copy_from_udata(&req, udata, sizeof(req)))
+		return -EFAULT;
+	umem = ib_umem_get(ibcq->device, req.cq_va, (size_t)entries * SD_CQE_SIZE,
+			   IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
+	spin_lock(&cq->resize_lock);
+	busy = cq->resize_umem;
+	if (!busy)
+		cq->resize_umem = umem;
+	spin_unlock(&cq->resize_lock);
+	if (busy) {	/* a resize beside this one got there first */
+		ib_umem_release(umem);
+		return -EBUSY;
+	}
+	cq->ibcq.cqe = entries;
+	return 0;
+}
+
+/* No completions ever; a poll of a user CQ (the POLL_CQ command, which
+ * bnxt_re 6.12 enables for this) completes a pending resize. */
+static int sd_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct sd_cq *cq = to_sdcq(ibcq);
+	struct ib_umem *old = NULL;
+
+	spin_lock(&cq->resize_lock);
+	if (cq->resize_umem) {
+		old = cq->umem;
+		cq->umem = cq->resize_umem;
+		cq->resize_umem = NULL;
+	}
+	spin_unlock(&cq->resize_lock);
+	ib_umem_release(old);
+	return 0;
+}
+#endif
 
 /* ---- SRQ ----------------------------------------------------------------- */
 
@@ -564,7 +887,7 @@ static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	struct sd_dev *dev = to_sddev(ibsrq->device);
 	struct sd_srq *srq = to_sdsrq(ibsrq);
 	struct bnxt_re_srq_req req;
-	struct bnxt_re_srq_resp resp;
+	struct bnxt_re_srq_resp resp = {};
 	u32 entries;
 	int id;
 
@@ -572,15 +895,15 @@ static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -EINVAL;
 	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
-	entries = roundup_pow_of_two(init->attr.max_wr + 1);
+	if (!udata)
+		return -EOPNOTSUPP;
+	entries = sd_depth(init->attr.max_wr + 1, udata);
 	if (entries > SD_MAX_SRQ_WQES + 1)
 		entries = SD_MAX_SRQ_WQES + 1;
 	srq->max_wqe = entries;
 	srq->max_sge = init->attr.max_sge;
 	srq->limit = init->attr.srq_limit;
 	mutex_init(&srq->lock);
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (ib_copy_from_udata(&req, udata, sizeof(req)))
 		return -EFAULT;
 	srq->umem = ib_umem_get(ibsrq->device, req.srqva,
@@ -595,6 +918,8 @@ static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	}
 	srq->srqid = id;
 	resp.srqid = id;
+	/* 6.12: 16 bytes (comp_mask 0: no toggle page on this chip), written
+	 * whatever room the caller gave, as bnxt_re writes them */
 	if (ib_copy_to_udata(udata, &resp, sizeof(resp))) {
 		ida_free(&dev->srq_ida, srq->srqid);
 		ib_umem_release(srq->umem);
@@ -646,7 +971,7 @@ static int sd_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 /* ---- QP ------------------------------------------------------------------ */
 
 /* bnxt_re_init_rq_attr, static WQE mode */
-static void sd_init_rq(struct sd_qp *qp, struct ib_qp_init_attr *attr)
+static void sd_init_rq(struct sd_qp *qp, struct ib_qp_init_attr *attr, struct ib_udata *udata)
 {
 	u32 entries;
 
@@ -657,14 +982,16 @@ static void sd_init_rq(struct sd_qp *qp, struct ib_qp_init_attr *attr)
 	qp->rq_max_sge = min_t(u32, attr->cap.max_recv_sge, SD_MAX_QP_SGES);
 	attr->cap.max_recv_sge = qp->rq_max_sge;
 	qp->rq_wqe_size = sd_wqe_size(SD_MAX_QP_SGES);
-	entries = roundup_pow_of_two(attr->cap.max_recv_wr + 1);
+	entries = sd_depth(attr->cap.max_recv_wr + 1, udata);
 	qp->rq_max_wqe = min_t(u32, entries, SD_MAX_QP_WQES + 1);
 }
 
 /* bnxt_re_init_sq_attr and bnxt_re_setup_swqe_size, static WQE mode */
-static int sd_init_sq(struct sd_qp *qp, struct ib_qp_init_attr *attr)
+static int sd_init_sq(struct sd_qp *qp, struct ib_qp_init_attr *attr, struct ib_udata *udata)
 {
+#if !SD_V612
 	u32 ilsize = ALIGN(attr->cap.max_inline_data, SD_WQE_HDR);
+#endif
 	u32 entries;
 
 	qp->sq_max_sge = attr->cap.max_send_sge;
@@ -672,6 +999,16 @@ static int sd_init_sq(struct sd_qp *qp, struct ib_qp_init_attr *attr)
 		qp->sq_max_sge = SD_MAX_QP_SGES;
 		attr->cap.max_send_sge = qp->sq_max_sge;
 	}
+#if SD_V612
+	/* every WQE the static size, room for 6 SGEs, whatever was asked */
+	qp->sq_wqe_size = sd_wqe_size(SD_MAX_QP_SGES);
+	qp->sq_max_sge = SD_MAX_QP_SGES;
+	qp->max_inline = attr->cap.max_inline_data;
+	if (attr->cap.max_inline_data) {
+		qp->max_inline = qp->sq_wqe_size - SD_WQE_HDR;
+		attr->cap.max_inline_data = qp->max_inline;
+	}
+#else
 	qp->sq_wqe_size = sd_wqe_size(qp->sq_max_sge);
 	if (ilsize)
 		qp->sq_wqe_size = ALIGN(max_t(u32, SD_WQE_HDR + ilsize, qp->sq_wqe_size),
@@ -685,7 +1022,8 @@ static int sd_init_sq(struct sd_qp *qp, struct ib_qp_init_attr *attr)
 		attr->cap.max_inline_data = qp->max_inline;
 		qp->sq_max_sge = qp->max_inline / SD_SGE;
 	}
-	entries = roundup_pow_of_two(attr->cap.max_send_wr + SD_RESERVED_QP_WRS + 1);
+#endif
+	entries = sd_depth(attr->cap.max_send_wr + SD_RESERVED_QP_WRS + 1, udata);
 	qp->sq_max_wqe = min_t(u32, entries, SD_MAX_QP_WQES + SD_RESERVED_QP_WRS + 1);
 	return 0;
 }
@@ -695,11 +1033,17 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 {
 	struct sd_dev *dev = to_sddev(ibqp->device);
 	struct sd_qp *qp = to_sdqp(ibqp);
-	struct bnxt_re_qp_req req;
+	struct bnxt_re_qp_req req = {};
 	struct bnxt_re_qp_resp resp;
 	size_t bytes;
 	int id, err;
 
+#if SD_V612
+	/* first of all, as much of the request as the caller sent (what it
+	 * leaves out is whatever lay on bnxt_re's stack; here, zeroes) */
+	if (udata && ib_copy_from_udata(&req, udata, min_t(size_t, udata->inlen, sizeof(req))))
+		return -EFAULT;
+#endif
 	/* bnxt_re_test_qp_limits */
 	if (attr->cap.max_send_wr > SD_MAX_QP_WQES || attr->cap.max_recv_wr > SD_MAX_QP_WQES ||
 	    attr->cap.max_send_sge > SD_MAX_QP_SGES || attr->cap.max_recv_sge > SD_MAX_QP_SGES ||
@@ -713,14 +1057,16 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (!udata)
 		return -EOPNOTSUPP;	/* no kernel verbs (GSI) here */
-	sd_init_rq(qp, attr);
-	err = sd_init_sq(qp, attr);
+	sd_init_rq(qp, attr, udata);
+	err = sd_init_sq(qp, attr, udata);
 	if (err)
 		return err;
 
 	/* bnxt_re_init_user_qp */
+#if !SD_V612
 	if (ib_copy_from_udata(&req, udata, sizeof(req)))
 		return -EFAULT;
+#endif
 	bytes = (size_t)qp->sq_max_wqe * qp->sq_wqe_size;
 	if (attr->qp_type == IB_QPT_RC)		/* the PSN search area */
 		bytes += (size_t)qp->sq_max_wqe * SD_PSN_SEARCH;
@@ -853,6 +1199,9 @@ static int sd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *qa, int mask,
 	qa->cur_qp_state = qp->state;
 	mutex_unlock(&qp->lock);
 	qa->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+#if SD_V612
+	qa->port_num = 1;	/* 6.12 answers the QP's port */
+#endif
 	qa->cap.max_send_wr = qp->sq_max_wqe;
 	qa->cap.max_send_sge = qp->sq_max_sge;
 	qa->cap.max_recv_wr = qp->rq_max_wqe;
@@ -878,6 +1227,30 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64
 	struct sd_mr *mr;
 	int id;
 
+#if SD_V612
+	/* the range pinned first, its errno passed on; then the checks */
+	struct ib_umem *umem = ib_umem_get(pd->device, start, length, access);
+
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	if (length > SD_MAX_MR_SIZE) {
+		ib_umem_release(umem);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (!ib_umem_find_best_pgsz(umem, SD_PAGE_SIZE_CAP, iova)) {
+		ib_umem_release(umem);
+		return ERR_PTR(-EINVAL);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	id = mr ? sd_id_alloc(&dev->mr_ida, 1, SD_MAX_MR - 1) : -ENOMEM;
+	if (id < 0) {
+		kfree(mr);
+		ib_umem_release(umem);
+		return ERR_PTR(id);
+	}
+	mr->index = id;
+	mr->umem = umem;
+#else
 	if (length > SD_MAX_MR_SIZE)
 		return ERR_PTR(-ENOMEM);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
@@ -895,6 +1268,7 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64
 		kfree(mr);
 		return ERR_PTR(-EFAULT);
 	}
+#endif
 	mr->ibmr.lkey = ((u32)id << 8) | 0x01;
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	return &mr->ibmr;
@@ -943,6 +1317,161 @@ static int sd_destroy_ah(struct ib_ah *ibah, u32 flags)
 	return 0;
 }
 
+/* ---- bnxt_re's own methods (6.12) ---------------------------------------- */
+
+#if SD_V612
+/* ALLOC_PAGE: a push-doorbell page (this chip has none: EINVAL) or a
+ * doorbell-pacing page; the answer the page's mmap offset, length and DPI */
+static int UVERBS_HANDLER(BNXT_RE_METHOD_ALLOC_PAGE)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, BNXT_RE_ALLOC_PAGE_HANDLE);
+	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
+	enum bnxt_re_alloc_page_type type;
+	struct rdma_user_mmap_entry *entry;
+	enum sd_mmap_kind kind;
+	u32 length = PAGE_SIZE, dpi = 0;
+	u64 offset;
+	int err;
+
+	if (IS_ERR(ibuc))
+		return PTR_ERR(ibuc);
+	err = uverbs_get_const(&type, attrs, BNXT_RE_ALLOC_PAGE_TYPE);
+	if (err)
+		return err;
+	switch (type) {
+	case BNXT_RE_ALLOC_WC_PAGE:
+		return -EINVAL;
+	case BNXT_RE_ALLOC_DBR_BAR_PAGE:
+		kind = SD_MMAP_DBR_BAR;
+		break;
+	case BNXT_RE_ALLOC_DBR_PAGE:
+		kind = SD_MMAP_DBR_PAGE;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	entry = sd_entry_insert(to_sduc(ibuc), kind, NULL, &offset);
+	if (!entry)
+		return -ENOMEM;
+	uobj->object = entry;
+	uverbs_finalize_uobj_create(attrs, BNXT_RE_ALLOC_PAGE_HANDLE);
+	err = uverbs_copy_to(attrs, BNXT_RE_ALLOC_PAGE_MMAP_OFFSET, &offset, sizeof(offset));
+	if (err)
+		return err;
+	err = uverbs_copy_to(attrs, BNXT_RE_ALLOC_PAGE_MMAP_LENGTH, &length, sizeof(length));
+	if (err)
+		return err;
+	return uverbs_copy_to(attrs, BNXT_RE_ALLOC_PAGE_DPI, &dpi, sizeof(dpi));
+}
+
+static int sd_page_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
+			   struct uverbs_attr_bundle *attrs)
+{
+	rdma_user_mmap_entry_remove(uobject->object);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(BNXT_RE_METHOD_ALLOC_PAGE,
+			    UVERBS_ATTR_IDR(BNXT_RE_ALLOC_PAGE_HANDLE, BNXT_RE_OBJECT_ALLOC_PAGE,
+					    UVERBS_ACCESS_NEW, UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(BNXT_RE_ALLOC_PAGE_TYPE,
+						 enum bnxt_re_alloc_page_type, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_ALLOC_PAGE_MMAP_OFFSET,
+						UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_ALLOC_PAGE_MMAP_LENGTH,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_ALLOC_PAGE_DPI,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(BNXT_RE_METHOD_DESTROY_PAGE,
+				    UVERBS_ATTR_IDR(BNXT_RE_DESTROY_PAGE_HANDLE,
+						    BNXT_RE_OBJECT_ALLOC_PAGE,
+						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(BNXT_RE_OBJECT_ALLOC_PAGE,
+			    UVERBS_TYPE_ALLOC_IDR(sd_page_cleanup),
+			    &UVERBS_METHOD(BNXT_RE_METHOD_ALLOC_PAGE),
+			    &UVERBS_METHOD(BNXT_RE_METHOD_DESTROY_PAGE));
+
+/* NOTIFY_DRV: a doorbell-pacing alert; without pacing, nothing to do */
+static int UVERBS_HANDLER(BNXT_RE_METHOD_NOTIFY_DRV)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
+
+	return PTR_ERR_OR_ZERO(ibuc);
+}
+
+DECLARE_UVERBS_NAMED_METHOD(BNXT_RE_METHOD_NOTIFY_DRV);
+
+DECLARE_UVERBS_GLOBAL_METHODS(BNXT_RE_OBJECT_NOTIFY_DRV,
+			      &UVERBS_METHOD(BNXT_RE_METHOD_NOTIFY_DRV));
+
+/* GET_TOGGLE_MEM: the toggle page of a CQ or SRQ by its id; no CQ or SRQ
+ * of this chip has one, so any id is EINVAL, after the type and the id are
+ * read */
+static int UVERBS_HANDLER(BNXT_RE_METHOD_GET_TOGGLE_MEM)(struct uverbs_attr_bundle *attrs)
+{
+	struct ib_ucontext *ibuc = ib_uverbs_get_ucontext(attrs);
+	enum bnxt_re_get_toggle_mem_type type;
+	u32 res_id;
+	int err;
+
+	if (IS_ERR(ibuc))
+		return PTR_ERR(ibuc);
+	err = uverbs_get_const(&type, attrs, BNXT_RE_TOGGLE_MEM_TYPE);
+	if (err)
+		return err;
+	err = uverbs_copy_from(&res_id, attrs, BNXT_RE_TOGGLE_MEM_RES_ID);
+	if (err)
+		return err;
+	switch (type) {
+	case BNXT_RE_CQ_TOGGLE_MEM:
+	case BNXT_RE_SRQ_TOGGLE_MEM:
+		return -EINVAL;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int sd_toggle_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
+			     struct uverbs_attr_bundle *attrs)
+{
+	rdma_user_mmap_entry_remove(uobject->object);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(BNXT_RE_METHOD_GET_TOGGLE_MEM,
+			    UVERBS_ATTR_IDR(BNXT_RE_TOGGLE_MEM_HANDLE, BNXT_RE_OBJECT_GET_TOGGLE_MEM,
+					    UVERBS_ACCESS_NEW, UA_MANDATORY),
+			    UVERBS_ATTR_CONST_IN(BNXT_RE_TOGGLE_MEM_TYPE,
+						 enum bnxt_re_get_toggle_mem_type, UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(BNXT_RE_TOGGLE_MEM_RES_ID,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_TOGGLE_MEM_MMAP_PAGE,
+						UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_TOGGLE_MEM_MMAP_OFFSET,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+			    UVERBS_ATTR_PTR_OUT(BNXT_RE_TOGGLE_MEM_MMAP_LENGTH,
+						UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(BNXT_RE_METHOD_RELEASE_TOGGLE_MEM,
+				    UVERBS_ATTR_IDR(BNXT_RE_RELEASE_TOGGLE_MEM_HANDLE,
+						    BNXT_RE_OBJECT_GET_TOGGLE_MEM,
+						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(BNXT_RE_OBJECT_GET_TOGGLE_MEM,
+			    UVERBS_TYPE_ALLOC_IDR(sd_toggle_cleanup),
+			    &UVERBS_METHOD(BNXT_RE_METHOD_GET_TOGGLE_MEM),
+			    &UVERBS_METHOD(BNXT_RE_METHOD_RELEASE_TOGGLE_MEM));
+
+static const struct uapi_definition sd_uapi_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(BNXT_RE_OBJECT_ALLOC_PAGE),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(BNXT_RE_OBJECT_NOTIFY_DRV),
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(BNXT_RE_OBJECT_GET_TOGGLE_MEM),
+	{}
+};
+#endif
+
 /* ---- registration -------------------------------------------------------- */
 
 static const struct ib_device_ops sd_ops = {
@@ -968,6 +1497,11 @@ static const struct ib_device_ops sd_ops = {
 	.get_link_layer = sd_link_layer,
 	.get_port_immutable = sd_port_immutable,
 	.mmap = sd_mmap,
+#if SD_V612
+	.mmap_free = sd_mmap_free,
+	.poll_cq = sd_poll_cq,
+	.resize_cq = sd_resize_cq,
+#endif
 	.modify_qp = sd_modify_qp,
 	.modify_srq = sd_modify_srq,
 	.query_device = sd_query_device,
@@ -1028,6 +1562,11 @@ static int __init sd_init(void)
 	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
 	strscpy(dev->ibdev.node_desc, "bnxt_re_standin", sizeof(dev->ibdev.node_desc));
 	ib_set_device_ops(&dev->ibdev, &sd_ops);
+#if SD_V612
+	dev->ibdev.driver_def = sd_uapi_defs;
+	/* for the poll that completes a resize */
+	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ);
+#endif
 
 	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
 	dev_put(ndev);		/* the core holds its own reference */

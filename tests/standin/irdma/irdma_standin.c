@@ -22,10 +22,14 @@
  *
  * What of irdma it reproduces, as Linux 6.1 states it (Debian 6.1.192,
  * drivers/infiniband/hw/irdma/verbs.c, uk.c, user.h, defs.h, icrdma_hw.c and
- * include/uapi/rdma/irdma-abi.h): the user-data (UHW) contract of every
- * command below, the checks in irdma's order with its errno. The rules are
- * transcribed; the code is written anew. The device is GEN_2 (hw_rev 2) with
- * the features icrdma_init_hw gives: RTS_AE and CQ_RESIZE.
+ * include/uapi/rdma/irdma-abi.h) and, built for 6.12 or later, as Linux 6.12
+ * states it (Debian 6.12.118, the same files): the user-data (UHW) contract
+ * of every command below, the checks in irdma's order with its errno. The
+ * rules are transcribed; the code is written anew. Only these two kernels
+ * were read: the 6.12 rules are taken from 6.12 on (SD_V612), kernels
+ * between them are not told apart. The 6.1 rules first; what 6.12 changed
+ * after them. The device is GEN_2 (hw_rev 2) with the features
+ * icrdma_init_hw gives: RTS_AE and CQ_RESIZE.
  *  - QUERY_DEVICE (irdma_query_device): any driver data in or out: EINVAL.
  *  - GET_CONTEXT (irdma_alloc_ucontext): request shorter than
  *    offsetofend(irdma_alloc_ucontext_req, rsvd8) (8) or response room
@@ -103,12 +107,40 @@
  *    attributes last set (irdma_query_qp).
  *  - CREATE_AH (irdma_create_user_ah): response room below 8: EINVAL; the
  *    answer ah_id.
+ * What 6.12 changed, and this follows when built for it (everything else
+ * above is the same in both, GEN_2's limits too):
+ *  - GET_CONTEXT (irdma_alloc_ucontext): irdma_alloc_ucontext_resp grows to
+ *    80 bytes: min_hw_wq_size (GEN_2: 8, ICRDMA_MIN_WQ_SIZE) after
+ *    comp_mask, which says so with IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE (bit 1)
+ *    beside USE_RAW_ATTR; still copied as min(its size, outlen), so a
+ *    caller of 6.1's room (libirdma 44: 64 bytes, up to hw_rev) sees no
+ *    change. With USE_RAW_ATTR the depths' floor is min_hw_wq_size << shift
+ *    instead of IRDMA_QP_SW_MIN_WQSIZE << shift (irdma_uk_calc_depth_shift_
+ *    sq/rq): both 8 on GEN_2, so the sizes are unchanged.
+ *  - REG_MR (irdma_reg_user_mr, irdma_alloc_iwmr): a page size is looked
+ *    for in every region, 4 KiB alone but for MEM, after the request is
+ *    read and before the type is looked at: none fits: EOPNOTSUPP (a queue
+ *    region cannot meet that from user space: the core already refuses an
+ *    iova whose offset in its page is not the address's, EINVAL).
+ *  - REREG_MR (irdma_rereg_user_mr, new): a length past max_mr_size:
+ *    EINVAL; flags other than TRANS, PD, ACCESS: EOPNOTSUPP (the core
+ *    refuses them first); a QP or CQ region: EINVAL; ACCESS without TRANS
+ *    asking write of a range pinned read-only: EACCES (ib_umem_check_rereg);
+ *    then the access and the PD as asked; with TRANS the old range let go,
+ *    the new one pinned with the MR's access (its errno; the MR is then
+ *    left with no range, as irdma leaves it de-registered) and a page size
+ *    of 4 KiB, 2 MiB or 1 GiB found for it (none: EOPNOTSUPP). The STag,
+ *    and so lkey and rkey, are kept: the core answers them unchanged.
+ *  - CREATE_CQ: the op takes the ioctl's attribute bundle; mmap: VM flags
+ *    through vm_flags_set() (from 6.3; no rule changes).
  * What stands in for the firmware: ids from IDAs; no memory is written.
  * What it does not: no data path, no resize of a CQ, no memory windows,
- * multicast, statistics, iWARP or GEN_1 (libi40iw) mode, no kernel verbs.
+ * multicast, statistics, iWARP or GEN_1 (libi40iw) mode, no kernel verbs;
+ * on 6.12 no dma-buf MR (reg_user_mr_dmabuf).
  * Delete NETDEV only after unloading the module.
  */
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
@@ -122,6 +154,9 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/irdma-abi.h>
+
+/* 6.12's rules, and its op signatures, where they differ from 6.1's. */
+#define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
 
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
@@ -144,7 +179,7 @@ enum {
 	SD_MAX_ORD = 255,
 	SD_SQ_RSVD = 258,
 	SD_RQ_RSVD = 1,
-	SD_MIN_WQSIZE = 8,		/* IRDMA_QP_SW_MIN_WQSIZE */
+	SD_MIN_WQSIZE = 8,		/* IRDMA_QP_SW_MIN_WQSIZE; 6.12: GEN_2's min_hw_wq_size */
 	SD_PKEY_TBL_LEN = 1,
 	SD_GID_TBL_LEN = 32,
 	SD_MAX_PDS = 262144,
@@ -201,6 +236,7 @@ struct sd_pd {
 struct sd_mr {
 	struct ib_mr ibmr;
 	u16 type;			/* enum irdma_memreg_type */
+	int access;			/* MEM: as registered, or as a rereg changed it */
 	struct ib_umem *umem;
 	u64 user_base;
 	struct list_head list;
@@ -396,6 +432,10 @@ static int sd_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	resp.min_hw_cq_size = SD_MIN_CQ_SIZE;
 	resp.hw_rev = SD_GEN_2;
 	resp.comp_mask |= IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+#if SD_V612
+	resp.min_hw_wq_size = SD_MIN_WQSIZE;
+	resp.comp_mask |= IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE;
+#endif
 	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
 		rdma_user_mmap_entry_remove(uc->db_entry);
 		return -EFAULT;
@@ -427,7 +467,11 @@ static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (!rdma_entry)
 		return -EINVAL;
 	e = container_of(rdma_entry, struct sd_mmap_entry, rdma_entry);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+#else
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+#endif
 	err = vm_insert_page(vma, vma->vm_start, e->page) ? -EAGAIN : 0;
 	rdma_user_mmap_entry_put(rdma_entry);
 	return err;
@@ -514,6 +558,17 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 vi
 	mr->ibmr.iova = virt;
 	mr->user_base = virt;
 	mr->type = req.reg_type;
+	mr->access = access;
+#if SD_V612
+	/* irdma_alloc_iwmr: a page size for every type, 4 KiB alone but for
+	 * MEM, before the type is looked at */
+	page_size = ib_umem_find_best_pgsz(umem, req.reg_type == IRDMA_MEMREG_TYPE_MEM ?
+						 SZ_4K | SZ_2M | SZ_1G : SZ_4K, virt);
+	if (!page_size) {
+		err = -EOPNOTSUPP;
+		goto err;
+	}
+#else
 	if (req.reg_type == IRDMA_MEMREG_TYPE_MEM) {
 		page_size = ib_umem_find_best_pgsz(umem, SZ_4K | SZ_2M | SZ_1G, virt);
 		if (!page_size) {
@@ -521,6 +576,7 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 vi
 			goto err;
 		}
 	}
+#endif
 	page_cnt = ib_umem_num_dma_blocks(umem, page_size);
 	uc = udata_uc(udata);
 
@@ -564,6 +620,52 @@ err:
 	return ERR_PTR(err);
 }
 
+#if SD_V612
+/* irdma_rereg_user_mr: a MEM region alone, its STag kept, what the flags
+ * name changed. A new range lets the old one go first: when taking the new
+ * one fails, the MR is left with none, as irdma leaves it (de-registered
+ * in the hardware). */
+static struct ib_mr *sd_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start, u64 len,
+				      u64 virt, int access, struct ib_pd *new_pd,
+				      struct ib_udata *udata)
+{
+	struct sd_mr *mr = to_sdmr(ibmr);
+	struct ib_umem *umem;
+	int err;
+
+	if (len > SD_MAX_MR_SIZE)
+		return ERR_PTR(-EINVAL);
+	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (mr->type != IRDMA_MEMREG_TYPE_MEM)
+		return ERR_PTR(-EINVAL);
+	err = ib_umem_check_rereg(mr->umem, flags, access);
+	if (err)
+		return ERR_PTR(err);
+	if (flags & IB_MR_REREG_ACCESS)
+		mr->access = access;
+	if (flags & IB_MR_REREG_PD) {
+		ibmr->pd = new_pd;
+		ibmr->device = new_pd->device;
+	}
+	if (!(flags & IB_MR_REREG_TRANS))
+		return NULL;
+	ib_umem_release(mr->umem);
+	mr->umem = NULL;
+	umem = ib_umem_get(ibmr->pd->device, start, len, mr->access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	ibmr->iova = virt;
+	if (!ib_umem_find_best_pgsz(umem, SZ_4K | SZ_2M | SZ_1G, virt)) {
+		ib_umem_release(umem);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	mr->umem = umem;
+	mr->user_base = virt;
+	return NULL;
+}
+#endif
+
 static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct sd_mr *mr = to_sdmr(ibmr);
@@ -587,9 +689,16 @@ static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 /* ---- CQ ------------------------------------------------------------------ */
 
+#if SD_V612
+static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			struct uverbs_attr_bundle *attrs)
+{
+	struct ib_udata *udata = &attrs->driver_udata;
+#else
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct ib_udata *udata)
 {
+#endif
 	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 	struct irdma_create_cq_req req = {};
@@ -924,6 +1033,9 @@ static const struct ib_device_ops sd_ops = {
 	.query_port = sd_query_port,
 	.query_qp = sd_query_qp,
 	.reg_user_mr = sd_reg_user_mr,
+#if SD_V612
+	.rereg_user_mr = sd_rereg_user_mr,
+#endif
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, sd_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sd_cq, ibcq),
