@@ -90,7 +90,13 @@ UVIO_API const char *uvio_errno_meaning(int err, enum uvio_path path)
 	case EIO:
 		return "the device was removed (disassociated): close the fd and reopen";
 	case EACCES:
-		return "write() commands must come from the credentials that opened the fd";
+		/* The core's credential check is write()'s alone; a driver may
+		 * answer EACCES on either path (irdma's REREG_MR asking write
+		 * access to memory pinned read-only). */
+		return wr ? "the credentials differ from those that opened the fd (write() "
+			    "checks them), or the driver refused the access asked" :
+			    "the driver refused the access asked (e.g. write access to memory "
+			    "it pinned read-only)";
 	case EBADF:
 		return "not an open fd, or an fd attribute names no object of the right type";
 	case ENOMEM:

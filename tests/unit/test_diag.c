@@ -131,6 +131,12 @@ static void meanings(void **state)
 	assert_non_null(strstr(uvio_errno_meaning(-ENOTTY, UVIO_PATH_IOCTL), "seccomp"));
 	assert_non_null(strstr(uvio_errno_meaning(-ENOSPC, UVIO_PATH_WRITE), "out_words"));
 	assert_non_null(strstr(uvio_errno_meaning(EPROTONOSUPPORT, UVIO_PATH_IOCTL), "lacks"));
+	/* A driver's EACCES (irdma's REREG_MR) is no credential check: only
+	 * write() makes that one, and the driver may answer it on any path. */
+	assert_null(strstr(uvio_errno_meaning(-EACCES, UVIO_PATH_IOCTL), "credentials"));
+	assert_non_null(strstr(uvio_errno_meaning(-EACCES, UVIO_PATH_IOCTL), "driver"));
+	assert_non_null(strstr(uvio_errno_meaning(-EACCES, UVIO_PATH_WRITE), "credentials"));
+	assert_non_null(strstr(uvio_errno_meaning(-EACCES, UVIO_PATH_WRITE), "driver"));
 }
 
 /* The library's own errno names: right for every number, never NULL, and the
