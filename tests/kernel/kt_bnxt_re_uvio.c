@@ -39,6 +39,7 @@
 #include <rdma/bnxt_re-abi.h>
 #include <uvio.h>
 #include "kt.h"
+#include "hw/bnxt_re_abi.h"	/* the context answer with its mode (5.10's lacks it) */
 
 #define PAGE 4096u
 
@@ -211,7 +212,7 @@ static void context_request_612(void)
 {
 	struct uvio_device *other;
 	struct uctx_req_612 req = { .comp_mask = REQ_POW2_SUPPORT | REQ_VAR_WQE_SUPPORT };
-	struct bnxt_re_uctx_resp resp;
+	struct uvio_bnxt_re_uctx_resp resp;
 	struct bnxt_re_cq_req creq;
 	uint8_t cresp[16];
 	UVIO_OPTS(uvio_drv, d, .in = &req, .in_len = sizeof(req), .out = &resp,
@@ -228,9 +229,9 @@ static void context_request_612(void)
 		return;
 	memset(&resp, 0, sizeof(resp));
 	KT_EQ(uvio_get_context(other, &d, &ctx, NULL), 0);
-	KT_EQ(resp.comp_mask, BNXT_RE_UCNTX_CMASK_HAVE_CCTX | BNXT_RE_UCNTX_CMASK_HAVE_MODE |
+	KT_EQ(resp.comp_mask, BNXT_RE_UCNTX_CMASK_HAVE_CCTX | UVIO_BNXT_RE_CMASK_HAVE_MODE |
 				      CMASK_POW2_DISABLED);
-	KT_EQ(resp.mode, BNXT_QPLIB_WQE_MODE_STATIC);
+	KT_EQ(resp.mode, UVIO_BNXT_RE_WQE_MODE_STATIC);
 	printf("  6.12 context asking for exact depths and the mode: comp_mask 0x%llx, mode %u\n",
 	       (unsigned long long)resp.comp_mask, resp.mode);
 	buf = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
