@@ -1038,39 +1038,34 @@ static int decode_cmd(const char *fn, const void *buf, size_t len,
 		      const struct uvio_decode_opts *opts, char *out, size_t size)
 {
 	struct text t = { out, size, 0, fn };
+	struct uvio_decode_opts o = { 0 };
+	size_t known = uvio_offsetofend(struct uvio_decode_opts, reserved);
+	int ret;
 
 	if ((!buf && len) || (!out && size))
 		return bad_arg(t.fn, -EFAULT, "argument %s: NULL with a length",
 			       !buf && len ? "buf" : "out");
 	if (size)
 		out[0] = '\0';
-	if (opts) {
-		size_t known = uvio_offsetofend(struct uvio_decode_opts, reserved);
-		int ret = uvio_opts_check(opts, known, 1);
-
-		if (ret)
-			return bad_arg(t.fn, ret, "argument opts: %s", ret == -E2BIG ?
-				       "fields unknown to this library are set" :
-				       "sz smaller than a size_t");
-		if (UVIO_OPT(opts, reserved))
-			return bad_arg(t.fn, -EINVAL, "argument opts: reserved is not zero");
-		if (opts->sz < known) {
-			/* an older caller's struct: read only what it has */
-			struct uvio_decode_opts o = { 0 };
-
-			memcpy(&o, opts, opts->sz);
-			return finish(&t, render(&t, buf, len, &o, NULL));
-		}
-		if (opts->layout != UVIO_LAYOUT_CURRENT && opts->layout != UVIO_LAYOUT_2017)
-			return bad_arg(t.fn, -EINVAL, "argument opts: layout %d unknown",
-				       (int)opts->layout);
-		if (opts->flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE))
-			return bad_arg(t.fn, -EINVAL, "argument opts: unknown flags 0x%x",
-				       opts->flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE));
-		if (opts->flags & UVIO_DECODE_WRITE)
-			return finish(&t, render_write_opts(&t, buf, len, opts));
-	}
-	return finish(&t, render(&t, buf, len, opts, NULL));
+	if (!opts)
+		return finish(&t, render(&t, buf, len, NULL, NULL));
+	ret = uvio_opts_check(opts, known, 1);
+	if (ret)
+		return bad_arg(t.fn, ret, "argument opts: %s", ret == -E2BIG ?
+			       "fields unknown to this library are set" : "sz smaller than a size_t");
+	/* What the caller's struct has (an older one: its first sz bytes),
+	 * the rest zero; checked the same whichever release built it. */
+	memcpy(&o, opts, opts->sz < known ? opts->sz : known);
+	if (o.reserved)
+		return bad_arg(t.fn, -EINVAL, "argument opts: reserved is not zero");
+	if (o.layout != UVIO_LAYOUT_CURRENT && o.layout != UVIO_LAYOUT_2017)
+		return bad_arg(t.fn, -EINVAL, "argument opts: layout %d unknown", (int)o.layout);
+	if (o.flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE))
+		return bad_arg(t.fn, -EINVAL, "argument opts: unknown flags 0x%x",
+			       o.flags & ~(UVIO_DECODE_AFTER | UVIO_DECODE_WRITE));
+	if (o.flags & UVIO_DECODE_WRITE)
+		return finish(&t, render_write_opts(&t, buf, len, &o));
+	return finish(&t, render(&t, buf, len, &o, NULL));
 }
 
 UVIO_API int uvio_decode(const void *buf, size_t len, enum uvio_layout layout,

@@ -365,6 +365,12 @@ static void commands_and_diagnostics(void **state)
 		dopts.sz = 2;
 		FAILS(-EINVAL, "uvio_decode_cmd", "argument opts",
 		      uvio_decode_cmd(cm_buf, 24, &dopts, out, sizeof(out)));
+		/* an older caller's struct, up to layout: checked the same */
+		dopts.sz = offsetof(struct uvio_decode_opts, flags);
+		dopts.layout = (enum uvio_layout)7;
+		FAILS(-EINVAL, "uvio_decode_cmd", "layout 7",
+		      uvio_decode_cmd(cm_buf, 24, &dopts, out, sizeof(out)));
+		dopts.layout = UVIO_LAYOUT_CURRENT;
 		dopts.sz = sizeof(dopts);
 		dopts.flags = UVIO_DECODE_WRITE;
 		FAILS(-EINVAL, "uvio_decode_cmd", "a write() command",
