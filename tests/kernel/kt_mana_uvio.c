@@ -11,7 +11,9 @@
  * kernel's object table empty after. Then what mana_ib refuses, sent on
  * purpose with the caller's own driver data, refused and reported: each
  * refusal printed as "  refused: MESSAGE" for the guest script, which
- * checks that each names its command and errno.
+ * checks that each names its command and errno. Last an RC QP on two RNIC
+ * CQs, all with the program's own driver data (libmana 44 makes no RC QP:
+ * there is no witness for it), and the half's refusal of an RC QP without.
  *
  * The requests are the witness's (kt_mana_witness: libmana through
  * libibverbs), so that the two traces can be compared field by field: CQs
@@ -188,6 +190,79 @@ static void refusals(struct uvio_device *dev, uint32_t pd, uint32_t table, void 
 	KT_EQ(qp_count(), qps);
 }
 
+/* An RC QP (mana_ib_create_rc_qp, Linux 6.10 on; libmana 44 makes none),
+ * with the program's own driver data: two RNIC CQs (their queues made at
+ * once), then four queue buffers (requester and responder, send and
+ * receive) that the kernel pins; the answer names the four queues, and the
+ * QP number is the responder's receive queue. */
+static void rc_qp(struct uvio_device *dev, uint32_t pd)
+{
+	struct uvio_mana_create_cq creq[2];
+	struct uvio_mana_create_cq_resp cresp[2];
+	struct uvio_mana_create_rc_qp req;
+	uint32_t ids[4];
+	struct uvio_qp qp = { .sz = sizeof(qp) };
+	struct uvio_cq cq[2] = { { .sz = sizeof(cq[0]) }, { .sz = sizeof(cq[1]) } };
+	void *mem;
+	int i, qps = qp_count(), cqs = res_count("cq");
+
+	mem = mmap(NULL, 6 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	KT_CHECK(mem != MAP_FAILED, "mmap");
+	if (mem == MAP_FAILED)
+		return;
+	for (i = 0; i < 2; i++) {
+		UVIO_OPTS(uvio_drv, d, .in = &creq[i], .in_len = sizeof(creq[i]), .out = &cresp[i],
+			  .out_len = sizeof(cresp[i]));
+		UVIO_OPTS(uvio_cq_attr, a, .cqe = 64);
+
+		memset(&creq[i], 0, sizeof(creq[i]));
+		creq[i].buf_addr = (uintptr_t)mem + (size_t)i * PAGE;
+		creq[i].flags = UVIO_MANA_CREATE_RNIC_CQ;
+		KT_EQ(uvio_create_cq(dev, &a, &d, &cq[i], NULL), 0);
+		KT_CHECK(cresp[i].cqid != 0xffffffffu, "RNIC CQ %d: no queue id", i);
+	}
+	memset(&req, 0, sizeof(req));
+	for (i = 0; i < 4; i++) {
+		req.queue_buf[i] = (uintptr_t)mem + (size_t)(2 + i) * PAGE;
+		req.queue_size[i] = PAGE;
+	}
+	{
+		UVIO_OPTS(uvio_drv, d, .in = &req, .in_len = sizeof(req), .out = ids,
+			  .out_len = sizeof(ids));
+		UVIO_OPTS(uvio_qp_init_attr, a, .type = IB_UVERBS_QPT_RC, .pd_handle = pd,
+			  .send_cq_handle = cq[0].handle, .recv_cq_handle = cq[1].handle,
+			  .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+				   .max_recv_sge = 1 });
+
+		memset(ids, 0xff, sizeof(ids));
+		KT_EQ(uvio_create_qp(dev, &a, &d, &qp, NULL), 0);
+	}
+	KT_EQ(qp_count(), qps + 1);
+	KT_CHECK(ids[0] != ids[1] && ids[1] != ids[2] && ids[2] != ids[3] && ids[0] != ids[3],
+		 "RC queue ids %u %u %u %u are not four", ids[0], ids[1], ids[2], ids[3]);
+	KT_EQ(qp.qp_num, ids[3]);
+	printf("  RC QP %u (QP number %u): queues %u %u %u %u on RNIC CQs %u, %u\n", qp.handle,
+	       qp.qp_num, ids[0], ids[1], ids[2], ids[3], cresp[0].cqid, cresp[1].cqid);
+	/* Without driver data the half refuses an RC QP, naming what to pass. */
+	{
+		struct uvio_qp no = { .sz = sizeof(no) };
+		UVIO_OPTS(uvio_qp_init_attr, a, .type = IB_UVERBS_QPT_RC, .pd_handle = pd,
+			  .send_cq_handle = cq[0].handle, .recv_cq_handle = cq[1].handle,
+			  .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+				   .max_recv_sge = 1 });
+
+		KT_EQ(uvio_create_qp(dev, &a, NULL, &no, NULL), -EOPNOTSUPP);
+		KT_CHECK(strstr(uvio_last_error(), "RC") != NULL, "the refusal: %s",
+			 uvio_last_error());
+	}
+	KT_EQ(uvio_destroy_qp(dev, qp.handle, NULL, NULL), 0);
+	for (i = 0; i < 2; i++)
+		KT_EQ(uvio_destroy_cq(dev, cq[i].handle, NULL, NULL), 0);
+	KT_EQ(qp_count(), qps);
+	KT_EQ(res_count("cq"), cqs);
+	munmap(mem, 6 * PAGE);
+}
+
 int main(int argc, char **argv)
 {
 	struct uvio_device *dev;
@@ -264,6 +339,7 @@ int main(int argc, char **argv)
 	}
 
 	refusals(dev, pd, table.handle, wqbuf);
+	rc_qp(dev, pd);
 
 	KT_EQ(uvio_dereg_mr(dev, mr.handle, NULL), 0);
 	KT_EQ(uvio_destroy_qp(dev, rss.handle, NULL, NULL), 0);
