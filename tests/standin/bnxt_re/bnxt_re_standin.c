@@ -1364,8 +1364,9 @@ static int UVERBS_HANDLER(BNXT_RE_METHOD_ALLOC_PAGE)(struct uverbs_attr_bundle *
 	return uverbs_copy_to(attrs, BNXT_RE_ALLOC_PAGE_DPI, &dpi, sizeof(dpi));
 }
 
-static int sd_page_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
-			   struct uverbs_attr_bundle *attrs)
+/* An ALLOC_PAGE or GET_TOGGLE_MEM object is its mmap entry. */
+static int sd_mmap_entry_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
+				 struct uverbs_attr_bundle *attrs)
 {
 	rdma_user_mmap_entry_remove(uobject->object);
 	return 0;
@@ -1389,7 +1390,7 @@ DECLARE_UVERBS_NAMED_METHOD_DESTROY(BNXT_RE_METHOD_DESTROY_PAGE,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
 DECLARE_UVERBS_NAMED_OBJECT(BNXT_RE_OBJECT_ALLOC_PAGE,
-			    UVERBS_TYPE_ALLOC_IDR(sd_page_cleanup),
+			    UVERBS_TYPE_ALLOC_IDR(sd_mmap_entry_cleanup),
 			    &UVERBS_METHOD(BNXT_RE_METHOD_ALLOC_PAGE),
 			    &UVERBS_METHOD(BNXT_RE_METHOD_DESTROY_PAGE));
 
@@ -1433,13 +1434,6 @@ static int UVERBS_HANDLER(BNXT_RE_METHOD_GET_TOGGLE_MEM)(struct uverbs_attr_bund
 	}
 }
 
-static int sd_toggle_cleanup(struct ib_uobject *uobject, enum rdma_remove_reason why,
-			     struct uverbs_attr_bundle *attrs)
-{
-	rdma_user_mmap_entry_remove(uobject->object);
-	return 0;
-}
-
 DECLARE_UVERBS_NAMED_METHOD(BNXT_RE_METHOD_GET_TOGGLE_MEM,
 			    UVERBS_ATTR_IDR(BNXT_RE_TOGGLE_MEM_HANDLE, BNXT_RE_OBJECT_GET_TOGGLE_MEM,
 					    UVERBS_ACCESS_NEW, UA_MANDATORY),
@@ -1460,7 +1454,7 @@ DECLARE_UVERBS_NAMED_METHOD_DESTROY(BNXT_RE_METHOD_RELEASE_TOGGLE_MEM,
 						    UVERBS_ACCESS_DESTROY, UA_MANDATORY));
 
 DECLARE_UVERBS_NAMED_OBJECT(BNXT_RE_OBJECT_GET_TOGGLE_MEM,
-			    UVERBS_TYPE_ALLOC_IDR(sd_toggle_cleanup),
+			    UVERBS_TYPE_ALLOC_IDR(sd_mmap_entry_cleanup),
 			    &UVERBS_METHOD(BNXT_RE_METHOD_GET_TOGGLE_MEM),
 			    &UVERBS_METHOD(BNXT_RE_METHOD_RELEASE_TOGGLE_MEM));
 
