@@ -235,5 +235,16 @@ for ((i = 0; i < count; i++)); do
 	fi
 done
 echo "vm: $count guest(s) ran $((SECONDS - t1)) s"
+# A log that is cut in the middle (CI keeps its head and tail) still names
+# what failed: each failing guest's verdict lines again, last.
+if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+	for ((i = 0; i < count; i++)); do
+		{ grep -E '^--- (FAIL|RETRY)' "$(log_of "$i")" | head -n 20
+		  grep -F '[hung]' "$(log_of "$i")" | head -n 40
+		  grep -q '^UVIO-EXIT ' "$(log_of "$i")" ||
+			tail -n 6 "$(log_of "$i")" | cut -c1-200 | sed 's/^/(its last line) /'
+		} | sed "s/^/vm: recap g$i: /"
+	done
+fi
 [ "$rc" = 0 ] && [ "$skipped" = "$count" ] && rc=77
 exit "$rc"

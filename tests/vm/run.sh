@@ -203,5 +203,11 @@ if [ -z "$rc" ]; then
 	echo "vm: RESULT $ran: FAIL, no exit marker from the guest (timeout or crash); $summary"
 	exit 1
 fi
+# A log that is cut in the middle (CI keeps its head and tail) still names
+# what failed: the guest's verdict lines again, last.
+if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+	{ grep -E '^--- (FAIL|RETRY)|^FAIL' "$log" | head -n 20
+	  grep -F '[hung]' "$log" | head -n 40; } | sed "s/^/vm: recap: /"
+fi
 echo "vm: RESULT $ran: $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)"); $summary"
 exit "$rc"
