@@ -54,13 +54,11 @@ static inline bool sd_port_link(int ifindex, struct ib_port_attr *props, unsigne
 }
 
 /*
- * get_port_immutable of a RoCE-style port: the table lengths as query_port
- * answers them, MAD-sized management datagrams, and the driver's own core
- * capabilities (which protocols it claims differ from driver to driver).
+ * The immutable table lengths, from the driver's own query_port so that
+ * the core's tables and the port's answers cannot disagree.
  */
-static inline int sd_port_immutable_caps(struct ib_device *ibdev, u32 port,
-					 struct ib_port_immutable *immutable,
-					 u32 core_cap_flags)
+static inline int sd_port_tables(struct ib_device *ibdev, u32 port,
+				 struct ib_port_immutable *immutable)
 {
 	struct ib_port_attr attr;
 	int err = ib_query_port(ibdev, port, &attr);
@@ -69,6 +67,22 @@ static inline int sd_port_immutable_caps(struct ib_device *ibdev, u32 port,
 		return err;
 	immutable->pkey_tbl_len = attr.pkey_tbl_len;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
+	return 0;
+}
+
+/*
+ * get_port_immutable of a RoCE-style port: the tables, MAD-sized
+ * management datagrams, and the driver's own core capabilities (which
+ * protocols it claims differ from driver to driver).
+ */
+static inline int sd_port_immutable_caps(struct ib_device *ibdev, u32 port,
+					 struct ib_port_immutable *immutable,
+					 u32 core_cap_flags)
+{
+	int err = sd_port_tables(ibdev, port, immutable);
+
+	if (err)
+		return err;
 	immutable->core_cap_flags = core_cap_flags;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;

@@ -409,18 +409,11 @@ static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey
 	return sd_default_pkey(index, 1, pkey);
 }
 
-/* Not common/standin.h's: efa claims no core protocol and no MADs. */
+/* The tables alone: efa claims no core protocol and no MADs. */
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err = ib_query_port(ibdev, port, &attr);
-
-	if (err)
-		return err;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	return 0;
+	return sd_port_tables(ibdev, port, immutable);
 }
 
 static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)

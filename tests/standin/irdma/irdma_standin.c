@@ -346,21 +346,18 @@ static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr 
 	return 0;
 }
 
-/* Not common/standin.h's: irdma states the protocol before it queries the
- * port, as ib_query_port reads it to tell iWARP from RoCE. */
+/* Not sd_port_immutable_caps: irdma states the protocol before it queries
+ * the port, as ib_query_port reads it to tell iWARP from RoCE. */
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
 	int err;
 
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	err = ib_query_port(ibdev, port, &attr);
+	err = sd_port_tables(ibdev, port, immutable);
 	if (err)
 		return err;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
 	return 0;
 }
 
