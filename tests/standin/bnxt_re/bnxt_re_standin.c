@@ -188,6 +188,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/bnxt_re-abi.h>
+#include "standin.h"
 
 /* 6.12's rules, and its op signatures, where they differ from 6.1's. */
 #define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
@@ -420,7 +421,7 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 
 static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *props)
 {
-	struct net_device *ndev;
+	unsigned int mtu;
 
 	/* the core zeroed props */
 	props->state = IB_PORT_DOWN;
@@ -437,15 +438,8 @@ static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr 
 	props->active_speed = IB_SPEED_EDR;
 	props->active_width = IB_WIDTH_1X;
 
-	ndev = dev_get_by_index(&init_net, to_sddev(ibdev)->ifindex);
-	if (!ndev)
-		return 0;
-	if (netif_running(ndev) && netif_carrier_ok(ndev)) {
-		props->state = IB_PORT_ACTIVE;
-		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	}
-	props->active_mtu = iboe_get_mtu(ndev->mtu);
-	dev_put(ndev);
+	if (sd_port_link(to_sddev(ibdev)->ifindex, props, &mtu))
+		props->active_mtu = iboe_get_mtu(mtu);
 	return 0;
 }
 
@@ -465,29 +459,13 @@ static enum ib_mtu sd_netdev_mtu(struct sd_dev *dev)
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err = ib_query_port(ibdev, port, &attr);
-
-	if (err)
-		return err;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE | RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	return 0;
-}
-
-static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)
-{
-	return IB_LINK_LAYER_ETHERNET;
+	return sd_port_immutable_caps(ibdev, port, immutable,
+				      RDMA_CORE_PORT_IBA_ROCE | RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP);
 }
 
 static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
-	if (index >= 1)
-		return -EINVAL;
-	*pkey = 0xffff;
-	return 0;
+	return sd_default_pkey(index, 1, pkey);
 }
 
 static void sd_fw_str(struct ib_device *ibdev, char *str)
@@ -649,16 +627,6 @@ static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	return err;
 }
 #else
-static int sd_map_page(struct vm_area_struct *vma, struct page *page)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
-#else
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-#endif
-	return vm_insert_page(vma, vma->vm_start, page) ? -EAGAIN : 0;
-}
-
 static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 {
 	struct sd_ucontext *uc = to_sduc(ibuc);
@@ -667,14 +635,14 @@ static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;
 	if (!vma->vm_pgoff)
-		return sd_map_page(vma, uc->shpg);
+		return sd_vm_insert_page(vma, uc->shpg);
 	/* the doorbell page, at the frame ALLOC_PD answered; no other frame */
 	mutex_lock(&uc->dpi_lock);
 	db = uc->dbpage;
 	mutex_unlock(&uc->dpi_lock);
 	if (!db || vma->vm_pgoff != page_to_pfn(db))
 		return -EINVAL;
-	return sd_map_page(vma, db);
+	return sd_vm_insert_page(vma, db);
 }
 #endif
 
@@ -1124,12 +1092,6 @@ static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-static void sd_keep_ah(struct rdma_ah_attr *dst, const struct rdma_ah_attr *src)
-{
-	*dst = *src;
-	dst->grh.sgid_attr = NULL;	/* the core owns that reference */
-}
-
 static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			struct ib_udata *udata)
 {
@@ -1488,7 +1450,7 @@ static const struct ib_device_ops sd_ops = {
 	.destroy_qp = sd_destroy_qp,
 	.destroy_srq = sd_destroy_srq,
 	.get_dev_fw_str = sd_fw_str,
-	.get_link_layer = sd_link_layer,
+	.get_link_layer = sd_link_layer_ethernet,
 	.get_port_immutable = sd_port_immutable,
 	.mmap = sd_mmap,
 #if SD_V612
@@ -1530,11 +1492,9 @@ static int __init sd_init(void)
 	struct sd_dev *dev;
 	int err;
 
-	ndev = dev_get_by_name(&init_net, netdev);
-	if (!ndev) {
-		pr_err("bnxt_re_standin: no netdev %s\n", netdev);
+	ndev = sd_netdev_by_name(netdev);
+	if (!ndev)
 		return -ENODEV;
-	}
 	dev = ib_alloc_device(sd_dev, ibdev);
 	if (!dev) {
 		dev_put(ndev);
@@ -1549,25 +1509,15 @@ static int __init sd_init(void)
 	ida_init(&dev->ah_ida);
 	ida_init(&dev->mr_ida);
 
-	dev->ibdev.node_type = RDMA_NODE_IB_CA;
-	dev->ibdev.phys_port_cnt = 1;
-	dev->ibdev.num_comp_vectors = 1;
+	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 	dev->ibdev.local_dma_lkey = 0;
-	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
-	strscpy(dev->ibdev.node_desc, "bnxt_re_standin", sizeof(dev->ibdev.node_desc));
-	ib_set_device_ops(&dev->ibdev, &sd_ops);
 #if SD_V612
 	dev->ibdev.driver_def = sd_uapi_defs;
 	/* for the poll that completes a resize */
 	dev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POLL_CQ);
 #endif
 
-	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
-	dev_put(ndev);		/* the core holds its own reference */
-	if (err)
-		goto err_dealloc;
-	/* no DMA device: the core maps user memory by kernel address */
-	err = ib_register_device(&dev->ibdev, "bnxt_re%d", NULL);
+	err = sd_register_on_netdev(&dev->ibdev, ndev, "bnxt_re%d");
 	if (err)
 		goto err_dealloc;
 	sd_the_dev = dev;

@@ -145,6 +145,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/efa-abi.h>
+#include "standin.h"
 
 /* The rules of 6.12 where they differ from 6.1's (see the header). */
 #define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
@@ -405,23 +406,14 @@ static int sd_query_gid(struct ib_device *ibdev, u32 port, int index, union ib_g
 
 static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
-	if (index > 0)
-		return -EINVAL;
-	*pkey = 0xffff;
-	return 0;
+	return sd_default_pkey(index, 1, pkey);
 }
 
+/* The tables alone: efa claims no core protocol and no MADs. */
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err = ib_query_port(ibdev, port, &attr);
-
-	if (err)
-		return err;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	return 0;
+	return sd_port_tables(ibdev, port, immutable);
 }
 
 static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)

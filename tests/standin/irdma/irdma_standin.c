@@ -154,6 +154,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/irdma-abi.h>
+#include "standin.h"
 
 /* 6.12's rules, and its op signatures, where they differ from 6.1's. */
 #define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
@@ -324,7 +325,7 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 
 static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *props)
 {
-	struct net_device *ndev;
+	unsigned int mtu;
 
 	/* the core zeroed props */
 	props->max_mtu = IB_MTU_4096;
@@ -340,45 +341,29 @@ static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr 
 	props->port_cap_flags |= IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
 	props->max_msg_sz = 0x7fffffff;
 
-	ndev = dev_get_by_index(&init_net, to_sddev(ibdev)->ifindex);
-	if (!ndev)
-		return 0;
-	if (netif_carrier_ok(ndev) && netif_running(ndev)) {
-		props->state = IB_PORT_ACTIVE;
-		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	}
-	props->active_mtu = ib_mtu_int_to_enum(ndev->mtu);
-	dev_put(ndev);
+	if (sd_port_link(to_sddev(ibdev)->ifindex, props, &mtu))
+		props->active_mtu = ib_mtu_int_to_enum(mtu);
 	return 0;
 }
 
+/* Not sd_port_immutable_caps: irdma states the protocol before it queries
+ * the port, as ib_query_port reads it to tell iWARP from RoCE. */
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
 	int err;
 
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	err = ib_query_port(ibdev, port, &attr);
+	err = sd_port_tables(ibdev, port, immutable);
 	if (err)
 		return err;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
 	return 0;
-}
-
-static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)
-{
-	return IB_LINK_LAYER_ETHERNET;
 }
 
 static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
-	if (index >= SD_PKEY_TBL_LEN)
-		return -EINVAL;
-	*pkey = IB_DEFAULT_PKEY_FULL;
-	return 0;
+	return sd_default_pkey(index, SD_PKEY_TBL_LEN, pkey);
 }
 
 static void sd_fw_str(struct ib_device *ibdev, char *str)
@@ -467,12 +452,7 @@ static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (!rdma_entry)
 		return -EINVAL;
 	e = container_of(rdma_entry, struct sd_mmap_entry, rdma_entry);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
-#else
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-#endif
-	err = vm_insert_page(vma, vma->vm_start, e->page) ? -EAGAIN : 0;
+	err = sd_vm_insert_page(vma, e->page);
 	rdma_user_mmap_entry_put(rdma_entry);
 	return err;
 }
@@ -1023,7 +1003,7 @@ static const struct ib_device_ops sd_ops = {
 	.destroy_cq = sd_destroy_cq,
 	.destroy_qp = sd_destroy_qp,
 	.get_dev_fw_str = sd_fw_str,
-	.get_link_layer = sd_link_layer,
+	.get_link_layer = sd_link_layer_ethernet,
 	.get_port_immutable = sd_port_immutable,
 	.mmap = sd_mmap,
 	.mmap_free = sd_mmap_free,
@@ -1059,11 +1039,9 @@ static int __init sd_init(void)
 	struct sd_dev *dev;
 	int err;
 
-	ndev = dev_get_by_name(&init_net, netdev);
-	if (!ndev) {
-		pr_err("irdma_standin: no netdev %s\n", netdev);
+	ndev = sd_netdev_by_name(netdev);
+	if (!ndev)
 		return -ENODEV;
-	}
 	dev = ib_alloc_device(sd_dev, ibdev);
 	if (!dev) {
 		dev_put(ndev);
@@ -1083,19 +1061,9 @@ static int __init sd_init(void)
 	ida_init(&dev->ah_ida);
 	atomic_set(&dev->stag_key, 0);
 
-	dev->ibdev.node_type = RDMA_NODE_IB_CA;
-	dev->ibdev.phys_port_cnt = 1;
-	dev->ibdev.num_comp_vectors = 1;
-	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
-	strscpy(dev->ibdev.node_desc, "irdma_standin", sizeof(dev->ibdev.node_desc));
-	ib_set_device_ops(&dev->ibdev, &sd_ops);
+	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 
-	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
-	dev_put(ndev);		/* the core holds its own reference */
-	if (err)
-		goto err_dealloc;
-	/* no DMA device: the core maps user memory by kernel address */
-	err = ib_register_device(&dev->ibdev, "irdma%d", NULL);
+	err = sd_register_on_netdev(&dev->ibdev, ndev, "irdma%d");
 	if (err)
 		goto err_dealloc;
 	sd_the_dev = dev;

@@ -95,6 +95,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/mana-abi.h>
+#include "standin.h"
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
 #error "mana_standin states Linux 6.12's mana_ib; older kernels were not read"
@@ -291,29 +292,13 @@ static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr 
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err = ib_query_port(ibdev, port, &attr);
-
-	if (err)
-		return err;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	immutable->core_cap_flags = RDMA_CORE_PORT_RAW_PACKET | RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	return 0;
-}
-
-static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)
-{
-	return IB_LINK_LAYER_ETHERNET;
+	return sd_port_immutable_caps(ibdev, port, immutable,
+				      RDMA_CORE_PORT_RAW_PACKET | RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP);
 }
 
 static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
-	if (index != 0)
-		return -EINVAL;
-	*pkey = IB_DEFAULT_PKEY_FULL;
-	return 0;
+	return sd_default_pkey(index, 1, pkey);
 }
 
 static int sd_query_gid(struct ib_device *ibdev, u32 port, int index, union ib_gid *gid)
@@ -794,7 +779,7 @@ static const struct ib_device_ops sd_ops = {
 	.destroy_qp = sd_destroy_qp,
 	.destroy_rwq_ind_table = sd_destroy_ind_table,
 	.destroy_wq = sd_destroy_wq,
-	.get_link_layer = sd_link_layer,
+	.get_link_layer = sd_link_layer_ethernet,
 	.get_port_immutable = sd_port_immutable,
 	.mmap = sd_mmap,
 	.modify_qp = sd_modify_qp,
@@ -826,11 +811,9 @@ static int __init sd_init(void)
 	struct sd_dev *dev;
 	int err;
 
-	ndev = dev_get_by_name(&init_net, netdev);
-	if (!ndev) {
-		pr_err("mana_standin: no netdev %s\n", netdev);
+	ndev = sd_netdev_by_name(netdev);
+	if (!ndev)
 		return -ENODEV;
-	}
 	dev = ib_alloc_device(sd_dev, ibdev);
 	if (!dev) {
 		dev_put(ndev);
@@ -847,19 +830,9 @@ static int __init sd_init(void)
 	ida_init(&dev->mr_ida);
 	ida_init(&dev->db_ida);
 
-	dev->ibdev.node_type = RDMA_NODE_IB_CA;
-	dev->ibdev.phys_port_cnt = 1;
-	dev->ibdev.num_comp_vectors = 1;
-	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
-	strscpy(dev->ibdev.node_desc, "mana_standin", sizeof(dev->ibdev.node_desc));
-	ib_set_device_ops(&dev->ibdev, &sd_ops);
+	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 
-	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
-	dev_put(ndev);		/* the core holds its own reference */
-	if (err)
-		goto err_dealloc;
-	/* no DMA device: the core maps user memory by kernel address */
-	err = ib_register_device(&dev->ibdev, "mana_%d", NULL);
+	err = sd_register_on_netdev(&dev->ibdev, ndev, "mana_%d");
 	if (err)
 		goto err_dealloc;
 	sd_the_dev = dev;

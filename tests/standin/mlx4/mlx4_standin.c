@@ -125,6 +125,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/mlx4-abi.h>
+#include "standin.h"
 
 /* 6.12's op signatures where they differ from 6.1's (see the header). */
 #define SD_V612 (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
@@ -406,7 +407,7 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 
 static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *props)
 {
-	struct net_device *ndev;
+	unsigned int mtu;
 
 	/* the core zeroed props */
 	props->active_width = IB_WIDTH_4X;
@@ -421,44 +422,21 @@ static int sd_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr 
 	props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
 	props->active_mtu = IB_MTU_256;
 
-	ndev = dev_get_by_index(&init_net, to_sddev(ibdev)->ifindex);
-	if (!ndev)
-		return 0;
-	if (netif_running(ndev) && netif_carrier_ok(ndev)) {
-		props->state = IB_PORT_ACTIVE;
-		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	}
-	props->active_mtu = min(props->max_mtu, iboe_get_mtu(ndev->mtu));
-	dev_put(ndev);
+	if (sd_port_link(to_sddev(ibdev)->ifindex, props, &mtu))
+		props->active_mtu = min(props->max_mtu, iboe_get_mtu(mtu));
 	return 0;
 }
 
 static int sd_port_immutable(struct ib_device *ibdev, u32 port,
 			     struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err = ib_query_port(ibdev, port, &attr);
-
-	if (err)
-		return err;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE | RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	return 0;
-}
-
-static enum rdma_link_layer sd_link_layer(struct ib_device *ibdev, u32 port)
-{
-	return IB_LINK_LAYER_ETHERNET;
+	return sd_port_immutable_caps(ibdev, port, immutable,
+				      RDMA_CORE_PORT_IBA_ROCE | RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP);
 }
 
 static int sd_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
-	if (index >= SD_PKEY_TBL_LEN)
-		return -EINVAL;
-	*pkey = 0xffff;
-	return 0;
+	return sd_default_pkey(index, SD_PKEY_TBL_LEN, pkey);
 }
 
 static void sd_fw_str(struct ib_device *ibdev, char *str)
@@ -527,12 +505,7 @@ static int sd_map_page(struct vm_area_struct *vma, struct page *page)
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
-#else
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-#endif
-	return vm_insert_page(vma, vma->vm_start, page) ? -EAGAIN : 0;
+	return sd_vm_insert_page(vma, page);
 }
 
 static int sd_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
@@ -992,12 +965,6 @@ static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-static void sd_keep_ah(struct rdma_ah_attr *dst, const struct rdma_ah_attr *src)
-{
-	*dst = *src;
-	dst->grh.sgid_attr = NULL;	/* the core owns that reference */
-}
-
 static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			struct ib_udata *udata)
 {
@@ -1174,7 +1141,7 @@ static const struct ib_device_ops sd_ops = {
 	.destroy_qp = sd_destroy_qp,
 	.destroy_srq = sd_destroy_srq,
 	.get_dev_fw_str = sd_fw_str,
-	.get_link_layer = sd_link_layer,
+	.get_link_layer = sd_link_layer_ethernet,
 	.get_port_immutable = sd_port_immutable,
 	.mmap = sd_mmap,
 	.modify_qp = sd_modify_qp,
@@ -1214,11 +1181,9 @@ static int __init sd_init(void)
 		pr_err("mlx4_standin: abi=%d: 3 or 4\n", abi);
 		return -EINVAL;
 	}
-	ndev = dev_get_by_name(&init_net, netdev);
-	if (!ndev) {
-		pr_err("mlx4_standin: no netdev %s\n", netdev);
+	ndev = sd_netdev_by_name(netdev);
+	if (!ndev)
 		return -ENODEV;
-	}
 	dev = ib_alloc_device(sd_dev, ibdev);
 	if (!dev) {
 		dev_put(ndev);
@@ -1232,22 +1197,12 @@ static int __init sd_init(void)
 	ida_init(&dev->mkey_ida);
 	atomic_set(&dev->mkey_variant, 0);
 
-	dev->ibdev.node_type = RDMA_NODE_IB_CA;
-	dev->ibdev.phys_port_cnt = 1;
-	dev->ibdev.num_comp_vectors = 1;
+	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 	dev->ibdev.local_dma_lkey = 0;
-	addrconf_addr_eui48((unsigned char *)&dev->ibdev.node_guid, ndev->dev_addr);
-	strscpy(dev->ibdev.node_desc, "mlx4_standin", sizeof(dev->ibdev.node_desc));
-	ib_set_device_ops(&dev->ibdev, &sd_ops);
 	if (sd_abi3())		/* as mlx4_ib does without user capabilities */
 		dev->ibdev.ops.uverbs_abi_ver = MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION;
 
-	err = ib_device_set_netdev(&dev->ibdev, ndev, 1);
-	dev_put(ndev);		/* the core holds its own reference */
-	if (err)
-		goto err_dealloc;
-	/* no DMA device: the core maps user memory by kernel address */
-	err = ib_register_device(&dev->ibdev, "mlx4_%d", NULL);
+	err = sd_register_on_netdev(&dev->ibdev, ndev, "mlx4_%d");
 	if (err)
 		goto err_dealloc;
 	sd_the_dev = dev;
