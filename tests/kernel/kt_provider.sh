@@ -259,19 +259,12 @@ kill_case() {	# kill_case PROGRAM
 	fi
 	if [ "$role" != client ]; then
 		# A server still there 60 s after its peer died is hung: where its
-		# threads wait goes to the log before its bound ends it.
-		# (kill -0 would count an exited child not yet waited for.)
-		running() { [ "$(awk '{print $3}' /proc/$1/stat 2>/dev/null)" = Z ] && return 1
-			    [ -e /proc/$1 ]; }
+		# threads wait goes to the log before its bound ends it ($spid is
+		# timeout's, which env became; the program is its child).
 		w=0
 		while running $spid && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
-		if running $spid; then
-			for t in /proc/$(cat /proc/$spid/task/*/children 2>/dev/null | awk '{print $1; exit}')/task/*; do
-				echo "  [hung] thread ${t##*/}: $(cat $t/comm 2>/dev/null) in $(cat $t/wchan 2>/dev/null)"
-				sed "s/^/  [hung]   /" $t/stack 2>/dev/null
-			done
-			rdma resource show qp | sed "s/^/  [hung] /"
-		fi
+		running $spid &&
+			hung_dump "$(cat /proc/$spid/task/*/children 2>/dev/null | awk '{print $1; exit}')"
 		wait $spid; rc=$?
 		ms=$(( $(now_ms) - t0 ))
 		grep -v "^uverbs-ioctl: " $T/server.out | tail -n 3 | sed "s/^/  [server] /"

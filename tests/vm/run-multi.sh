@@ -240,7 +240,7 @@ echo "vm: $count guest(s) ran $((SECONDS - t1)) s"
 if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
 	for ((i = 0; i < count; i++)); do
 		{ grep -E '^--- (FAIL|RETRY)' "$(log_of "$i")" | head -n 20
-		  grep -F '[hung]' "$(log_of "$i")" | head -n 40
+		  grep -E '\[(hung|slow)\]' "$(log_of "$i")" | head -n 40
 		  grep -q '^UVIO-EXIT ' "$(log_of "$i")" ||
 			tail -n 6 "$(log_of "$i")" | cut -c1-200 | sed 's/^/(its last line) /'
 		} | sed "s/^/vm: recap g$i: /"
