@@ -207,7 +207,7 @@ fi
 # what failed: the guest's verdict lines again, last.
 if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
 	{ grep -E '^--- (FAIL|RETRY)|^FAIL' "$log" | head -n 20
-	  grep -F '[hung]' "$log" | head -n 40; } | sed "s/^/vm: recap: /"
+	  grep -F '[hung]' "$log" | head -n 40; } | sed "s/^/vm: recap: /" || true	# none: no lines
 fi
 echo "vm: RESULT $ran: $([ "$rc" = 0 ] && echo PASS || echo "FAIL (exit $rc)"); $summary"
 exit "$rc"
