@@ -61,7 +61,7 @@ def main():
     runs = []
     for arg in sys.argv[1:]:
         label, path = arg.split("=", 1)
-        r, v = load(path)
+        r, v, _ = load(path)
         devs = sorted({d for d, _ in r})
         runs += [(label, dev, r, v) for dev in devs]
     tests = sorted({t for _, dev, r, _ in runs for t in r[(dev, "stock")]})
