@@ -208,14 +208,29 @@ running() {
 	[ "$(awk '{print $3}' /proc/$1/stat 2>/dev/null)" = Z ] && return 1
 	[ -e /proc/$1 ]
 }
-# hung_dump PID: where a process that outlived its bound waits, each
-# thread's wchan and kernel stack, and the device's objects, as [hung] lines.
+# hung_dump PID [TAG]: where a process that outlived its bound waits, each
+# thread's wchan and kernel stack, and the device's objects, as [TAG] lines
+# (hung by default). A timeout(1) wrapper is looked through to its program.
 hung_dump() {
-	for t in /proc/$1/task/*; do
-		echo "  [hung] thread ${t##*/}: $(cat $t/comm 2>/dev/null) in $(cat $t/wchan 2>/dev/null)"
-		sed "s/^/  [hung]   /" $t/stack 2>/dev/null
+	dump_pid=$1 dump_tag=${2:-hung}
+	[ "$(cat /proc/$dump_pid/comm 2>/dev/null)" = timeout ] &&
+		dump_pid=$(awk '{print $1; exit}' /proc/$dump_pid/task/*/children 2>/dev/null)
+	for t in /proc/$dump_pid/task/*; do
+		echo "  [$dump_tag] thread ${t##*/}: $(cat $t/comm 2>/dev/null) in $(cat $t/wchan 2>/dev/null)"
+		sed "s/^/  [$dump_tag]   /" $t/stack 2>/dev/null
 	done
-	rdma resource show | sed "s/^/  [hung] /"
+	rdma resource show | sed "s/^/  [$dump_tag] /"
+}
+# outlives PID SECONDS [SLOW]: waits for PID to end; true, after its [hung]
+# lines, when it is still there SECONDS later. With SLOW, one that is still
+# there at SLOW seconds shows where it waits once, as [slow] lines.
+outlives() {
+	outl_w=0
+	while running $1 && [ $outl_w -lt $(($2 * 10)) ]; do
+		sleep 0.1; outl_w=$((outl_w + 1))
+		[ $outl_w = $((${3:-0} * 10)) ] && running $1 && hung_dump $1 slow
+	done
+	running $1 && hung_dump $1
 }
 baseline=$(rdma resource show)
 check_resources() {	# check_resources CASE: nothing left over

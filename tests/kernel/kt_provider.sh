@@ -259,12 +259,8 @@ kill_case() {	# kill_case PROGRAM
 	fi
 	if [ "$role" != client ]; then
 		# A server still there 60 s after its peer died is hung: where its
-		# threads wait goes to the log before its bound ends it ($spid is
-		# timeout's, which env became; the program is its child).
-		w=0
-		while running $spid && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
-		running $spid &&
-			hung_dump "$(cat /proc/$spid/task/*/children 2>/dev/null | awk '{print $1; exit}')"
+		# threads wait goes to the log before its bound ends it.
+		outlives $spid 60
 		wait $spid; rc=$?
 		ms=$(( $(now_ms) - t0 ))
 		grep -v "^uverbs-ioctl: " $T/server.out | tail -n 3 | sed "s/^/  [server] /"
