@@ -23,6 +23,8 @@
 #include <uvio/mlx5.h>
 #include <uvio/provider.h>
 
+#include "info_ports.h"
+
 static const char *driver_name(uint32_t id)
 {
 	static const char *const names[] = {
@@ -42,34 +44,6 @@ static const char *node_type_name(unsigned int t)
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
-/* "4: ACTIVE" -> 4 and "ACTIVE" */
-static int read_port_file(const char *dev, unsigned int port, const char *file,
-			  char *word, size_t size)
-{
-	char path[256], line[64];
-	FILE *f;
-	int num = -1;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s", dev, port, file);
-	word[0] = 0;
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		line[strcspn(line, "\n")] = 0;
-		if (colon) {
-			num = atoi(line);
-			snprintf(word, size, "%.31s", colon + 1 + (colon[1] == ' '));
-		} else {
-			snprintf(word, size, "%.31s", line);
-		}
-	}
-	fclose(f);
-	return num;
-}
-
 static bool json;
 static bool first_item;
 
@@ -81,46 +55,38 @@ static void json_sep(void)
 }
 
 /* A JSON string: the names, firmware versions and error messages printed
- * come from the kernel and the library, and may hold any byte. */
+ * come from sysfs, the kernel and the library, and may hold any byte. */
 static void json_str(const char *v)
 {
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
+	info_json_str(stdout, v);
 }
 
 static void show_ports(const struct uvio_device_info *d)
 {
 	for (unsigned int p = 1; p <= d->num_ports; p++) {
-		char state[32], phys[32], ll[32];
-		int s = read_port_file(d->name, p, "state", state, sizeof(state));
-		int ph = read_port_file(d->name, p, "phys_state", phys, sizeof(phys));
+		struct info_port ip;
 
 		/* Discovery found port 1's transport and netdev; other ports' are
 		 * not in struct uvio_device_info. */
 		const char *tr = p == 1 ? uvio_transport_name(d->transport) : NULL;
 
-		read_port_file(d->name, p, "link_layer", ll, sizeof(ll));
+		info_read_port("/sys", d->name, p, &ip);
 		if (json) {
 			json_sep();
-			printf("{\"port\":%u,\"state\":\"%s\",\"state_num\":%d,\"phys_state\":\"%s\","
-			       "\"phys_state_num\":%d,\"link_layer\":\"%s\"", p, state, s, phys, ph, ll);
+			printf("{");
+			info_port_json(stdout, &ip);
 			if (p == 1) {
-				printf(",\"transport\":\"%s\",\"netdev\":", tr ? tr : "unknown");
+				printf(",\"transport\":");
+				json_str(tr ? tr : "unknown");
+				printf(",\"netdev\":");
 				json_str(d->netdev);
 				printf(",\"netdev_ifindex\":%u", d->netdev_ifindex);
 			}
 			printf("}");
 		} else {
 			printf("  port %u: state %s (%d), physical state %s (%d), link layer %s",
-			       p, state, s, phys, ph, ll);
+			       p, ip.state, ip.state_num, ip.phys_state, ip.phys_state_num,
+			       ip.link_layer);
 			if (p == 1)
 				printf(", transport %s", tr ? tr : "unknown");
 			if (p == 1 && d->netdev[0])
@@ -569,14 +535,13 @@ static int show_device(const struct uvio_device_info *d, bool caps, bool context
 		json_str(d->uverbs);
 		printf(",\"path\":");
 		json_str(d->path);
-		printf(",\"index\":%u,"
-		       "\"driver\":\"%s\",\"driver_id\":%u,\"driver_id_source\":\"%s\","
-		       "\"abi_version\":%u,\"node_type\":\"%s\",\"source\":\"%s\","
-		       "\"command_path\":\"%s\",\"ports\":[", d->index,
-		       driver_name(dev ? uvio_device_driver_id(dev) : d->driver_id),
-		       dev ? uvio_device_driver_id(dev) : d->driver_id,
-		       d->driver_id_known ? "netlink" : "probe", d->abi_version,
-		       node_type_name(d->node_type),
+		printf(",\"index\":%u,\"driver\":", d->index);
+		json_str(driver_name(dev ? uvio_device_driver_id(dev) : d->driver_id));
+		printf(",\"driver_id\":%u,\"driver_id_source\":\"%s\",\"abi_version\":%u,"
+		       "\"node_type\":", dev ? uvio_device_driver_id(dev) : d->driver_id,
+		       d->driver_id_known ? "netlink" : "probe", d->abi_version);
+		json_str(node_type_name(d->node_type));
+		printf(",\"source\":\"%s\",\"command_path\":\"%s\",\"ports\":[",
 		       d->source == UVIO_SOURCE_NETLINK ? "netlink" : "sysfs", path);
 	} else {
 		printf("%s: %s, driver %s (id %u, from %s), uverbs ABI %u, node type %s\n",

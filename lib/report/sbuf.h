@@ -23,7 +23,9 @@ void sb_puts(struct sbuf *s, const char *p);
 /* A number in decimal, without printf's machinery: device names are built
  * on every open, where a vsnprintf costs more than the rest of it. */
 void sb_putu(struct sbuf *s, unsigned long long v);
-/* A JSON string, quoted, with everything that needs it escaped. */
+/* A JSON string, quoted, with everything that needs it escaped: the tree's
+ * one escaper (well-formed UTF-8 kept, any other byte >= 0x80 written as
+ * \u00XX; sbuf.c says why). */
 void sb_json_str(struct sbuf *s, const char *p);
 void sb_json_strn(struct sbuf *s, const char *p, size_t n);
 /* Bytes as hex, "00 11 22" (sep ' ') or "001122" (sep 0). */
