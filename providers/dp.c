@@ -2,7 +2,10 @@
 /*
  * The data-path layer's objects: created and destroyed through the
  * library's verbs with the driver's answer in hand, their queues mapped and
- * locked here, the work itself done by the driver's ops (rxe.c, siw.c).
+ * locked here, the work itself done by the driver's ops: a table per driver,
+ * found by the device's driver id (drivers.c) at create and kept in the
+ * object, so that post, poll and arm call through it with no lookup. No
+ * driver is named here.
  */
 #include <stdio.h>
 #include <syslog.h>
@@ -13,32 +16,32 @@
 #include "dp.h"
 #include "for_providers.h"
 
-/* The largest driver answer of a create verb (siw's QP: 32 bytes). */
+/* Room for the largest driver answer of a create verb (siw's QP: 32 bytes). */
 #define DP_RESP_MAX 64u
-
-static const struct dp_ops *ops_of(uint32_t driver_id)
-{
-	switch (driver_id) {
-	case RDMA_DRIVER_RXE:
-		return &uvio_dp_rxe_ops;
-	case RDMA_DRIVER_SIW:
-		return &uvio_dp_siw_ops;
-	default:
-		return NULL;
-	}
-}
 
 /* The driver's ops, or -EOPNOTSUPP naming the drivers this layer serves. */
 static int ops_for(struct uvio_device *dev, const char *what, const struct dp_ops **ops)
 {
-	char why[160];
+	char why[160], served[64];
 
-	*ops = ops_of(uvio_device_driver_id(dev));
+	*ops = uvio_dp_ops_of(uvio_device_driver_id(dev));
 	if (*ops)
 		return 0;
+	uvio_dp_served(served, sizeof(served));
 	snprintf(why, sizeof(why),
 		 "EOPNOTSUPP: driver id %u has no queues this library can drive (the data-path "
-		 "layer serves rxe and siw)", uvio_device_driver_id(dev));
+		 "layer serves %s)", uvio_device_driver_id(dev), served);
+	return uvio_dp_fail(dev, what, -EOPNOTSUPP, why);
+}
+
+/* The driver lacks what a call asks: "EOPNOTSUPP: <driver> <lacks>". */
+static __attribute__((noinline, cold)) int driver_lacks(struct uvio_device *dev, const char *what,
+							 const struct dp_ops *ops,
+							 const char *lacks)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why), "EOPNOTSUPP: %s %s", ops->name, lacks);
 	return uvio_dp_fail(dev, what, -EOPNOTSUPP, why);
 }
 
@@ -161,6 +164,7 @@ UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_
 	cq->handle = out.handle;
 	cq->cqe = out.cqe;
 	cq->driver_id = uvio_device_driver_id(dev);
+	dp_cq_set_ops(cq, ops);
 	queue_init(&cq->q, 0, 0);
 	err = ops->cq_map(cq, resp);
 	if (err) {
@@ -191,11 +195,10 @@ UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	const struct dp_ops *ops;
 	int err;
 
-	if (!cq || !cq->dev || !(ops = ops_of(cq->driver_id)))
+	if (!cq || !cq->dev || !(ops = dp_cq_ops(cq)))
 		return uvio_dp_bad_arg("uvio_dp_resize_cq", "cq", NOT_CREATED);
 	if (!ops->resize_cq)
-		return uvio_dp_fail(cq->dev, "CQ.RESIZE (data path)", -EOPNOTSUPP,
-				    "EOPNOTSUPP: siw cannot resize a CQ");
+		return driver_lacks(cq->dev, "CQ.RESIZE (data path)", ops, "cannot resize a CQ");
 	uvio_dp_lock(&cq->q.lock);
 	err = ops->resize_cq(cq, cqe);	/* each of its failures said */
 	uvio_dp_unlock(&cq->q.lock);
@@ -220,8 +223,7 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
 	if (__builtin_expect(!cq || !cq->q.ring.map || n < 0 || (n && !wc), 0))
 		return poll_bad_arg(cq, wc, n);
 	uvio_dp_lock(&cq->q.lock);
-	got = cq->driver_id == RDMA_DRIVER_RXE ? uvio_dp_rxe_poll(cq, wc, n)
-					       : ops_of(cq->driver_id)->poll(cq, wc, n);
+	got = dp_cq_ops(cq)->poll(cq, wc, n);
 	uvio_dp_unlock(&cq->q.lock);
 	return got;
 }
@@ -230,7 +232,7 @@ UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only)
 {
 	if (!cq || !cq->q.ring.map)
 		return uvio_dp_bad_arg("uvio_dp_arm_cq", "cq", NOT_CREATED);
-	return ops_of(cq->driver_id)->arm(cq, solicited_only);
+	return dp_cq_ops(cq)->arm(cq, solicited_only);
 }
 
 UVIO_API int uvio_dp_create_srq_sz(struct uvio_device *dev, const struct uvio_srq_attr *attr,
@@ -261,6 +263,7 @@ UVIO_API int uvio_dp_create_srq_sz(struct uvio_device *dev, const struct uvio_sr
 	srq->max_wr = out.max_wr;
 	srq->max_sge = out.max_sge;
 	srq->driver_id = uvio_device_driver_id(dev);
+	dp_srq_set_ops(srq, ops);
 	queue_init(&srq->q, out.max_sge, 0);
 	err = ops->srq_map(srq, resp);
 	if (err) {
@@ -291,7 +294,7 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 	const struct dp_ops *ops;
 	int err;
 
-	if (!srq || !srq->dev || !(ops = ops_of(srq->driver_id)))
+	if (!srq || !srq->dev || !(ops = dp_srq_ops(srq)))
 		return uvio_dp_bad_arg("uvio_dp_modify_srq", "srq", NOT_CREATED);
 	if (!attr)
 		return uvio_dp_bad_arg("uvio_dp_modify_srq", "attr", "NULL");
@@ -345,6 +348,7 @@ UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_
 	qp->cap = out.cap;
 	qp->srq = srq;
 	qp->driver_id = uvio_device_driver_id(dev);
+	dp_qp_set_ops(qp, ops);
 	queue_init(&qp->sq, out.cap.max_send_sge, out.cap.max_inline_data);
 	queue_init(&qp->rq, out.cap.max_recv_sge, 0);
 	uvio_doorbell_layout(qp->doorbell, qp->handle, &qp->doorbell_resp);
@@ -428,21 +432,17 @@ static __attribute__((noinline, cold)) int post_send_bad_arg(const struct uvio_d
 UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr,
 			       uint32_t n, uint32_t *bad)
 {
+	int (*post)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
 	uint32_t i;
 	int err = 0;
 
 	if (__builtin_expect(!qp || !qp->sq.ring.map || (n && !wr), 0))
 		return post_send_bad_arg(qp, bad);
+	post = dp_qp_ops(qp)->post_send;
 	uvio_dp_lock(&qp->sq.lock);
-	if (qp->driver_id == RDMA_DRIVER_RXE) {
-		for (i = 0; i < n; i++)
-			if ((err = uvio_dp_rxe_post_send(qp, &wr[i])))
-				break;
-	} else {
-		for (i = 0; i < n; i++)
-			if ((err = ops_of(qp->driver_id)->post_send(qp, &wr[i])))
-				break;
-	}
+	for (i = 0; i < n; i++)
+		if ((err = post(qp, &wr[i])))
+			break;
 	uvio_dp_unlock(&qp->sq.lock);
 	/* The doorbell outside the lock: the WQEs are published in order
 	 * already, and the kernel runs the ring up to its producer. */
@@ -455,11 +455,10 @@ UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_
 	return post_send_failed(qp, n, i, err, bad);
 }
 
-static int post_recv(struct uvio_device *dev, const char *what, uint32_t driver_id,
+static int post_recv(struct uvio_device *dev, const char *what, const struct dp_ops *ops,
 		     struct uvio_dp_queue *q, const struct uvio_dp_recv_wr *wr, uint32_t n,
 		     uint32_t *bad)
 {
-	const struct dp_ops *ops = ops_of(driver_id);
 	uint32_t i;
 	int err = 0;
 
@@ -497,7 +496,7 @@ UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_
 		*bad = 0;
 	if (__builtin_expect(!qp || !qp->rq.ring.map || (n && !wr), 0))
 		return post_recv_bad_arg(qp);
-	return post_recv(qp->dev, "QP.POST_RECV (data path)", qp->driver_id, &qp->rq, wr, n, bad);
+	return post_recv(qp->dev, "QP.POST_RECV (data path)", dp_qp_ops(qp), &qp->rq, wr, n, bad);
 }
 
 UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp_recv_wr *wr,
@@ -509,7 +508,7 @@ UVIO_API int uvio_dp_post_srq_recv(struct uvio_dp_srq *srq, const struct uvio_dp
 		return uvio_dp_bad_arg("uvio_dp_post_srq_recv", "srq", NOT_CREATED);
 	if (__builtin_expect(n && !wr, 0))
 		return uvio_dp_bad_arg("uvio_dp_post_srq_recv", "wr", "NULL with n > 0");
-	return post_recv(srq->dev, "SRQ.POST_RECV (data path)", srq->driver_id, &srq->q, wr, n,
+	return post_recv(srq->dev, "SRQ.POST_RECV (data path)", dp_srq_ops(srq), &srq->q, wr, n,
 			 bad);
 }
 
@@ -518,6 +517,7 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 {
 	uint64_t resp[DP_RESP_MAX / 8] = { 0 };
 	const struct dp_ops *ops;
+	const char *why = NULL;
 	int err;
 
 	err = create_begin("uvio_dp_create_ah", "ah", dev, attr, ah, size, AH_SIZE_1_0,
@@ -528,8 +528,8 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 	if (err)
 		return err;
 	if (!ops->ah_init)
-		return uvio_dp_fail(dev, "AH.CREATE (data path)", -EOPNOTSUPP,
-				    "EOPNOTSUPP: siw has no UD QPs, so no address handles");
+		return driver_lacks(dev, "AH.CREATE (data path)", ops,
+				    "has no UD QPs, so no address handles");
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->ah_resp_len);
 
@@ -538,14 +538,12 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 	if (err)
 		return err;
 	ah->dev = dev;
-	err = ops->ah_init(ah, attr, resp);
+	err = ops->ah_init(ah, attr, resp, &why);
 	if (err) {
 		uvio_destroy_ah(dev, ah->handle, NULL);
 		dp_clear(ah, &ah->size);
 		return uvio_dp_fail(dev, "AH.CREATE (data path)", err,
-				    "EOPNOTSUPP: this kernel's rxe gives AHs no number (Linux "
-				    "5.13 does), and UD sends with an address vector in the WQE "
-				    "are not supported");
+				    why ? why : uvio_errno_name(err));
 	}
 	return 0;
 }
@@ -566,7 +564,7 @@ UVIO_API int uvio_dp_qp_opcodes(const struct uvio_dp_qp *qp, uint64_t *mask)
 {
 	const struct dp_ops *ops;
 
-	if (!qp || !qp->sq.ring.map || !(ops = ops_of(qp->driver_id)))
+	if (!qp || !qp->sq.ring.map || !(ops = dp_qp_ops(qp)))
 		return uvio_dp_bad_arg("uvio_dp_qp_opcodes", "qp", NOT_CREATED);
 	if (!mask)
 		return uvio_dp_bad_arg("uvio_dp_qp_opcodes", "mask", "NULL");

@@ -14,16 +14,19 @@
 #include <uvio/dp.h>
 
 struct dp_ops {
-	const char *name;
+	const char *name;		/* the driver's, as messages name it */
+	uint32_t driver_id;		/* the RDMA_DRIVER_* it serves */
 	/* Driver output of the create verbs (the driver's mmap keys). */
 	size_t cq_resp_len, qp_resp_len, srq_resp_len;
 	int (*cq_map)(struct uvio_dp_cq *cq, const void *resp);
 	int (*qp_map)(struct uvio_dp_qp *qp, const void *resp);
 	int (*srq_map)(struct uvio_dp_srq *srq, const void *resp);
-	/* AH: driver output of CREATE_AH, and what the WQE needs. */
+	/* AH: driver output of CREATE_AH, and what the WQE needs; on a
+	 * refusal, *why the words to say once the AH is destroyed. NULL: the
+	 * driver has no UD QPs, so no address handles. */
 	size_t ah_resp_len;
 	int (*ah_init)(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr,
-		       const void *resp);
+		       const void *resp, const char **why);
 	/* Write one WR at the queue's next slot; called with the queue
 	 * locked, checked already for what is common (SGE count, NULLs). */
 	int (*post_send)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
@@ -34,16 +37,58 @@ struct dp_ops {
 	/* The IB_UVERBS_WR_* opcodes post_send takes on a QP of this type,
 	 * a bit each: the table post_send itself checks against. */
 	uint32_t (*opcodes)(uint32_t qp_type);
-	/* Optional: NULL answers -EOPNOTSUPP. Called with the queue locked. */
+	/* Optional: NULL answers -EOPNOTSUPP (resize) or leaves the kernel's
+	 * verb alone (modify). Called with the queue locked; each says its
+	 * own failures. */
 	int (*resize_cq)(struct uvio_dp_cq *cq, uint32_t cqe);
 	int (*modify_srq)(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
 };
 
+/* The drivers' tables (rxe.c, siw.c), listed in drivers.c alone. */
 extern const struct dp_ops uvio_dp_rxe_ops;
-/* rxe's post and poll, called directly (the common case). */
-int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
-int uvio_dp_rxe_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
 extern const struct dp_ops uvio_dp_siw_ops;
+
+/* The ops of the driver with this id, or NULL (drivers.c). */
+const struct dp_ops *uvio_dp_ops_of(uint32_t driver_id);
+/* The drivers the layer serves, for a refusal's words: "rxe and siw". */
+void uvio_dp_served(char *buf, size_t size);
+
+/*
+ * An object's ops, chosen once at create from its device's driver id and
+ * kept in the first word of its reserved room (the library's private part
+ * of the struct, which create and destroy clear), so that post, poll and
+ * arm load one pointer and call through it: no lookup and no test of the
+ * driver per call. The AH needs none after create.
+ */
+static inline void dp_cq_set_ops(struct uvio_dp_cq *cq, const struct dp_ops *ops)
+{
+	cq->reserved[0] = (uintptr_t)ops;
+}
+
+static inline const struct dp_ops *dp_cq_ops(const struct uvio_dp_cq *cq)
+{
+	return (const struct dp_ops *)(uintptr_t)cq->reserved[0];
+}
+
+static inline void dp_srq_set_ops(struct uvio_dp_srq *srq, const struct dp_ops *ops)
+{
+	srq->reserved[0] = (uintptr_t)ops;
+}
+
+static inline const struct dp_ops *dp_srq_ops(const struct uvio_dp_srq *srq)
+{
+	return (const struct dp_ops *)(uintptr_t)srq->reserved[0];
+}
+
+static inline void dp_qp_set_ops(struct uvio_dp_qp *qp, const struct dp_ops *ops)
+{
+	qp->reserved2[0] = (uintptr_t)ops;
+}
+
+static inline const struct dp_ops *dp_qp_ops(const struct uvio_dp_qp *qp)
+{
+	return (const struct dp_ops *)(uintptr_t)qp->reserved2[0];
+}
 
 /* Map len bytes of the device fd at offset into r (only map and map_len
  * are set); -errno of mmap(). Unmap clears the whole ring. */

@@ -195,7 +195,7 @@ static inline bool opcode_ok(uint32_t type, uint32_t opcode)
  * the DMA state. The rest of the slot keeps an older WQE's bytes, which no
  * kernel reads for this opcode; zeroing all of it was a quarter of a post.
  */
-int uvio_dp_rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr)
+static int rxe_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr)
 {
 	struct uvio_dp_ring *q = &qp->sq.ring;
 	size_t room = q->elem_size - sizeof(struct dp_rxe_send_wqe);
@@ -331,7 +331,7 @@ _Static_assert(sizeof(struct uvio_dp_wc) == sizeof(struct ib_uverbs_wc) && SAME_
 /* Consumer side: the kernel's producer index with acquire, so that the
  * completions it published are visible; ours with release after the copy,
  * so that the kernel cannot overwrite a slot we still read. */
-int uvio_dp_rxe_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
+static int rxe_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 {
 	struct uvio_dp_ring *q = &cq->q.ring;
 	uint32_t cons = __atomic_load_n(q->consumer, __ATOMIC_RELAXED) & q->mask;
@@ -407,7 +407,8 @@ static int rxe_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_modify 
  * built that way never completed on 5.10 in the suite's runs, so such a
  * kernel is refused here rather than given an AH that sends nothing.
  */
-static int rxe_ah_init(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr, const void *resp)
+static int rxe_ah_init(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr, const void *resp,
+		       const char **why)
 {
 	const struct {
 		uint32_t ah_num, reserved;
@@ -415,11 +416,16 @@ static int rxe_ah_init(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr, c
 
 	(void)attr;
 	ah->ah_num = r->ah_num;
-	return ah->ah_num ? 0 : -EOPNOTSUPP;
+	if (ah->ah_num)
+		return 0;
+	*why = "EOPNOTSUPP: this kernel's rxe gives AHs no number (Linux 5.13 does), and UD "
+	       "sends with an address vector in the WQE are not supported";
+	return -EOPNOTSUPP;
 }
 
 const struct dp_ops uvio_dp_rxe_ops = {
 	.name = "rxe",
+	.driver_id = RDMA_DRIVER_RXE,
 	.cq_resp_len = sizeof(struct rxe_create_cq_resp),
 	.qp_resp_len = sizeof(struct rxe_create_qp_resp),
 	.srq_resp_len = sizeof(struct rxe_create_srq_resp),
@@ -428,10 +434,10 @@ const struct dp_ops uvio_dp_rxe_ops = {
 	.qp_map = rxe_qp_map,
 	.srq_map = rxe_srq_map,
 	.ah_init = rxe_ah_init,
-	.post_send = uvio_dp_rxe_post_send,
+	.post_send = rxe_post_send,
 	.opcodes = rxe_opcodes,
 	.post_recv = rxe_post_recv,
-	.poll = uvio_dp_rxe_poll,
+	.poll = rxe_poll,
 	.arm = rxe_arm,
 	.resize_cq = rxe_resize_cq,
 	.modify_srq = rxe_modify_srq,

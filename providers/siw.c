@@ -262,6 +262,7 @@ static int siw_arm(struct uvio_dp_cq *cq, int solicited_only)
 
 const struct dp_ops uvio_dp_siw_ops = {
 	.name = "siw",
+	.driver_id = RDMA_DRIVER_SIW,
 	.cq_resp_len = sizeof(struct siw_uresp_create_cq),
 	.qp_resp_len = sizeof(struct siw_uresp_create_qp),
 	.srq_resp_len = sizeof(struct siw_uresp_create_srq),

@@ -125,6 +125,7 @@ static void rxe_qp(struct uvio_device *dev, struct uvio_dp_qp *qp, uint32_t type
 	qp->sq.max_sge = 2;
 	qp->sq.max_inline = 64;
 	qp->rq.max_sge = 2;
+	dp_qp_set_ops(qp, &uvio_dp_rxe_ops);	/* as create does */
 	assert_int_equal(uvio_dp_rxe_ops.qp_map(qp, &r), 0);
 }
 
@@ -314,6 +315,7 @@ static void rxe_poll(void **state)
 #define K(i) (*(struct ib_uverbs_wc *)(h->data + (i) * 64))
 	(void)state;
 
+	dp_cq_set_ops(&cq, &uvio_dp_rxe_ops);
 	assert_int_equal(uvio_dp_rxe_ops.cq_map(&cq, &r), 0);
 	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 0);
 	/* The kernel publishes three, starting at slot 2 (a wrap). */
@@ -366,6 +368,8 @@ static void siw_queues(void **state)
 	uint32_t bad;
 	(void)state;
 
+	dp_qp_set_ops(&qp, &uvio_dp_siw_ops);
+	dp_cq_set_ops(&cq, &uvio_dp_siw_ops);
 	assert_int_equal(uvio_dp_siw_ops.qp_map(&qp, &qr), 0);
 	assert_int_equal(qp.sq.max_inline, SIW_MAX_INLINE);	/* capped */
 	assert_int_equal(uvio_dp_siw_ops.cq_map(&cq, &cr), 0);
@@ -424,6 +428,12 @@ static void siw_queues(void **state)
 	assert_int_equal(*cq.notify, SIW_NOTIFY_SOLICITED);
 	assert_int_equal(uvio_dp_arm_cq(&cq, 0), 0);
 	assert_int_equal(*cq.notify, SIW_NOTIFY_SOLICITED | SIW_NOTIFY_NEXT_COMPLETION);
+	assert_int_equal(fake.write_calls + fake.ioctl_calls, calls);
+
+	/* What siw lacks is refused in its name, taken from its table. */
+	assert_int_equal(uvio_dp_resize_cq(&cq, 8), -EOPNOTSUPP);
+	assert_non_null(strstr(uvio_last_error(), "CQ.RESIZE (data path): EOPNOTSUPP: siw "
+				"cannot resize a CQ"));
 	assert_int_equal(fake.write_calls + fake.ioctl_calls, calls);
 	uvio_dp_unmap(&qp.sq.ring);
 	uvio_dp_unmap(&qp.rq.ring);
@@ -512,6 +522,7 @@ static void opcodes_agree_with_post(void **state)
 					qp.dev = dev;
 					qp.type = types[t];
 					qp.driver_id = RDMA_DRIVER_SIW;
+					dp_qp_set_ops(&qp, &uvio_dp_siw_ops);
 					qp.sq.max_sge = 2;
 					qp.rq.max_sge = 2;
 					assert_int_equal(uvio_dp_siw_ops.qp_map(&qp, &qr), 0);
@@ -589,6 +600,39 @@ static void sizes_checked(void **state)
 	uvio_device_close(dev);
 }
 
+/* Each driver id finds its own table, and no other id finds one. */
+static void ops_by_driver_id(void **state)
+{
+	char served[64];
+	(void)state;
+
+	assert_ptr_equal(uvio_dp_ops_of(RDMA_DRIVER_RXE), &uvio_dp_rxe_ops);
+	assert_ptr_equal(uvio_dp_ops_of(RDMA_DRIVER_SIW), &uvio_dp_siw_ops);
+	assert_int_equal(uvio_dp_rxe_ops.driver_id, RDMA_DRIVER_RXE);
+	assert_string_equal(uvio_dp_siw_ops.name, "siw");
+	assert_null(uvio_dp_ops_of(RDMA_DRIVER_MLX5));
+	assert_null(uvio_dp_ops_of(RDMA_DRIVER_UNKNOWN));
+	uvio_dp_served(served, sizeof(served));
+	assert_string_equal(served, "rxe and siw");
+	uvio_dp_served(served, 5);
+	assert_string_equal(served, "rxe ");
+}
+
+/* A driver without AHs: refused in its name before any system call. */
+static void siw_has_no_ah(void **state)
+{
+	struct uvio_device *dev = device(RDMA_DRIVER_SIW);
+	UVIO_OPTS(uvio_ah_attr, aa);
+	struct uvio_dp_ah ah;
+	(void)state;
+
+	assert_int_equal(uvio_dp_create_ah(dev, &aa, &ah), -EOPNOTSUPP);
+	assert_non_null(strstr(uvio_last_error(), "AH.CREATE (data path): EOPNOTSUPP: siw has "
+				"no UD QPs, so no address handles"));
+	assert_int_equal(fake.write_calls + fake.ioctl_calls, 0);
+	uvio_device_close(dev);
+}
+
 /* Other drivers: refused by name, before any system call. */
 static void other_drivers(void **state)
 {
@@ -618,6 +662,8 @@ int main(void)
 		cmocka_unit_test(rxe_poll),
 		cmocka_unit_test(siw_queues),
 		cmocka_unit_test(other_drivers),
+		cmocka_unit_test(ops_by_driver_id),
+		cmocka_unit_test(siw_has_no_ah),
 		cmocka_unit_test(a_refused_post_names_itself),
 		cmocka_unit_test(opcodes_agree_with_post),
 		cmocka_unit_test(sizes_checked),
