@@ -81,6 +81,8 @@ enum {
 	PSN = 8,			/* struct bnxt_re_psns */
 	PSN_EXT = 16,			/* struct bnxt_re_psns_ext (gen P5) */
 	SRQE = WQE_HDR + MAX_INLINE,	/* an SRQ WQE */
+	MAX_WR = 1 << 30,		/* past it, a queue's size would not fit 32 bits;
+					 * the kernel holds counts to the device's max */
 };
 
 struct bnxt_state {
@@ -100,33 +102,23 @@ struct bnxt_obj {
 	uint32_t id;			/* pdid, cqid, qpid, srqid */
 };
 
-static struct bnxt_state *state_of(struct uvio_device *dev)
-{
-	return (struct bnxt_state *)uvio_hw_state(dev);
-}
-
 /* Queue memory: whole pages, zeroed. */
-static void *queue_alloc(size_t len, size_t page, size_t *map_len)
+static void *bnxt_re_queue_alloc(size_t len, size_t page, size_t *map_len)
 {
 	return uvio_hw_queue_alloc(len ? len : page, page, map_len);	/* an empty queue: a page */
 }
 
-static void obj_free(struct bnxt_obj *o)
+static void bnxt_re_obj_release(struct uvio_device *dev, struct hw_state *st, struct hw_obj *obj)
 {
-	if (!o)
-		return;
+	struct bnxt_obj *o = (struct bnxt_obj *)obj;
+
+	(void)dev;
+	(void)st;
 	uvio_hw_queue_free(o->buf, o->map_len);
 	uvio_hw_queue_free(o->rbuf, o->rmap_len);
-	free(o);
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	(void)base;
-	obj_free((struct bnxt_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void bnxt_re_context_release(struct uvio_device *dev, struct hw_state *base)
 {
 	struct bnxt_state *st = (struct bnxt_state *)base;
 
@@ -135,39 +127,26 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		munmap(st->shpg, st->page);
 	if (st->dbpage)
 		munmap(st->dbpage, st->page);
-	pthread_mutex_destroy(&st->base.lock);
-	free(st);
-}
-
-static struct bnxt_obj *obj_new(void)
-{
-	return calloc(1, sizeof(struct bnxt_obj));
 }
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+static int bnxt_re_context_request(struct uvio_device *dev, struct hw_state *st,
+				   struct hw_call *c, struct drv_bufs *b)
 {
-	struct bnxt_state *st;
-
 	(void)dev;
+	(void)st;
 	_Static_assert(sizeof(struct uvio_bnxt_re_uctx_resp) <= sizeof(c->out), "room");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	return uvio_hw_hand_over(c, b, 0, sizeof(struct uvio_bnxt_re_uctx_resp), st);
+	return uvio_hw_hand_over(c, b, 0, sizeof(struct uvio_bnxt_re_uctx_resp));
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void bnxt_re_context_answer(struct uvio_device *dev, struct hw_state *base,
+				   const struct hw_call *c)
 {
-	struct bnxt_state *st = c->obj;
+	struct bnxt_state *st = (struct bnxt_state *)base;
 	size_t sys_page = (size_t)sysconf(_SC_PAGESIZE);
 	void *p;
 
-	if (ret) {
-		free(st);
-		return;
-	}
 	memcpy(&st->resp, c->out, sizeof(st->resp));
 	/* pg_size is the kernel's page: a power of two, at least ours */
 	st->page = st->resp.pg_size >= sys_page && !(st->resp.pg_size & (st->resp.pg_size - 1)) ?
@@ -179,49 +158,46 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 	}
 	if (!(st->resp.comp_mask & UVIO_BNXT_RE_CMASK_HAVE_MODE))
 		st->resp.mode = UVIO_BNXT_RE_WQE_MODE_STATIC;
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
 	p = mmap(NULL, st->page, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, 0);
 	if (p == MAP_FAILED)	/* libbnxt_re fails the context; nothing here needs it */
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: bnxt_re: no shared page (%s)",
 			 dev->name, strerror(errno));
 	else
 		st->shpg = p;
-	if (!uvio_hw_attach(dev, &st->base))
-		release(&st->base, dev);
 }
 
 /* PD: the doorbell page the first answer names */
 
-static void pd_finish(struct uvio_device *dev, struct bnxt_state *st, const struct hw_call *c)
+static void bnxt_re_pd_answer(struct uvio_device *dev, struct bnxt_state *st, const struct hw_call *c)
 {
 	struct bnxt_re_pd_resp resp;
 	void *p;
 
 	memcpy(&resp, c->out, sizeof(resp));
+	uvio_hw_lock(&st->base);	/* one page, the first PD's */
 	if (st->dbpage)
-		return;
+		goto out;
 	p = mmap(NULL, st->page, PROT_WRITE, MAP_SHARED, dev->fd, (off_t)resp.dbr);
 	if (p == MAP_FAILED) {
 		uvio_log(LOG_WARNING, "%s: PD.ALLOC: bnxt_re: doorbell page at 0x%llx not mapped "
 			 "(%s)", dev->name,
 			 (unsigned long long)resp.dbr, strerror(errno));
-		return;
+		goto out;
 	}
 	st->dbpage = p;
 	st->dpi = resp.dpi;
+out:
+	uvio_hw_unlock(&st->base);
 }
 
 /* CQ */
 
-static int cq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int bnxt_re_cq_request(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+			      struct bnxt_obj *o, struct drv_bufs *b)
 {
 	struct bnxt_re_cq_req *req = (void *)c->in;
-	uint32_t depth, cqe_sz = st->resp.cqe_sz ? st->resp.cqe_sz : 32;
-	struct bnxt_obj *o;
+	uint32_t cqe_sz = st->resp.cqe_sz ? st->resp.cqe_sz : 32;
+	uint64_t depth;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_cq_resp) <= sizeof(c->out), "room");
@@ -229,37 +205,31 @@ static int cq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 		return uvio_hw_refuse(c, -EINVAL, "CQEs asked: none, or past the context's max_cqd");
 	depth = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
 	if (!depth || depth > (uint64_t)st->resp.max_cqd + 1)
-		depth = st->resp.max_cqd + 1;
-	o = obj_new();
-	if (!o)
+		depth = (uint64_t)st->resp.max_cqd + 1;
+	o->buf = bnxt_re_queue_alloc((size_t)depth * cqe_sz, st->page, &o->map_len);
+	if (!o->buf)
 		return -ENOMEM;
-	o->buf = queue_alloc((size_t)depth * cqe_sz, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return -ENOMEM;
-	}
 	memset(req, 0, sizeof(*req));
 	req->cq_va = (uintptr_t)o->buf;
 	req->cq_handle = (uintptr_t)o;
 	/* the kernel is sent the count asked, as libbnxt_re sends it */
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_cq_resp));
 }
 
 /* QP */
 
-static uint32_t wqe_size(uint32_t nsge)
+static uint32_t bnxt_re_wqe_size(uint32_t nsge)
 {
 	return WQE_HDR + SLOT * nsge;
 }
 
-static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int bnxt_re_qp_request(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+			      struct bnxt_obj *o, struct drv_bufs *b)
 {
 	struct bnxt_re_qp_req *req = (void *)c->in;
 	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
 	uint32_t nswr, nsge, sqe, ils, rqe, nrwr = 0, psn;
 	size_t sq_len, rq_len = 0;
-	struct bnxt_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_qp_resp) <= sizeof(c->out), "room");
@@ -269,26 +239,30 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only, and this "
 			      "context's WQE mode is variable; pass driver data");
-	if (cap->max_send_sge > MAX_SGE || cap->max_recv_sge > MAX_SGE)
-		return uvio_hw_refuse(c, -EINVAL, "more than 6 SGEs per WQE");
+	if (cap->max_send_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_sge: more than 6 SGEs per WQE");
+	if (cap->max_recv_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_sge: more than 6 SGEs per WQE");
 	if (cap->max_inline_data > MAX_INLINE)
-		return uvio_hw_refuse(c, -EINVAL, "more than 96 bytes of inline data");
-	if (cap->max_send_wr > UINT32_MAX / 4 || cap->max_recv_wr > UINT32_MAX / 4)
-		return uvio_hw_refuse(c, -EINVAL, "WRs past what a queue can hold");
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_inline_data: more than 96 bytes");
+	if (cap->max_send_wr > MAX_WR)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr past 2^30 WRs");
+	if (cap->max_recv_wr > MAX_WR)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_wr past 2^30 WRs");
 
 	/* the send queue */
 	nswr = uvio_hw_pow2((uint64_t)cap->max_send_wr + 1 + FULL_DELTA);
 	nsge = cap->max_send_sge + (cap->max_send_sge % 2);
-	sqe = wqe_size(nsge);
+	sqe = bnxt_re_wqe_size(nsge);
 	ils = (cap->max_inline_data + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
 	if (ils) {
 		if (WQE_HDR + ils > sqe)
 			sqe = WQE_HDR + ils;
 		sqe = (sqe + WQE_HDR - 1) / WQE_HDR * WQE_HDR;
 	}
-	if (sqe > wqe_size(MAX_SGE))
+	if (sqe > bnxt_re_wqe_size(MAX_SGE))
 		return uvio_hw_refuse(c, -EINVAL, "a send WQE past 128 bytes (SGEs and inline data)");
-	sqe = wqe_size(MAX_SGE);		/* static mode */
+	sqe = bnxt_re_wqe_size(MAX_SGE);		/* static mode */
 	if (cap->max_inline_data)
 		cap->max_inline_data = sqe - WQE_HDR;	/* what libbnxt_re sends */
 	psn = st->gen_p5 ? PSN_EXT : PSN;
@@ -298,125 +272,127 @@ static int qp_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params 
 	if (!p->qp.srq) {
 		nrwr = uvio_hw_pow2((uint64_t)cap->max_recv_wr + 1);
 		nsge = cap->max_recv_sge + (cap->max_recv_sge % 2);
-		if (wqe_size(nsge) > wqe_size(MAX_SGE))
+		if (bnxt_re_wqe_size(nsge) > bnxt_re_wqe_size(MAX_SGE))
 			return uvio_hw_refuse(c, -EINVAL, "a receive WQE past 128 bytes");
-		rqe = wqe_size(MAX_SGE);	/* static mode */
+		rqe = bnxt_re_wqe_size(MAX_SGE);	/* static mode */
 		rq_len = (size_t)nrwr * rqe;
 	}
-	o = obj_new();
-	if (!o)
-		return -ENOMEM;
-	o->buf = queue_alloc(sq_len, st->page, &o->map_len);
+	o->buf = bnxt_re_queue_alloc(sq_len, st->page, &o->map_len);
 	if (o->buf && nrwr)
-		o->rbuf = queue_alloc(rq_len, st->page, &o->rmap_len);
-	if (!o->buf || (nrwr && !o->rbuf)) {
-		obj_free(o);
+		o->rbuf = bnxt_re_queue_alloc(rq_len, st->page, &o->rmap_len);
+	if (!o->buf || (nrwr && !o->rbuf))
 		return -ENOMEM;
-	}
 	memset(req, 0, sizeof(*req));
 	req->qpsva = (uintptr_t)o->buf;
 	req->qprva = (uintptr_t)o->rbuf;
 	req->qp_handle = (uintptr_t)o;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_qp_resp));
 }
 
 /* SRQ */
 
-static int srq_prepare(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
-		       struct drv_bufs *b)
+static int bnxt_re_srq_request(struct bnxt_state *st, struct hw_call *c, union hw_params *p,
+			       struct bnxt_obj *o, struct drv_bufs *b)
 {
 	struct bnxt_re_srq_req *req = (void *)c->in;
 	uint32_t depth;
-	struct bnxt_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_srq_resp) <= sizeof(c->out), "room");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "bnxt_re makes basic SRQs only");
-	if (p->srq.max_wr > UINT32_MAX / 4)
-		return uvio_hw_refuse(c, -EINVAL, "SRQ WRs past what a queue can hold");
+	if (p->srq.max_wr > MAX_WR)
+		return uvio_hw_refuse(c, -EINVAL, "max_wr past 2^30 WRs");
+	if (p->srq.max_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "max_sge: more than 6 SGEs per WQE");
 	if (st->resp.mode != UVIO_BNXT_RE_WQE_MODE_STATIC)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's bnxt_re half sizes static-mode WQEs only; pass driver data");
 	depth = uvio_hw_pow2((uint64_t)p->srq.max_wr + 1);
-	o = obj_new();
-	if (!o)
+	o->buf = bnxt_re_queue_alloc((size_t)depth * SRQE, st->page, &o->map_len);
+	if (!o->buf)
 		return -ENOMEM;
-	o->buf = queue_alloc((size_t)depth * SRQE, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return -ENOMEM;
-	}
 	memset(req, 0, sizeof(*req));
 	req->srqva = (uintptr_t)o->buf;
 	req->srq_handle = (uintptr_t)o;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct bnxt_re_srq_resp));
 }
 
 _Static_assert(sizeof(struct bnxt_re_pd_resp) <= HW_DATA_MAX, "the PD answer's room");
 
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
+static int bnxt_re_request(struct uvio_device *dev, struct hw_state *base, struct hw_call *c,
+			   union hw_params *p, struct hw_obj *obj, struct drv_bufs *b)
 {
-	struct bnxt_state *st = state_of(dev);
-	struct bnxt_obj *o;
+	struct bnxt_state *st = (struct bnxt_state *)base;
+	struct bnxt_obj *o = (struct bnxt_obj *)obj;
 
+	(void)dev;
 	switch (c->verb) {
 	case HW_PD:	/* pdid, dpi and the doorbell page come back */
-		o = obj_new();
-		return o ? uvio_hw_hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp), o) : -ENOMEM;
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct bnxt_re_pd_resp));
 	case HW_AH:	/* no driver data either way */
-		return uvio_hw_hand_over(c, b, 0, 0, NULL);
+		return uvio_hw_hand_over(c, b, 0, 0);
 	case HW_CQ:
-		return cq_prepare(st, c, p, b);
+		return bnxt_re_cq_request(st, c, p, o, b);
 	case HW_CQ_RESIZE:
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "libbnxt_re 44 does not resize a CQ (bnxt_re 6.1 cannot); pass "
 			      "driver data (bnxt_re_resize_cq_req, Linux 6.12)");
 	case HW_QP:
-		return qp_prepare(st, c, p, b);
+		return bnxt_re_qp_request(st, c, p, o, b);
 	case HW_SRQ:
-		return srq_prepare(st, c, p, b);
+		return bnxt_re_srq_request(st, c, p, o, b);
 	default:
 		return 0;
 	}
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void bnxt_re_answer(struct uvio_device *dev, struct hw_state *base, const struct hw_call *c,
+			   struct hw_obj *obj)
 {
-	struct bnxt_state *st = state_of(dev);
-	struct bnxt_obj *o = c->obj;
+	struct bnxt_obj *o = (struct bnxt_obj *)obj;
 
-	(void)p;
-	pthread_mutex_lock(&st->base.lock);
-	if (ret) {
-		obj_free(o);
-	} else {
-		memcpy(&o->id, c->out, sizeof(o->id));	/* pdid, cqid, qpid, srqid */
-		if (c->verb == HW_PD)
-			pd_finish(dev, st, c);
-		uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
-	}
-	pthread_mutex_unlock(&st->base.lock);
+	if (c->verb == HW_AH)
+		return;
+	memcpy(&o->id, c->out, sizeof(o->id));	/* pdid, cqid, qpid, srqid */
+	if (c->verb == HW_PD)
+		bnxt_re_pd_answer(dev, (struct bnxt_state *)base, c);
 }
 
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void bnxt_re_describe(const struct hw_state *base, const struct hw_obj *obj,
+			     struct uvio_hw_object *out)
 {
-	struct bnxt_state *st = state_of(dev);
+	const struct bnxt_state *st = (const struct bnxt_state *)base;
+	const struct bnxt_obj *o = (const struct bnxt_obj *)obj;
 
-	if (!st)
+	out->num = o->id;
+	switch (obj->kind) {
+	case HW_CQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_CQ, 0, o->buf, o->map_len);
+		break;
+	case HW_QP:
+		uvio_hw_region_add(out, UVIO_HW_MEM_SQ, 0, o->buf, o->map_len);
+		uvio_hw_region_add(out, UVIO_HW_MEM_RQ, 0, o->rbuf, o->rmap_len);
+		break;
+	case HW_SRQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_SRQ, 0, o->buf, o->map_len);
+		break;
+	default:
 		return;
-	pthread_mutex_lock(&st->base.lock);
-	obj_free((struct bnxt_obj *)uvio_hw_obj_take(&st->base, kind, handle));
-	pthread_mutex_unlock(&st->base.lock);
+	}
+	/* the first PD's page, which every queue of the context rings */
+	uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, st->dbpage, st->page);
 }
 
 const struct hw_ops uvio_hw_bnxt_re = {
 	.driver = "bnxt_re",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct bnxt_state),
+	.obj_size = sizeof(struct bnxt_obj),
+	.context_request = bnxt_re_context_request,
+	.context_answer = bnxt_re_context_answer,
+	.context_release = bnxt_re_context_release,
+	.request = bnxt_re_request,
+	.answer = bnxt_re_answer,
+	.obj_release = bnxt_re_obj_release,
+	.describe = bnxt_re_describe,
 };

@@ -132,44 +132,33 @@ struct efa_obj {
 	struct map llq, sq_db;		/* QP: LLQ descriptors, SQ doorbell */
 };
 
-static struct efa_state *state_of(struct uvio_device *dev)
-{
-	return (struct efa_state *)uvio_hw_state(dev);
-}
-
-static void unmap(struct map *m)
+static void efa_unmap(struct map *m)
 {
 	if (m->p)
 		munmap(m->p, m->len);
 	m->p = NULL;
 }
 
-static void obj_free(struct efa_obj *o)
+static void efa_obj_release(struct uvio_device *dev, struct hw_state *st, struct hw_obj *obj)
 {
-	if (!o)
-		return;
-	unmap(&o->ring);
-	unmap(&o->db);
-	unmap(&o->llq);
-	unmap(&o->sq_db);
-	free(o);
+	struct efa_obj *o = (struct efa_obj *)obj;
+
+	(void)dev;
+	(void)st;
+	efa_unmap(&o->ring);
+	efa_unmap(&o->db);
+	efa_unmap(&o->llq);
+	efa_unmap(&o->sq_db);
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	(void)base;
-	obj_free((struct efa_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void efa_context_release(struct uvio_device *dev, struct hw_state *st)
 {
 	(void)dev;
-	pthread_mutex_destroy(&base->lock);
-	free(base);
+	(void)st;	/* nothing beyond its objects */
 }
 
 /* Map len bytes of the kernel's memory by key; 0 or a negative errno. */
-static int map_key(const struct efa_state *st, struct map *m, uint64_t key, size_t len, int prot)
+static int efa_map_key(const struct efa_state *st, struct map *m, uint64_t key, size_t len, int prot)
 {
 	void *p;
 
@@ -183,32 +172,30 @@ static int map_key(const struct efa_state *st, struct map *m, uint64_t key, size
 	return 0;
 }
 
-static size_t page_up(const struct efa_state *st, uint64_t v)
+static size_t efa_page_up(const struct efa_state *st, uint64_t v)
 {
 	return (size_t)((v + st->page - 1) & ~(uint64_t)(st->page - 1));
 }
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+static int efa_context_request(struct uvio_device *dev, struct hw_state *st,
+			       struct hw_call *c, struct drv_bufs *b)
 {
 	struct efa_ibv_alloc_ucontext_cmd *req = (void *)c->in;
-	struct efa_state *st;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct efa_ibv_alloc_ucontext_resp) <= sizeof(c->out), "room");
 	(void)dev;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
+	(void)st;
 	memset(req, 0, sizeof(*req));
 	req->comp_mask = CTX_COMP_TX_BATCH | CTX_COMP_MIN_SQ_WR;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_alloc_ucontext_resp), st);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_alloc_ucontext_resp));
 }
 
 /* What libefa asks right after its context: the device's limits and
  * capabilities, efa's answer to EX_QUERY_DEVICE in the driver data. */
-static int device_query(struct uvio_device *dev, struct efa_state *st)
+static int efa_device_query(struct uvio_device *dev, struct efa_state *st)
 {
 	UVIO_WRITE_BUF(struct ib_uverbs_ex_query_device) c = { .core = { 0 } };
 	struct ib_uverbs_ex_query_device_resp r;
@@ -228,40 +215,29 @@ static int device_query(struct uvio_device *dev, struct efa_state *st)
 	return ret;
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void efa_context_answer(struct uvio_device *dev, struct hw_state *base,
+			       const struct hw_call *c)
 {
+	struct efa_state *st = (struct efa_state *)base;
 	int err;
 
-	struct efa_state *st = c->obj;
-
-	if (ret) {
-		free(st);
-		return;
-	}
 	memcpy(&st->resp, c->out, sizeof(st->resp));
 	st->page = (size_t)sysconf(_SC_PAGESIZE);
 	st->fd = dev->fd;
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
-	err = device_query(dev, st);
+	err = efa_device_query(dev, st);
 	if (err)
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: efa: the device's limits unknown "
 			 "(EX_QUERY_DEVICE: %s): QPs are checked by the kernel alone, CQs get no "
 			 "completion events", dev->name, strerror(-err));
-	if (!uvio_hw_attach(dev, &st->base))
-		release(&st->base, dev);	/* a context this handle had already */
 }
 
 /* CQ */
 
-static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int efa_cq_request(struct efa_state *st, struct hw_call *c, union hw_params *p,
+			  struct drv_bufs *b)
 {
 	struct efa_cq_req *req = (void *)c->in;
 	uint32_t n = uvio_hw_pow2(p->cq.cqe);
-	struct efa_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	/* Events (EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL) only where the device
@@ -272,27 +248,24 @@ static int cq_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 			      "CQ_NOTIFICATIONS): no completion channel");
 	if (!n || !st->resp.sub_cqs_per_cq ||
 	    (uint64_t)n * RX_CDESC * st->resp.sub_cqs_per_cq > MAX_RING)
-		return uvio_hw_refuse(c, -EINVAL, "more CQ entries than efa's rings hold");
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return -ENOMEM;
+		return uvio_hw_refuse(c, -EINVAL, "cqe: more CQ entries than efa's rings hold");
 	memset(req, 0, sizeof(*req));
 	req->cq_entry_size = RX_CDESC;
 	req->num_sub_cqs = st->resp.sub_cqs_per_cq;
 	if (p->cq.channel)
 		req->flags = CQ_WITH_COMPLETION_CHANNEL;
 	p->cq.cqe = n;		/* as libefa asks */
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_cq_resp));
 }
 
-static int cq_map(struct efa_state *st, struct efa_obj *o, const struct efa_cq_resp *r)
+static int efa_cq_map(struct efa_state *st, struct efa_obj *o, const struct efa_cq_resp *r)
 {
-	int ret = map_key(st, &o->ring, r->q_mmap_key, (size_t)r->q_mmap_size, PROT_READ);
+	int ret = efa_map_key(st, &o->ring, r->q_mmap_key, (size_t)r->q_mmap_size, PROT_READ);
 
 	if (!ret && (r->comp_mask & CQ_RESP_DB_OFF)) {
 		if (r->db_off >= st->page)
 			return -EPROTO;
-		ret = map_key(st, &o->db, r->db_mmap_key, st->page, PROT_WRITE);
+		ret = efa_map_key(st, &o->db, r->db_mmap_key, st->page, PROT_WRITE);
 	}
 	o->num = r->cq_idx;
 	return ret;
@@ -300,13 +273,12 @@ static int cq_map(struct efa_state *st, struct efa_obj *o, const struct efa_cq_r
 
 /* QP */
 
-static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int efa_qp_request(struct efa_state *st, struct hw_call *c, union hw_params *p,
+			  struct efa_obj *o, struct drv_bufs *b)
 {
 	struct efa_ibv_create_qp *req = (void *)c->in;
 	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
 	uint32_t sq = 0, rq_desc = 0, rq_wr = 0;
-	struct efa_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct efa_ibv_create_qp_resp) <= sizeof(c->out), "room");
@@ -316,23 +288,27 @@ static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	if (p->qp.srq)
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa has no SRQ");
 	/* libefa's limits, where the device told them */
-	if (st->dev.max_sq_wr &&
-	    (cap->max_send_wr > st->dev.max_sq_wr || cap->max_recv_wr > st->dev.max_rq_wr ||
-	     cap->max_send_sge > st->dev.max_sq_sge || cap->max_recv_sge > st->dev.max_rq_sge))
-		return uvio_hw_refuse(c, -EINVAL, "past the device's WRs or SGEs (EX_QUERY_DEVICE)");
+	if (st->dev.max_sq_wr) {
+		if (cap->max_send_wr > st->dev.max_sq_wr)
+			return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr past the device's max_sq_wr");
+		if (cap->max_recv_wr > st->dev.max_rq_wr)
+			return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_wr past the device's max_rq_wr");
+		if (cap->max_send_sge > st->dev.max_sq_sge)
+			return uvio_hw_refuse(c, -EINVAL, "cap.max_send_sge past the device's max_sq_sge");
+		if (cap->max_recv_sge > st->dev.max_rq_sge)
+			return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_sge past the device's max_rq_sge");
+	}
 	sq = uvio_hw_pow2(cap->max_send_wr > st->resp.min_sq_wr ? cap->max_send_wr :
 							    st->resp.min_sq_wr);
 	if (!sq || (uint64_t)sq * TX_WQE > st->resp.max_llq_size)
-		return uvio_hw_refuse(c, -EINVAL, "send queue past the device's LLQ (max_llq_size)");
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr past the device's LLQ (max_llq_size)");
 	if (cap->max_recv_wr && cap->max_recv_sge) {
 		rq_desc = uvio_hw_pow2((uint64_t)cap->max_recv_wr * cap->max_recv_sge);
 		if (!rq_desc || (uint64_t)rq_desc * RX_DESC > MAX_RING)
-			return uvio_hw_refuse(c, -EINVAL, "receive queue past what efa's rings hold");
+			return uvio_hw_refuse(c, -EINVAL,
+					      "cap.max_recv_wr x max_recv_sge past what efa's rings hold");
 		rq_wr = rq_desc / cap->max_recv_sge;
 	}
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return -ENOMEM;
 	o->sq_wqe_cnt = sq;
 	o->rq_ring = rq_desc * RX_DESC;
 	memset(req, 0, sizeof(*req));
@@ -341,56 +317,50 @@ static int qp_prepare(struct efa_state *st, struct hw_call *c, union hw_params *
 	req->driver_qp_type = EFA_QP_DRIVER_TYPE_SRD;	/* read for DRIVER QPs only */
 	cap->max_send_wr = sq;
 	cap->max_recv_wr = rq_wr;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct efa_ibv_create_qp_resp));
 }
 
-static int qp_map(struct efa_state *st, struct efa_obj *o, const struct efa_ibv_create_qp_resp *r)
+static int efa_qp_map(struct efa_state *st, struct efa_obj *o, const struct efa_ibv_create_qp_resp *r)
 {
 	int ret = 0;
 
 	if (o->rq_ring) {
 		if (r->rq_db_offset >= st->page)
 			return -EPROTO;
-		ret = map_key(st, &o->db, r->rq_db_mmap_key, st->page, PROT_WRITE);
+		ret = efa_map_key(st, &o->db, r->rq_db_mmap_key, st->page, PROT_WRITE);
 		if (!ret)
-			ret = map_key(st, &o->ring, r->rq_mmap_key, (size_t)r->rq_mmap_size,
+			ret = efa_map_key(st, &o->ring, r->rq_mmap_key, (size_t)r->rq_mmap_size,
 				      PROT_WRITE);
 	}
 	if (!ret && o->sq_wqe_cnt) {
 		if (r->sq_db_offset >= st->page || r->llq_desc_offset >= st->page)
 			return -EPROTO;
-		ret = map_key(st, &o->sq_db, r->sq_db_mmap_key, st->page, PROT_WRITE);
+		ret = efa_map_key(st, &o->sq_db, r->sq_db_mmap_key, st->page, PROT_WRITE);
 		if (!ret)
-			ret = map_key(st, &o->llq, r->llq_desc_mmap_key,
-				      page_up(st, (uint64_t)o->sq_wqe_cnt * TX_WQE +
+			ret = efa_map_key(st, &o->llq, r->llq_desc_mmap_key,
+				      efa_page_up(st, (uint64_t)o->sq_wqe_cnt * TX_WQE +
 						      r->llq_desc_offset), PROT_WRITE);
 	}
 	return ret;
 }
 
-static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
+static int efa_request(struct uvio_device *dev, struct hw_state *base, struct hw_call *c,
+		       union hw_params *p, struct hw_obj *o, struct drv_bufs *b)
 {
-	struct efa_obj *o = calloc(1, sizeof(*o));
+	struct efa_state *st = (struct efa_state *)base;
 
-	return o ? uvio_hw_hand_over(c, b, 0, out_len, o) : -ENOMEM;
-}
-
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
-{
-	struct efa_state *st = state_of(dev);
-
+	(void)dev;
 	switch (c->verb) {
 	case HW_PD:
-		return answer_prepare(c, b, sizeof(struct efa_ibv_alloc_pd_resp));
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct efa_ibv_alloc_pd_resp));
 	case HW_AH:
-		return answer_prepare(c, b, sizeof(struct efa_ibv_create_ah_resp));
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct efa_ibv_create_ah_resp));
 	case HW_CQ:
-		return cq_prepare(st, c, p, b);
+		return efa_cq_request(st, c, p, b);
 	case HW_CQ_RESIZE:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa does not resize CQs");
 	case HW_QP:
-		return qp_prepare(st, c, p, b);
+		return efa_qp_request(st, c, p, (struct efa_obj *)o, b);
 	case HW_SRQ:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "efa has no SRQ");
 	default:
@@ -398,18 +368,13 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 	}
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void efa_answer(struct uvio_device *dev, struct hw_state *base, const struct hw_call *c,
+		       struct hw_obj *obj)
 {
-	struct efa_state *st = state_of(dev);
-	struct efa_obj *o = c->obj;
+	struct efa_state *st = (struct efa_state *)base;
+	struct efa_obj *o = (struct efa_obj *)obj;
 	int err = 0;
 
-	(void)p;
-	if (ret) {
-		obj_free(o);
-		return;
-	}
 	switch (c->verb) {
 	case HW_PD: {
 		struct efa_ibv_alloc_pd_resp r;
@@ -429,14 +394,14 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 		struct efa_cq_resp r;
 
 		memcpy(&r, c->out, sizeof(r));
-		err = cq_map(st, o, &r);
+		err = efa_cq_map(st, o, &r);
 		break;
 	}
 	case HW_QP: {
 		struct efa_ibv_create_qp_resp r;
 
 		memcpy(&r, c->out, sizeof(r));
-		err = qp_map(st, o, &r);
+		err = efa_qp_map(st, o, &r);
 		break;
 	}
 	default:
@@ -446,20 +411,33 @@ static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t
 	 * unmapped, and the destroy still frees what was. */
 	if (err)
 		uvio_log(LOG_WARNING, "%s: %s: efa: the kernel's queue memory of handle %u not "
-			 "mapped (%s)", dev->name, c->name, handle, strerror(-err));
-	uvio_hw_keep(&st->base, &o->base, c->verb, handle);
+			 "mapped (%s)", dev->name, c->name, o->base.handle, strerror(-err));
 }
 
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void efa_describe(const struct hw_state *st, const struct hw_obj *obj,
+			 struct uvio_hw_object *out)
 {
-	obj_free((struct efa_obj *)uvio_hw_forget(dev, kind, handle));
+	const struct efa_obj *o = (const struct efa_obj *)obj;
+
+	(void)st;
+	out->num = o->num;
+	uvio_hw_region_add(out, obj->kind == HW_CQ ? UVIO_HW_MEM_CQ : UVIO_HW_MEM_RQ,
+			   UVIO_HW_MEM_OF_DEVICE, o->ring.p, o->ring.len);
+	uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, o->db.p, o->db.len);
+	uvio_hw_region_add(out, UVIO_HW_MEM_LLQ, UVIO_HW_MEM_OF_DEVICE, o->llq.p, o->llq.len);
+	uvio_hw_region_add(out, UVIO_HW_MEM_SQ_DOORBELL, UVIO_HW_MEM_OF_DEVICE, o->sq_db.p,
+			   o->sq_db.len);
 }
 
 const struct hw_ops uvio_hw_efa = {
 	.driver = "efa",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct efa_state),
+	.obj_size = sizeof(struct efa_obj),
+	.context_request = efa_context_request,
+	.context_answer = efa_context_answer,
+	.context_release = efa_context_release,
+	.request = efa_request,
+	.answer = efa_answer,
+	.obj_release = efa_obj_release,
+	.describe = efa_describe,
 };

@@ -92,7 +92,6 @@ struct irdma_state {
 	int db_error;
 	uint32_t pd;			/* the context's own PD (CQ regions) */
 	bool have_pd;
-	unsigned int nobjs;		/* CQs and QPs alive (under the lock) */
 };
 
 /* A queue region: memory, and its registration. */
@@ -109,12 +108,7 @@ struct irdma_obj {
 	uint32_t id;			/* cq_id, qp_id */
 };
 
-static struct irdma_state *state_of(struct uvio_device *dev)
-{
-	return (struct irdma_state *)uvio_hw_state(dev);
-}
-
-static uint64_t pow2_up(uint64_t v)
+static uint64_t irdma_pow2_up(uint64_t v)
 {
 	uint64_t r = 1;
 
@@ -123,13 +117,13 @@ static uint64_t pow2_up(uint64_t v)
 	return r;
 }
 
-static size_t hw_pages_len(uint64_t bytes)
+static size_t irdma_hw_pages_len(uint64_t bytes)
 {
 	return (size_t)((bytes + HW_PAGE - 1) & ~(uint64_t)(HW_PAGE - 1));
 }
 
 /* Whole pages, zeroed, at a page's start (libirdma: memalign to 4 KiB). */
-static int region_alloc(struct region *r, size_t len, size_t page)
+static int irdma_region_alloc(struct region *r, size_t len, size_t page)
 {
 	void *p;
 
@@ -144,29 +138,8 @@ static int region_alloc(struct region *r, size_t len, size_t page)
 	return 0;
 }
 
-/*
- * The half's own commands (irdma's regions and the context's PD), laid out
- * by the write layer and sent on the device's path, as the verbs send
- * theirs: over INVOKE_WRITE where the device takes ioctls, else write().
- * The device answered GET_CONTEXT before any of them, so its path is
- * known.
- */
-static int own_write(struct uvio_device *dev, uint32_t command, const void *core, size_t core_len,
-		     void *resp, size_t resp_len, const struct drv_bufs *drv)
-{
-	enum uvio_path p = uvio_path_current(&dev->paths);
-	uint64_t buf[(UVIO_WRITE_ROOM + UVIO_MAX_PLAIN_CORE) / 8];
-
-	if (core_len > UVIO_MAX_PLAIN_CORE)
-		return -EINVAL;
-	memcpy((uint8_t *)buf + UVIO_WRITE_ROOM, core, core_len);
-	p = p == UVIO_PATH_WRITE || p == UVIO_PATH_IOCTL_2017 ? UVIO_PATH_WRITE
-							       : UVIO_PATH_INVOKE_WRITE;
-	return uvio_write_run(dev, p, command, buf, core_len, resp, resp_len, drv);
-}
-
 /* REG_MR of the region with irdma's request, local write, iova its address. */
-static int region_register(struct uvio_device *dev, struct region *r, uint32_t pd,
+static int irdma_region_register(struct uvio_device *dev, struct region *r, uint32_t pd,
 			   const struct irdma_mem_reg_req *req)
 {
 	struct ib_uverbs_reg_mr core = {
@@ -175,7 +148,7 @@ static int region_register(struct uvio_device *dev, struct region *r, uint32_t p
 	};
 	struct ib_uverbs_reg_mr_resp resp;
 	const struct drv_bufs b = { .in = req, .in_len = sizeof(*req) };
-	int ret = own_write(dev, IB_USER_VERBS_CMD_REG_MR, &core, sizeof(core), &resp,
+	int ret = uvio_hw_write(dev, IB_USER_VERBS_CMD_REG_MR, &core, sizeof(core), &resp,
 			    sizeof(resp), &b);
 
 	if (!ret) {
@@ -185,12 +158,12 @@ static int region_register(struct uvio_device *dev, struct region *r, uint32_t p
 	return ret;
 }
 
-static void region_free(struct uvio_device *dev, struct region *r)
+static void irdma_region_free(struct uvio_device *dev, struct region *r)
 {
 	if (r->registered && dev) {
 		struct ib_uverbs_dereg_mr core = { .mr_handle = r->mr };
 
-		(void)own_write(dev, IB_USER_VERBS_CMD_DEREG_MR, &core, sizeof(core), NULL, 0,
+		(void)uvio_hw_write(dev, IB_USER_VERBS_CMD_DEREG_MR, &core, sizeof(core), NULL, 0,
 				NULL);
 	}
 	r->registered = false;
@@ -199,77 +172,64 @@ static void region_free(struct uvio_device *dev, struct region *r)
 	r->addr = NULL;
 }
 
-/* dev NULL: the context is going, its registrations with it. */
-static void obj_free(struct uvio_device *dev, struct irdma_obj *o)
+/* After the kernel refused or destroyed a CQ or QP: its regions
+ * deregistered, as libirdma does after DESTROY_CQ and DESTROY_QP. At a
+ * close whose fd goes next the registrations go with it, unasked. */
+static void irdma_obj_release(struct uvio_device *dev, struct hw_state *st, struct hw_obj *obj)
 {
-	if (!o)
-		return;
-	region_free(dev, &o->buf);
-	region_free(dev, &o->shadow);
-	free(o);
+	struct irdma_obj *o = (struct irdma_obj *)obj;
+
+	if (st->fd_closing)
+		dev = NULL;
+	irdma_region_free(dev, &o->buf);
+	irdma_region_free(dev, &o->shadow);
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	(void)base;
-	obj_free(NULL, (struct irdma_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void irdma_context_release(struct uvio_device *dev, struct hw_state *base)
 {
 	struct irdma_state *st = (struct irdma_state *)base;
 
-	/* With CQs left, their regions hold the PD: the kernel frees all
-	 * with the fd. */
-	if (st->have_pd && dev && !st->nobjs) {
+	/* The context's own PD, where the fd outlives the handle: the CQs'
+	 * regions on it are gone by now (a region the kernel would not let go
+	 * keeps it, and the kernel says EBUSY). */
+	if (st->have_pd && !base->fd_closing) {
 		struct ib_uverbs_dealloc_pd core = { .pd_handle = st->pd };
 
-		(void)own_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &core, sizeof(core), NULL, 0,
+		(void)uvio_hw_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &core, sizeof(core), NULL, 0,
 				NULL);
 	}
 	if (st->db)
 		munmap(st->db, HW_PAGE);
-	pthread_mutex_destroy(&st->base.lock);
-	free(st);
 }
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+static int irdma_context_request(struct uvio_device *dev, struct hw_state *st,
+				 struct hw_call *c, struct drv_bufs *b)
 {
 	struct irdma_alloc_ucontext_req *req = (void *)c->in;
-	struct irdma_state *st;
 
 	(void)dev;
+	(void)st;
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(CTX_RESP_LEN <= sizeof(c->out), "room for the answer");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
 	memset(req, 0, sizeof(*req));
 	req->userspace_ver = ABI_VER;
-	return uvio_hw_hand_over(c, b, CTX_REQ_LEN, CTX_RESP_LEN, st);
+	return uvio_hw_hand_over(c, b, CTX_REQ_LEN, CTX_RESP_LEN);
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void irdma_context_answer(struct uvio_device *dev, struct hw_state *base,
+				 const struct hw_call *c)
 {
-	struct irdma_state *st = c->obj;
+	struct irdma_state *st = (struct irdma_state *)base;
 	struct irdma_alloc_pd_resp pd_resp;
 	const struct drv_bufs d = { .out = &pd_resp, .out_len = sizeof(pd_resp) };
 	struct ib_uverbs_alloc_pd pd_core = { 0 };
 	struct ib_uverbs_alloc_pd_resp pd_out;
 	void *p;
 
-	if (ret) {
-		free(st);
-		return;
-	}
 	memcpy(&st->resp, c->out, CTX_RESP_LEN);
 	st->page = (size_t)sysconf(_SC_PAGESIZE);
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
 	if (!st->resp.hw_rev) {
 		st->db_error = -EOPNOTSUPP;
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: irdma: a legacy i40iw answer (no "
@@ -285,12 +245,8 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 			st->db = p;
 		}
 	}
-	if (!uvio_hw_attach(dev, &st->base)) {
-		release(&st->base, NULL);
-		return;
-	}
 	/* The context's own PD, as libirdma's, for the CQs' regions. */
-	if (own_write(dev, IB_USER_VERBS_CMD_ALLOC_PD, &pd_core, sizeof(pd_core), &pd_out,
+	if (uvio_hw_write(dev, IB_USER_VERBS_CMD_ALLOC_PD, &pd_core, sizeof(pd_core), &pd_out,
 		      sizeof(pd_out), &d) == 0) {
 		st->pd = pd_out.pd_handle;
 		st->have_pd = true;
@@ -302,15 +258,14 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 
 /* CQ */
 
-static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw_call *c,
-		      union hw_params *p, struct drv_bufs *b)
+static int irdma_cq_request(struct uvio_device *dev, struct irdma_state *st, struct hw_call *c,
+			    union hw_params *p, struct irdma_obj *o, struct drv_bufs *b)
 {
 	struct irdma_create_cq_req *req = (void *)c->in;
 	struct irdma_mem_reg_req reg = { .reg_type = IRDMA_MEMREG_TYPE_CQ };
 	bool resize = st->resp.feature_flags & FEATURE_CQ_RESIZE;
 	uint64_t cq_size;
 	size_t bytes;
-	struct irdma_obj *o;
 	int ret;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
@@ -321,50 +276,41 @@ static int cq_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	if (!st->have_pd)
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "the context has no PD for the CQ's registration");
 	if (p->cq.cqe < 1 || p->cq.cqe > st->resp.max_hw_cq_size)
-		return uvio_hw_refuse(c, -EINVAL, "CQEs outside 1 to the context's max_hw_cq_size");
+		return uvio_hw_refuse(c, -EINVAL, "cqe: outside 1 to the context's max_hw_cq_size");
 	cq_size = (uint64_t)p->cq.cqe + 1;
 	if (st->resp.hw_rev > GEN_1)
 		cq_size *= 2;		/* a CQE more for immediate data */
 	if (cq_size < MIN_CQ)
 		cq_size = MIN_CQ;
-	bytes = hw_pages_len(cq_size * CQE_SIZE);
+	bytes = irdma_hw_pages_len(cq_size * CQE_SIZE);
 	if (bytes / HW_PAGE > UINT16_MAX)
 		return uvio_hw_refuse(c, -EINVAL, "CQ buffer past irdma's 16-bit page count");
 	reg.cq_pages = (uint16_t)(bytes / HW_PAGE);
-	o = calloc(1, sizeof(*o));
-	if (!o)
+	if (irdma_region_alloc(&o->buf, resize ? bytes : bytes + SHADOW, st->page) ||
+	    (resize && irdma_region_alloc(&o->shadow, SHADOW, st->page)))
 		return -ENOMEM;
-	if (region_alloc(&o->buf, resize ? bytes : bytes + SHADOW, st->page) ||
-	    (resize && region_alloc(&o->shadow, SHADOW, st->page))) {
-		obj_free(dev, o);
-		return -ENOMEM;
-	}
-	ret = region_register(dev, &o->buf, st->pd, &reg);
-	if (ret) {
-		obj_free(dev, o);
+	ret = irdma_region_register(dev, &o->buf, st->pd, &reg);
+	if (ret)
 		return uvio_hw_refuse(c, ret, "REG_MR of the CQ's buffer (irdma's CQ request) was refused");
-	}
 	if (resize) {
 		struct irdma_mem_reg_req sreg = { .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1 };
 
-		ret = region_register(dev, &o->shadow, st->pd, &sreg);
-		if (ret) {
-			obj_free(dev, o);
+		ret = irdma_region_register(dev, &o->shadow, st->pd, &sreg);
+		if (ret)
 			return uvio_hw_refuse(c, ret,
 				      "REG_MR of the CQ's shadow area (irdma's CQ request) was refused");
-		}
 	}
 	memset(req, 0, sizeof(*req));
 	req->user_cq_buf = (uintptr_t)o->buf.addr;
 	req->user_shadow_area = resize ? (uintptr_t)o->shadow.addr :
 					 (uintptr_t)o->buf.addr + bytes;
 	p->cq.cqe = (uint32_t)cq_size;	/* as libirdma sends it */
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_cq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_cq_resp));
 }
 
 /* QP */
 
-static uint32_t wqe_shift(const struct irdma_state *st, uint32_t sge, uint32_t inl)
+static uint32_t irdma_wqe_shift(const struct irdma_state *st, uint32_t sge, uint32_t inl)
 {
 	if (st->resp.hw_rev > GEN_1) {
 		if (sge > 1 || inl > 8) {
@@ -381,9 +327,9 @@ static uint32_t wqe_shift(const struct irdma_state *st, uint32_t sge, uint32_t i
 	return 0;
 }
 
-static int depth(uint32_t wr, uint32_t shift, uint32_t rsvd, uint32_t max, uint32_t *out)
+static int irdma_depth(uint32_t wr, uint32_t shift, uint32_t rsvd, uint32_t max, uint32_t *out)
 {
-	uint64_t d = pow2_up(((uint64_t)wr << shift) + rsvd);
+	uint64_t d = irdma_pow2_up(((uint64_t)wr << shift) + rsvd);
 
 	if (d < ((uint64_t)MIN_WQSIZE << shift))
 		d = (uint64_t)MIN_WQSIZE << shift;
@@ -393,15 +339,14 @@ static int depth(uint32_t wr, uint32_t shift, uint32_t rsvd, uint32_t max, uint3
 	return 0;
 }
 
-static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw_call *c,
-		      union hw_params *p, struct drv_bufs *b)
+static int irdma_qp_request(struct uvio_device *dev, struct irdma_state *st, struct hw_call *c,
+			    union hw_params *p, struct irdma_obj *o, struct drv_bufs *b)
 {
 	struct irdma_create_qp_req *req = (void *)c->in;
 	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
 	struct irdma_mem_reg_req reg = { .reg_type = IRDMA_MEMREG_TYPE_QP };
 	uint32_t sq_shift, rq_shift, sq_depth, rq_depth;
 	size_t sq_len, rq_len;
-	struct irdma_obj *o;
 	int ret;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
@@ -413,66 +358,61 @@ static int qp_prepare(struct uvio_device *dev, struct irdma_state *st, struct hw
 	if (!st->db)
 		return uvio_hw_refuse(c, st->db_error ? st->db_error : -EOPNOTSUPP,
 			      "the context has no doorbell page for the QP");
-	if (cap->max_send_sge > st->resp.max_hw_wq_frags ||
-	    cap->max_recv_sge > st->resp.max_hw_wq_frags ||
-	    cap->max_inline_data > st->resp.max_hw_inline)
-		return uvio_hw_refuse(c, -EINVAL,
-			      "SGEs past the context's max_hw_wq_frags or inline data past max_hw_inline");
-	sq_shift = wqe_shift(st, st->resp.hw_rev > GEN_1 ? cap->max_send_sge + 1 :
+	if (cap->max_send_sge > st->resp.max_hw_wq_frags)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_sge past the context's max_hw_wq_frags");
+	if (cap->max_recv_sge > st->resp.max_hw_wq_frags)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_sge past the context's max_hw_wq_frags");
+	if (cap->max_inline_data > st->resp.max_hw_inline)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_inline_data past the context's max_hw_inline");
+	sq_shift = irdma_wqe_shift(st, st->resp.hw_rev > GEN_1 ? cap->max_send_sge + 1 :
 							   cap->max_send_sge,
 			     cap->max_inline_data);
-	rq_shift = wqe_shift(st, cap->max_recv_sge, 0);
-	if (depth(cap->max_send_wr, sq_shift, SQ_RSVD, st->resp.max_hw_wq_quanta, &sq_depth))
-		return uvio_hw_refuse(c, -EINVAL, "send queue deeper than the context's max_hw_wq_quanta");
-	if (depth(cap->max_recv_wr, rq_shift, RQ_RSVD, st->resp.max_hw_rq_quanta, &rq_depth))
-		return uvio_hw_refuse(c, -EINVAL, "receive queue deeper than the context's max_hw_rq_quanta");
-	sq_len = hw_pages_len((uint64_t)sq_depth * QUANTUM);
-	rq_len = hw_pages_len((uint64_t)rq_depth * QUANTUM);
+	rq_shift = irdma_wqe_shift(st, cap->max_recv_sge, 0);
+	if (irdma_depth(cap->max_send_wr, sq_shift, SQ_RSVD, st->resp.max_hw_wq_quanta, &sq_depth))
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr past the context's max_hw_wq_quanta");
+	if (irdma_depth(cap->max_recv_wr, rq_shift, RQ_RSVD, st->resp.max_hw_rq_quanta, &rq_depth))
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_wr past the context's max_hw_rq_quanta");
+	sq_len = irdma_hw_pages_len((uint64_t)sq_depth * QUANTUM);
+	rq_len = irdma_hw_pages_len((uint64_t)rq_depth * QUANTUM);
 	if (sq_len / HW_PAGE > UINT16_MAX || rq_len / HW_PAGE > UINT16_MAX)
 		return uvio_hw_refuse(c, -EINVAL, "queues past irdma's 16-bit page counts");
 	reg.sq_pages = (uint16_t)(sq_len / HW_PAGE);
 	reg.rq_pages = (uint16_t)(rq_len / HW_PAGE);
-	o = calloc(1, sizeof(*o));
-	if (!o)
+	if (irdma_region_alloc(&o->buf, sq_len + rq_len + SHADOW, st->page))
 		return -ENOMEM;
-	if (region_alloc(&o->buf, sq_len + rq_len + SHADOW, st->page)) {
-		obj_free(dev, o);
-		return -ENOMEM;
-	}
-	ret = region_register(dev, &o->buf, p->qp.pd, &reg);
-	if (ret) {
-		obj_free(dev, o);
+	ret = irdma_region_register(dev, &o->buf, p->qp.pd, &reg);
+	if (ret)
 		return uvio_hw_refuse(c, ret, "REG_MR of the QP's queues (irdma's QP request) was refused");
-	}
 	memset(req, 0, sizeof(*req));
 	req->user_wqe_bufs = (uintptr_t)o->buf.addr;
 	req->user_compl_ctx = (uintptr_t)o;
 	/* the kernel is sent the queues in quanta, as libirdma sends them */
 	cap->max_send_wr = sq_depth >> sq_shift;
 	cap->max_recv_wr = rq_depth >> rq_shift;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct irdma_create_qp_resp));
 }
 
 _Static_assert(sizeof(struct irdma_alloc_pd_resp) <= HW_DATA_MAX &&
 		       sizeof(struct irdma_create_ah_resp) <= HW_DATA_MAX,
 	       "the PD and AH answers' room");
 
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
+static int irdma_request(struct uvio_device *dev, struct hw_state *base, struct hw_call *c,
+			 union hw_params *p, struct hw_obj *obj, struct drv_bufs *b)
 {
-	struct irdma_state *st = state_of(dev);
+	struct irdma_state *st = (struct irdma_state *)base;
+	struct irdma_obj *o = (struct irdma_obj *)obj;
 
 	switch (c->verb) {
 	case HW_PD:
-		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp), NULL);
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_alloc_pd_resp));
 	case HW_AH:
-		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_create_ah_resp), NULL);
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct irdma_create_ah_resp));
 	case HW_CQ:
-		return cq_prepare(dev, st, c, p, b);
+		return irdma_cq_request(dev, st, c, p, o, b);
 	case HW_CQ_RESIZE:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "the library's irdma half does not resize CQs");
 	case HW_QP:
-		return qp_prepare(dev, st, c, p, b);
+		return irdma_qp_request(dev, st, c, p, o, b);
 	case HW_SRQ:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "irdma has no SRQs");
 	default:
@@ -480,46 +420,53 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 	}
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void irdma_answer(struct uvio_device *dev, struct hw_state *st, const struct hw_call *c,
+			 struct hw_obj *obj)
 {
-	struct irdma_state *st = state_of(dev);
-	struct irdma_obj *o = c->obj;
+	struct irdma_obj *o = (struct irdma_obj *)obj;
 
-	(void)p;
-	if (ret) {		/* the kernel refused: the regions go */
-		obj_free(dev, o);
-		return;
-	}
-	memcpy(&o->id, c->out, sizeof(o->id));	/* cq_id, qp_id */
-	pthread_mutex_lock(&st->base.lock);
-	uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
-	st->nobjs++;
-	pthread_mutex_unlock(&st->base.lock);
+	(void)dev;
+	(void)st;
+	if (c->verb == HW_CQ || c->verb == HW_QP)
+		memcpy(&o->id, c->out, sizeof(o->id));	/* cq_id, qp_id */
 }
 
-/* After the kernel destroyed a CQ or QP: its regions deregistered, as
- * libirdma does after DESTROY_CQ and DESTROY_QP. */
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void irdma_describe(const struct hw_state *base, const struct hw_obj *obj,
+			   struct uvio_hw_object *out)
 {
-	struct irdma_state *st = state_of(dev);
-	struct irdma_obj *o;
+	const struct irdma_state *st = (const struct irdma_state *)base;
+	const struct irdma_obj *o = (const struct irdma_obj *)obj;
 
-	if (!st)
+	out->num = o->id;
+	switch (obj->kind) {
+	case HW_CQ:
+		/* without CQ_RESIZE the shadow area ends the buffer */
+		uvio_hw_region_add(out, UVIO_HW_MEM_CQ, 0, o->buf.addr,
+				   o->shadow.addr ? o->buf.len : o->buf.len - SHADOW);
+		if (o->shadow.addr)
+			uvio_hw_region_add(out, UVIO_HW_MEM_SHADOW, 0, o->shadow.addr, SHADOW);
+		else if (o->buf.addr)
+			uvio_hw_region_add(out, UVIO_HW_MEM_SHADOW, 0,
+					   (const uint8_t *)o->buf.addr + o->buf.len - SHADOW, SHADOW);
+		break;
+	case HW_QP:	/* send queue, receive queue, shadow area: irdma's order */
+		uvio_hw_region_add(out, UVIO_HW_MEM_QUEUES, 0, o->buf.addr, o->buf.len);
+		break;
+	default:
 		return;
-	pthread_mutex_lock(&st->base.lock);
-	o = (struct irdma_obj *)uvio_hw_obj_take(&st->base, kind, handle);
-	if (o)
-		st->nobjs--;
-	pthread_mutex_unlock(&st->base.lock);
-	obj_free(dev, o);
+	}
+	uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, st->db, HW_PAGE);
 }
 
 const struct hw_ops uvio_hw_irdma = {
 	.driver = "irdma",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct irdma_state),
+	.obj_size = sizeof(struct irdma_obj),
+	.context_request = irdma_context_request,
+	.context_answer = irdma_context_answer,
+	.context_release = irdma_context_release,
+	.request = irdma_request,
+	.answer = irdma_answer,
+	.obj_release = irdma_obj_release,
+	.describe = irdma_describe,
 };

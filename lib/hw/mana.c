@@ -71,67 +71,52 @@ struct mana_obj {
 	struct uvio_mana_create_qp_resp qp;	/* a QP's answer */
 };
 
-static struct mana_state *state_of(struct uvio_device *dev)
+static void mana_obj_release(struct uvio_device *dev, struct hw_state *st, struct hw_obj *obj)
 {
-	return (struct mana_state *)uvio_hw_state(dev);
-}
+	struct mana_obj *o = (struct mana_obj *)obj;
 
-static void obj_free(struct mana_obj *o)
-{
-	if (!o)
-		return;
+	(void)dev;
+	(void)st;
 	uvio_hw_queue_free(o->buf, o->len);
-	free(o);
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	(void)base;
-	obj_free((struct mana_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void mana_context_release(struct uvio_device *dev, struct hw_state *base)
 {
 	struct mana_state *st = (struct mana_state *)base;
 
 	(void)dev;
 	if (st->db)
 		munmap(st->db, HW_PAGE);
-	pthread_mutex_destroy(&base->lock);
-	free(st);
 }
 
 /* A buffer of len bytes (already a page multiple) for the kernel to pin. */
-static int buf_prepare(struct hw_call *c, struct drv_bufs *b, size_t req_len, size_t out_len,
-		       size_t len, uint64_t *addr)
+static int mana_buf_request(struct hw_call *c, struct mana_obj *o, struct drv_bufs *b,
+			    size_t req_len, size_t out_len, size_t len, uint64_t *addr)
 {
-	struct mana_obj *o = calloc(1, sizeof(*o));
-
-	if (!o)
-		return -ENOMEM;
 	o->buf = uvio_hw_queue_alloc(len, HW_PAGE, &o->len);
-	if (!o->buf) {
-		free(o);
+	if (!o->buf)
 		return -ENOMEM;
-	}
 	*addr = (uintptr_t)o->buf;
-	return uvio_hw_hand_over(c, b, req_len, out_len, o);
+	return uvio_hw_hand_over(c, b, req_len, out_len);
 }
 
-static int cq_prepare(struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int mana_cq_request(struct hw_call *c, union hw_params *p, struct mana_obj *o,
+			   struct drv_bufs *b)
 {
 	struct uvio_mana_create_cq *req = (void *)c->in;
 	uint32_t len;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (!p->cq.cqe || p->cq.cqe > MAX_WR)
-		return uvio_hw_refuse(c, -EINVAL, "mana's CQs hold 1 to 256 entries (libmana's limit)");
+		return uvio_hw_refuse(c, -EINVAL, "cqe: mana's CQs hold 1 to 256 entries (libmana's limit)");
 	len = uvio_hw_pow2((uint64_t)p->cq.cqe * CQE_SIZE);
 	memset(req, 0, sizeof(*req));
-	return buf_prepare(c, b, CQ_REQ_LEN, 0, len < HW_PAGE ? HW_PAGE : len, &req->buf_addr);
+	return mana_buf_request(c, o, b, CQ_REQ_LEN, 0, len < HW_PAGE ? HW_PAGE : len,
+				&req->buf_addr);
 }
 
-static int qp_prepare(struct hw_call *c, union hw_params *p, struct drv_bufs *b)
+static int mana_qp_request(struct hw_call *c, union hw_params *p, struct mana_obj *o,
+			   struct drv_bufs *b)
 {
 	struct uvio_mana_create_qp *req = (void *)c->in;
 	const struct ib_uverbs_qp_cap *cap = &p->qp.cap;
@@ -150,10 +135,10 @@ static int qp_prepare(struct hw_call *c, union hw_params *p, struct drv_bufs *b)
 	if (p->qp.srq)
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "mana has no SRQ");
 	if (cap->max_send_wr > MAX_WR)
-		return uvio_hw_refuse(c, -EINVAL, "more than 256 send WRs (libmana's limit)");
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr: more than 256 (libmana's limit)");
 	wqe = ((uint64_t)cap->max_send_sge * SGE_SIZE + OOB_SIZE + WQE_UNIT - 1) & ~(uint64_t)(WQE_UNIT - 1);
 	if (wqe > MAX_TX_WQE)
-		return uvio_hw_refuse(c, -EINVAL, "send SGEs past mana's 512-byte WQE");
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_sge past mana's 512-byte WQE");
 	len = ((uint64_t)cap->max_send_wr * wqe + HW_PAGE - 1) & ~(uint64_t)(HW_PAGE - 1);
 	len = uvio_hw_pow2(len);
 	if (!len)
@@ -161,33 +146,35 @@ static int qp_prepare(struct hw_call *c, union hw_params *p, struct drv_bufs *b)
 	memset(req, 0, sizeof(*req));
 	req->sq_buf_size = (uint32_t)len;
 	req->port = 1;
-	return buf_prepare(c, b, sizeof(*req), sizeof(struct uvio_mana_create_qp_resp),
-			   (size_t)len, &req->sq_buf_addr);
+	return mana_buf_request(c, o, b, sizeof(*req), sizeof(struct uvio_mana_create_qp_resp),
+				(size_t)len, &req->sq_buf_addr);
 }
 
-/* mana's GET_CONTEXT carries no driver data either way: the state is the
- * half's table of what it keeps. */
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+/* mana's GET_CONTEXT carries no driver data either way. */
+static int mana_context_request(struct uvio_device *dev, struct hw_state *st, struct hw_call *c,
+				struct drv_bufs *b)
 {
-	struct mana_state *st = calloc(1, sizeof(*st));
-
 	(void)dev;
-	return st ? uvio_hw_hand_over(c, b, 0, 0, st) : -ENOMEM;
+	(void)st;
+	return uvio_hw_hand_over(c, b, 0, 0);
 }
 
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
+static int mana_request(struct uvio_device *dev, struct hw_state *st, struct hw_call *c,
+			union hw_params *p, struct hw_obj *obj, struct drv_bufs *b)
 {
+	struct mana_obj *o = (struct mana_obj *)obj;
+
 	(void)dev;
+	(void)st;
 	switch (c->verb) {
 	case HW_PD:
-		return uvio_hw_hand_over(c, b, 0, 0, NULL);
+		return uvio_hw_hand_over(c, b, 0, 0);
 	case HW_CQ:
-		return cq_prepare(c, p, b);
+		return mana_cq_request(c, p, o, b);
 	case HW_CQ_RESIZE:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "mana does not resize CQs");
 	case HW_QP:
-		return qp_prepare(c, p, b);
+		return mana_qp_request(c, p, o, b);
 	case HW_SRQ:
 		return uvio_hw_refuse(c, -EOPNOTSUPP, "mana has no SRQ");
 	case HW_AH:
@@ -197,55 +184,56 @@ static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *
 	}
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void mana_context_answer(struct uvio_device *dev, struct hw_state *base,
+				const struct hw_call *c)
 {
-	struct mana_state *st = c->obj;
+	struct mana_state *st = (struct mana_state *)base;
 	void *db;
 
-	if (ret) {
-		free(st);
-		return;
-	}
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
+	(void)c;
 	db = mmap(NULL, HW_PAGE, PROT_WRITE, MAP_SHARED, dev->fd, 0);
 	if (db == MAP_FAILED)
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: mana: the doorbell page not "
 			 "mapped (%s)", dev->name, strerror(errno));
 	else
 		st->db = db;
-	if (!uvio_hw_attach(dev, &st->base))
-		release(&st->base, dev);	/* a context this handle had already */
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void mana_answer(struct uvio_device *dev, struct hw_state *st, const struct hw_call *c,
+			struct hw_obj *obj)
 {
-	struct mana_state *st = state_of(dev);
-	struct mana_obj *o = c->obj;
+	struct mana_obj *o = (struct mana_obj *)obj;
 
-	(void)p;
-	if (ret) {
-		obj_free(o);
-		return;
-	}
+	(void)dev;
+	(void)st;
 	if (c->verb == HW_QP)
 		memcpy(&o->qp, c->out, sizeof(o->qp));
-	uvio_hw_keep(&st->base, &o->base, c->verb, handle);
 }
 
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void mana_describe(const struct hw_state *base, const struct hw_obj *obj,
+			  struct uvio_hw_object *out)
 {
-	obj_free((struct mana_obj *)uvio_hw_forget(dev, kind, handle));
+	const struct mana_state *st = (const struct mana_state *)base;
+	const struct mana_obj *o = (const struct mana_obj *)obj;
+
+	if (obj->kind == HW_QP)
+		out->num = o->qp.sqid;
+	if (obj->kind != HW_CQ && obj->kind != HW_QP)
+		return;
+	uvio_hw_region_add(out, obj->kind == HW_CQ ? UVIO_HW_MEM_CQ : UVIO_HW_MEM_SQ, 0, o->buf,
+			   o->len);
+	uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, st->db, HW_PAGE);
 }
 
 const struct hw_ops uvio_hw_mana = {
 	.driver = "mana",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct mana_state),
+	.obj_size = sizeof(struct mana_obj),
+	.context_request = mana_context_request,
+	.context_answer = mana_context_answer,
+	.context_release = mana_context_release,
+	.request = mana_request,
+	.answer = mana_answer,
+	.obj_release = mana_obj_release,
+	.describe = mana_describe,
 };

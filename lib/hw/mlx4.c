@@ -106,21 +106,17 @@ struct mlx4_obj {
 	unsigned int db_kind;
 	uint32_t num;			/* pdn, cqn, srqn */
 	uint32_t ncqe;
+	size_t sq_off, sq_len;		/* QP: where the send queue lies in buf */
 };
 
-static struct mlx4_state *state_of(struct uvio_device *dev)
-{
-	return (struct mlx4_state *)uvio_hw_state(dev);
-}
-
-static uint32_t log2_of(uint32_t pow2)
+static uint32_t mlx4_log2(uint32_t pow2)
 {
 	return (uint32_t)__builtin_ctz(pow2);
 }
 
 /* A doorbell record of a kind (CQ: 8 bytes, RQ: 4), zeroed, out of the
- * pages of that kind. Caller holds the lock. */
-static uint32_t *db_alloc(struct mlx4_state *st, unsigned int kind)
+ * pages of that kind. Under the layer's lock. */
+static uint32_t *mlx4_db_alloc_locked(struct mlx4_state *st, unsigned int kind)
 {
 	unsigned int size = kind == DB_CQ ? 8 : 4;
 	struct dbpage *p;
@@ -159,7 +155,17 @@ static uint32_t *db_alloc(struct mlx4_state *st, unsigned int kind)
 	return NULL;
 }
 
-static void db_free(struct mlx4_state *st, uint32_t *db)
+static uint32_t *mlx4_db_alloc(struct mlx4_state *st, unsigned int kind)
+{
+	uint32_t *db;
+
+	uvio_hw_lock(&st->base);
+	db = mlx4_db_alloc_locked(st, kind);
+	uvio_hw_unlock(&st->base);
+	return db;
+}
+
+static void mlx4_db_free_locked(struct mlx4_state *st, uint32_t *db)
 {
 	struct dbpage **pp, *p;
 
@@ -180,22 +186,20 @@ static void db_free(struct mlx4_state *st, uint32_t *db)
 	}
 }
 
-static void obj_free(struct mlx4_state *st, struct mlx4_obj *o)
+static void mlx4_obj_release(struct uvio_device *dev, struct hw_state *base, struct hw_obj *obj)
 {
-	if (!o)
-		return;
+	struct mlx4_obj *o = (struct mlx4_obj *)obj;
+
+	(void)dev;
 	uvio_hw_queue_free(o->buf, o->map_len);
-	if (o->db)
-		db_free(st, o->db);
-	free(o);
+	if (o->db) {
+		uvio_hw_lock(base);
+		mlx4_db_free_locked((struct mlx4_state *)base, o->db);
+		uvio_hw_unlock(base);
+	}
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	obj_free((struct mlx4_state *)base, (struct mlx4_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void mlx4_context_release(struct uvio_device *dev, struct hw_state *base)
 {
 	struct mlx4_state *st = (struct mlx4_state *)base;
 
@@ -211,13 +215,6 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 		munmap(st->uar, st->page);
 	if (st->bf)
 		munmap(st->bf, st->page);
-	pthread_mutex_destroy(&st->base.lock);
-	free(st);
-}
-
-static struct mlx4_obj *obj_new(void)
-{
-	return calloc(1, sizeof(struct mlx4_obj));
 }
 
 /* GET_CONTEXT */
@@ -225,7 +222,7 @@ static struct mlx4_obj *obj_new(void)
 /* The uverbs ABI version of the device under dev's fd, as sysfs states it
  * for the node (mlx4_ib says 3 for a device without user capabilities);
  * 4 where it cannot be read (an fd sysfs does not place). */
-static uint32_t abi_version(struct uvio_device *dev)
+static uint32_t mlx4_abi_version(struct uvio_device *dev)
 {
 	char uverbs[32], path[256], v[16];
 
@@ -239,30 +236,25 @@ static uint32_t abi_version(struct uvio_device *dev)
 		       MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION : MLX4_IB_UVERBS_ABI_VERSION;
 }
 
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+static int mlx4_context_request(struct uvio_device *dev, struct hw_state *base,
+				struct hw_call *c, struct drv_bufs *b)
 {
-	struct mlx4_state *st;
+	struct mlx4_state *st = (struct mlx4_state *)base;
 
 	_Static_assert(sizeof(struct mlx4_ib_alloc_ucontext_resp) <= sizeof(c->out), "room");
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	st->abi = abi_version(dev);
+	st->abi = mlx4_abi_version(dev);
 	/* No request; the answer of the device's ABI. */
 	return uvio_hw_hand_over(c, b, 0, st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION ?
 				  sizeof(struct mlx4_ib_alloc_ucontext_resp_v3) :
-				  sizeof(struct mlx4_ib_alloc_ucontext_resp), st);
+				  sizeof(struct mlx4_ib_alloc_ucontext_resp));
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void mlx4_context_answer(struct uvio_device *dev, struct hw_state *base,
+				const struct hw_call *c)
 {
-	struct mlx4_state *st = c->obj;
+	struct mlx4_state *st = (struct mlx4_state *)base;
 	void *p;
 
-	if (ret) {
-		free(st);
-		return;
-	}
 	if (st->abi == MLX4_IB_UVERBS_NO_DEV_CAPS_ABI_VERSION) {
 		struct mlx4_ib_alloc_ucontext_resp_v3 v3;
 
@@ -277,10 +269,6 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 	st->cqe_size = (st->resp.dev_caps & MLX4_USER_DEV_CAP_LARGE_CQE) &&
 				(st->resp.cqe_size == 32 || st->resp.cqe_size == 64) ?
 			st->resp.cqe_size : DEFAULT_CQE_SIZE;
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
 	p = mmap(NULL, st->page, PROT_WRITE, MAP_SHARED, dev->fd, 0);
 	if (p == MAP_FAILED) {
 		st->uar_error = -errno;
@@ -297,107 +285,54 @@ static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
 		else
 			st->bf = p;
 	}
-	if (!uvio_hw_attach(dev, &st->base))
-		release(&st->base, dev);
 }
 
 /* CQ */
 
-static struct mlx4_obj *cq_buf_new(const struct mlx4_state *st, uint32_t ncqe)
-{
-	struct mlx4_obj *o = obj_new();
-
-	if (!o)
-		return NULL;
-	o->ncqe = ncqe;
-	o->buf_len = (size_t)ncqe * st->cqe_size;
-	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return NULL;
-	}
-	return o;		/* zeroed: the HCA takes the CQEs when the CQ is made */
-}
-
-static int cq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int mlx4_cq_request(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
+			   struct mlx4_obj *o, struct drv_bufs *b)
 {
 	struct mlx4_ib_create_cq *req = (void *)c->in;
 	uint32_t ncqe;
-	struct mlx4_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx4_ib_create_cq_resp) <= sizeof(c->out), "room");
 	if (p->cq.cqe > MAX_CQE)
-		return uvio_hw_refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
+		return uvio_hw_refuse(c, -EINVAL, "cqe: more than 2^22 - 1 CQEs asked");
 	if (!st->uar)
 		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
 	ncqe = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
-	o = cq_buf_new(st, ncqe);
-	if (!o)
+	o->ncqe = ncqe;
+	o->buf_len = (size_t)ncqe * st->cqe_size;
+	/* zeroed: the HCA takes the CQEs when the CQ is made */
+	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
+	if (!o->buf)
 		return -ENOMEM;
-	pthread_mutex_lock(&st->base.lock);
-	o->db = db_alloc(st, DB_CQ);
-	pthread_mutex_unlock(&st->base.lock);
-	if (!o->db) {
-		obj_free(st, o);
+	o->db = mlx4_db_alloc(st, DB_CQ);
+	if (!o->db)
 		return -ENOMEM;
-	}
 	o->db_kind = DB_CQ;
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
 	p->cq.cqe = ncqe - 1;	/* as libmlx4 says it */
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_cq_resp), o);
-}
-
-static int cq_resize_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
-			     struct drv_bufs *b)
-{
-	struct mlx4_ib_resize_cq *req = (void *)c->in;
-	struct mlx4_obj *cq, *o = NULL;
-	uint32_t ncqe;
-	void *cur = NULL;
-
-	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
-	if (p->cq.cqe > MAX_CQE)
-		return uvio_hw_refuse(c, -EINVAL, "more than 2^22 - 1 CQEs asked");
-	ncqe = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
-	pthread_mutex_lock(&st->base.lock);
-	cq = (struct mlx4_obj *)uvio_hw_obj_find(&st->base, HW_CQ, p->cq.handle);
-	if (cq && cq->ncqe == ncqe)
-		cur = cq->buf;
-	pthread_mutex_unlock(&st->base.lock);
-	if (!cq)
-		return uvio_hw_refuse(c, -ENOENT, "not a CQ this handle's mlx4 half made");
-	/* The same count: mlx4_ib keeps the CQ as it is and reads nothing;
-	 * the CQ keeps its buffer. */
-	if (!cur) {
-		o = cq_buf_new(st, ncqe);
-		if (!o)
-			return -ENOMEM;
-	}
-	memset(req, 0, sizeof(*req));
-	req->buf_addr = (uintptr_t)(o ? o->buf : cur);
-	p->cq.cqe = ncqe - 1;
-	/* mlx4 answers a resize in the core response alone. */
-	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_cq_resp));
 }
 
 /* QP */
 
 /* Inline segments a WQE needs for data bytes: none may cross 64 bytes, and
  * the first starts after the control and the transport's segment. */
-static uint32_t inline_segs(uint32_t data, uint32_t type)
+static uint32_t mlx4_inline_segs(uint32_t data, uint32_t type)
 {
 	data += (SEG_CTRL + (type == IB_UVERBS_QPT_UD ? SEG_DATAGRAM : SEG_RADDR)) % INLINE_ALIGN;
 	return (data + INLINE_ALIGN - SEG_INLINE - 1) / (INLINE_ALIGN - SEG_INLINE);
 }
 
-static uint32_t send_wqe_shift(const struct ib_uverbs_qp_cap *cap, uint32_t type)
+static uint32_t mlx4_send_wqe_shift(const struct ib_uverbs_qp_cap *cap, uint32_t type)
 {
-	uint32_t inl = cap->max_inline_data + inline_segs(cap->max_inline_data, type) * SEG_INLINE;
+	uint32_t inl = cap->max_inline_data + mlx4_inline_segs(cap->max_inline_data, type) * SEG_INLINE;
 	uint32_t sge = ((inl + SEG_DATA - 1) & ~(uint32_t)(SEG_DATA - 1)) / SEG_DATA;
 	uint32_t size, shift;
 
@@ -422,7 +357,7 @@ static uint32_t send_wqe_shift(const struct ib_uverbs_qp_cap *cap, uint32_t type
 /* What libmlx4 writes in each send WQE when the QP first goes to INIT: the
  * owner bit, the WQE's size in 16-byte units, and the first word of every
  * further 64 bytes stamped invalid (against prefetch). */
-static void sq_init_ownership(uint8_t *sq, uint32_t cnt, uint32_t shift)
+static void mlx4_sq_init_ownership(uint8_t *sq, uint32_t cnt, uint32_t shift)
 {
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint8_t *wqe = sq + ((size_t)i << shift);
@@ -436,14 +371,13 @@ static void sq_init_ownership(uint8_t *sq, uint32_t cnt, uint32_t shift)
 	}
 }
 
-static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
-		      struct drv_bufs *b)
+static int mlx4_qp_request(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
+			   struct mlx4_obj *o, struct drv_bufs *b)
 {
 	struct mlx4_ib_create_qp *req = (void *)c->in;
 	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
 	uint32_t sq_shift, sq_cnt, rq_shift = 4, rq_cnt = 0, wqe;
 	size_t sq_len, rq_len, sq_off;
-	struct mlx4_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->qp.type != IB_UVERBS_QPT_RC && p->qp.type != IB_UVERBS_QPT_UC &&
@@ -457,7 +391,7 @@ static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	if (!st->uar)
 		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
-	sq_shift = send_wqe_shift(cap, p->qp.type);
+	sq_shift = mlx4_send_wqe_shift(cap, p->qp.type);
 	sq_cnt = uvio_hw_pow2((uint64_t)cap->max_send_wr + (SQ_HEADROOM >> sq_shift) + 1);
 	if (p->qp.srq) {
 		cap->max_recv_wr = cap->max_recv_sge = 0;
@@ -474,44 +408,36 @@ static int qp_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params 
 	sq_len = (size_t)sq_cnt << sq_shift;
 	rq_len = (size_t)rq_cnt << rq_shift;
 	sq_off = rq_shift > sq_shift ? rq_len : 0;	/* the larger stride first */
-	o = obj_new();
-	if (!o)
-		return -ENOMEM;
 	o->buf_len = sq_len + rq_len;
+	o->sq_off = sq_off;
+	o->sq_len = sq_len;
 	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
+	if (!o->buf)
 		return -ENOMEM;
-	}
-	sq_init_ownership((uint8_t *)o->buf + sq_off, sq_cnt, sq_shift);
+	mlx4_sq_init_ownership((uint8_t *)o->buf + sq_off, sq_cnt, sq_shift);
 	if (cap->max_recv_sge) {
-		pthread_mutex_lock(&st->base.lock);
-		o->db = db_alloc(st, DB_RQ);
-		pthread_mutex_unlock(&st->base.lock);
-		if (!o->db) {
-			obj_free(st, o);
+		o->db = mlx4_db_alloc(st, DB_RQ);
+		if (!o->db)
 			return -ENOMEM;
-		}
 		o->db_kind = DB_RQ;
 	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
 	req->log_sq_stride = (uint8_t)sq_shift;
-	req->log_sq_bb_count = (uint8_t)log2_of(sq_cnt);
+	req->log_sq_bb_count = (uint8_t)mlx4_log2(sq_cnt);
 	req->sq_no_prefetch = 0;
 	/* mlx4 answers a QP in the core response alone. */
-	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), 0);
 }
 
 /* SRQ */
 
-static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
-		       struct drv_bufs *b)
+static int mlx4_srq_request(struct mlx4_state *st, struct hw_call *c, union hw_params *p,
+			    struct mlx4_obj *o, struct drv_bufs *b)
 {
 	struct mlx4_ib_create_srq *req = (void *)c->in;
 	uint32_t shift = 5, max, size;
-	struct mlx4_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx4_ib_create_srq_resp) <= sizeof(c->out), "room");
@@ -524,15 +450,10 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 	size = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
 	while ((1u << shift) < size)
 		shift++;
-	o = obj_new();
-	if (!o)
-		return -ENOMEM;
 	o->buf_len = (size_t)max << shift;
 	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
+	if (!o->buf)
 		return -ENOMEM;
-	}
 	/* The free list: each descriptor's next index (big endian, after two
 	 * reserved bytes), and every scatter entry's lkey invalid. */
 	for (uint32_t i = 0; i < max; i++) {
@@ -544,93 +465,99 @@ static int srq_prepare(struct mlx4_state *st, struct hw_call *c, union hw_params
 		for (size_t s = SEG_SRQ_NEXT; s < (1u << shift); s += SEG_DATA)
 			memcpy(d + s + 4, &lkey, sizeof(lkey));
 	}
-	pthread_mutex_lock(&st->base.lock);
-	o->db = db_alloc(st, DB_RQ);
-	pthread_mutex_unlock(&st->base.lock);
-	if (!o->db) {
-		obj_free(st, o);
+	o->db = mlx4_db_alloc(st, DB_RQ);
+	if (!o->db)
 		return -ENOMEM;
-	}
 	o->db_kind = DB_RQ;
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx4_ib_create_srq_resp));
 }
 
 _Static_assert(sizeof(struct mlx4_ib_alloc_pd_resp) <= HW_DATA_MAX, "the pdn's room");
 
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
+static int mlx4_request(struct uvio_device *dev, struct hw_state *base, struct hw_call *c,
+			union hw_params *p, struct hw_obj *obj, struct drv_bufs *b)
 {
-	struct mlx4_state *st = state_of(dev);
-	struct mlx4_obj *o;
+	struct mlx4_state *st = (struct mlx4_state *)base;
+	struct mlx4_obj *o = (struct mlx4_obj *)obj;
 
+	(void)dev;
 	switch (c->verb) {
 	case HW_PD:	/* the pdn comes back */
-		o = obj_new();
-		return o ? uvio_hw_hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_pd_resp), o) : -ENOMEM;
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct mlx4_ib_alloc_pd_resp));
 	case HW_AH:	/* no driver data either way */
-		return uvio_hw_hand_over(c, b, 0, 0, NULL);
+		return uvio_hw_hand_over(c, b, 0, 0);
 	case HW_CQ:
-		return cq_prepare(st, c, p, b);
+		return mlx4_cq_request(st, c, p, o, b);
 	case HW_CQ_RESIZE:
-		return cq_resize_prepare(st, c, p, b);
+		/* As on mlx5 (lib/hw/mlx5.c): only the poller can carry the
+		 * completions not yet polled into the new buffer. */
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
+			      "the library does not poll mlx4 CQs, so it cannot carry the "
+			      "completions not yet polled into a new buffer; pass driver data "
+			      "(struct mlx4_ib_resize_cq) with the poller's new buffer");
 	case HW_QP:
-		return qp_prepare(st, c, p, b);
+		return mlx4_qp_request(st, c, p, o, b);
 	case HW_SRQ:
-		return srq_prepare(st, c, p, b);
+		return mlx4_srq_request(st, c, p, o, b);
 	default:
 		return 0;
 	}
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void mlx4_answer(struct uvio_device *dev, struct hw_state *st, const struct hw_call *c,
+			struct hw_obj *obj)
 {
-	struct mlx4_state *st = state_of(dev);
-	struct mlx4_obj *o = c->obj;
+	struct mlx4_obj *o = (struct mlx4_obj *)obj;
 
-	pthread_mutex_lock(&st->base.lock);
-	if (ret) {
-		obj_free(st, o);
-	} else if (c->verb == HW_CQ_RESIZE) {
-		struct mlx4_obj *cq = (struct mlx4_obj *)uvio_hw_obj_find(&st->base, HW_CQ,
-									 p->cq.handle);
-
-		if (cq) {	/* the new buffer is the CQ's; the old one goes */
-			uvio_hw_queue_free(cq->buf, cq->map_len);
-			cq->buf = o->buf;
-			cq->buf_len = o->buf_len;
-			cq->map_len = o->map_len;
-			cq->ncqe = o->ncqe;
-			o->buf = NULL;
-		}
-		obj_free(st, o);
-	} else {
-		if (c->verb == HW_PD || c->verb == HW_CQ || c->verb == HW_SRQ)
-			memcpy(&o->num, c->out, sizeof(o->num));	/* pdn, cqn, srqn */
-		uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
-	}
-	pthread_mutex_unlock(&st->base.lock);
+	(void)dev;
+	(void)st;
+	if (c->verb == HW_PD || c->verb == HW_CQ || c->verb == HW_SRQ)
+		memcpy(&o->num, c->out, sizeof(o->num));	/* pdn, cqn, srqn */
 }
 
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void mlx4_describe(const struct hw_state *base, const struct hw_obj *obj,
+			  struct uvio_hw_object *out)
 {
-	struct mlx4_state *st = state_of(dev);
+	const struct mlx4_state *st = (const struct mlx4_state *)base;
+	const struct mlx4_obj *o = (const struct mlx4_obj *)obj;
+	const uint8_t *buf = o->buf;
 
-	if (!st)
+	out->num = o->num;
+	switch (obj->kind) {
+	case HW_CQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_CQ, 0, buf, o->buf_len);
+		uvio_hw_region_add(out, UVIO_HW_MEM_DBREC, 0, o->db, 8);
+		break;
+	case HW_QP:	/* the larger stride first */
+		if (!buf)
+			break;
+		uvio_hw_region_add(out, UVIO_HW_MEM_SQ, 0, buf + o->sq_off, o->sq_len);
+		uvio_hw_region_add(out, UVIO_HW_MEM_RQ, 0, buf + (o->sq_off ? 0 : o->sq_len),
+				   o->buf_len - o->sq_len);
+		uvio_hw_region_add(out, UVIO_HW_MEM_DBREC, 0, o->db, 4);
+		break;
+	case HW_SRQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_SRQ, 0, buf, o->buf_len);
+		uvio_hw_region_add(out, UVIO_HW_MEM_DBREC, 0, o->db, 4);
 		return;
-	pthread_mutex_lock(&st->base.lock);
-	obj_free(st, (struct mlx4_obj *)uvio_hw_obj_take(&st->base, kind, handle));
-	pthread_mutex_unlock(&st->base.lock);
+	default:
+		return;
+	}
+	uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, st->uar, st->page);
 }
 
 const struct hw_ops uvio_hw_mlx4 = {
 	.driver = "mlx4",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct mlx4_state),
+	.obj_size = sizeof(struct mlx4_obj),
+	.context_request = mlx4_context_request,
+	.context_answer = mlx4_context_answer,
+	.context_release = mlx4_context_release,
+	.request = mlx4_request,
+	.answer = mlx4_answer,
+	.obj_release = mlx4_obj_release,
+	.describe = mlx4_describe,
 };

@@ -121,19 +121,19 @@ struct mlx5_obj {
 	uint8_t dmac[6];
 };
 
-static struct mlx5_state *state_of(struct uvio_device *dev)
+static struct mlx5_state *mlx5_state_of(struct uvio_device *dev)
 {
 	return (struct mlx5_state *)uvio_hw_state(dev);
 }
 
-static uint32_t log2_of(uint32_t pow2)
+static uint32_t mlx5_log2(uint32_t pow2)
 {
 	return (uint32_t)__builtin_ctz(pow2);
 }
 
 /* Doorbell records: one cache line each, out of shared pages (the kernel
- * pins each page once per context). Caller holds the lock. */
-static uint32_t *db_alloc(struct mlx5_state *st)
+ * pins each page once per context). Under the layer's lock. */
+static uint32_t *mlx5_db_alloc_locked(struct mlx5_state *st)
 {
 	struct dbpage *p;
 
@@ -168,7 +168,17 @@ static uint32_t *db_alloc(struct mlx5_state *st)
 	return NULL;
 }
 
-static void db_free(struct mlx5_state *st, uint32_t *db)
+static uint32_t *mlx5_db_alloc(struct mlx5_state *st)
+{
+	uint32_t *db;
+
+	uvio_hw_lock(&st->base);
+	db = mlx5_db_alloc_locked(st);
+	uvio_hw_unlock(&st->base);
+	return db;
+}
+
+static void mlx5_db_free_locked(struct mlx5_state *st, uint32_t *db)
 {
 	struct dbpage **pp, *p;
 
@@ -187,8 +197,8 @@ static void db_free(struct mlx5_state *st, uint32_t *db)
 	}
 }
 
-/* User indices, smallest free first. Caller holds the lock. */
-static int uidx_alloc(struct mlx5_state *st, uint32_t *uidx)
+/* User indices, smallest free first. Under the layer's lock. */
+static int mlx5_uidx_alloc(struct mlx5_state *st, uint32_t *uidx)
 {
 	size_t w;
 
@@ -214,30 +224,28 @@ static int uidx_alloc(struct mlx5_state *st, uint32_t *uidx)
 	return 0;
 }
 
-static void uidx_free(struct mlx5_state *st, uint32_t uidx)
+static void mlx5_uidx_free(struct mlx5_state *st, uint32_t uidx)
 {
 	if (uidx / 64 < st->uidx_words)
 		st->uidx_map[uidx / 64] &= ~(1ULL << (uidx % 64));
 }
 
-static void obj_free(struct mlx5_state *st, struct mlx5_obj *o)
+static void mlx5_obj_release(struct uvio_device *dev, struct hw_state *base, struct hw_obj *obj)
 {
-	if (!o)
-		return;
+	struct mlx5_state *st = (struct mlx5_state *)base;
+	struct mlx5_obj *o = (struct mlx5_obj *)obj;
+
+	(void)dev;
 	uvio_hw_queue_free(o->buf, o->map_len);
+	uvio_hw_lock(base);
 	if (o->db)
-		db_free(st, o->db);
+		mlx5_db_free_locked(st, o->db);
 	if (o->has_uidx)
-		uidx_free(st, o->uidx);
-	free(o);
+		mlx5_uidx_free(st, o->uidx);
+	uvio_hw_unlock(base);
 }
 
-static void free_obj_at_close(struct hw_state *base, struct hw_obj *o)
-{
-	obj_free((struct mlx5_state *)base, (struct mlx5_obj *)o);
-}
-
-static void release(struct hw_state *base, struct uvio_device *dev)
+static void mlx5_context_release(struct uvio_device *dev, struct hw_state *base)
 {
 	struct mlx5_state *st = (struct mlx5_state *)base;
 
@@ -261,36 +269,32 @@ static void release(struct hw_state *base, struct uvio_device *dev)
 	for (unsigned int i = 0; i < st->nstatic; i++)
 		munmap(st->static_uar[i], st->page);
 	free(st->uidx_map);
-	pthread_mutex_destroy(&st->base.lock);
-	free(st);
 }
 
 /* GET_CONTEXT */
 
-static int context_prepare(struct uvio_device *dev, struct hw_call *c, struct drv_bufs *b)
+static int mlx5_context_request(struct uvio_device *dev, struct hw_state *st,
+				struct hw_call *c, struct drv_bufs *b)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 *req = (void *)c->in;
-	struct mlx5_state *st;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct mlx5_ib_alloc_ucontext_resp) <= sizeof(c->out),
 		       "room for the response");
 	(void)dev;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
+	(void)st;
 	memset(req, 0, sizeof(*req));
 	/* Counts a kernel without dynamic UARs uses; one with them ignores. */
 	req->total_num_bfregs = REQ_BFREGS;
 	req->num_low_latency_bfregs = REQ_LOW_LAT_BFREGS;
 	req->max_cqe_version = 1;
 	req->lib_caps = MLX5_LIB_CAP_4K_UAR | MLX5_LIB_CAP_DYN_UAR;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_alloc_ucontext_resp), st);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_alloc_ucontext_resp));
 }
 
 /* The context's UAR object for every CQ and QP: non-cached, as doorbells
  * of CQs need; blue-flame where the device has no other. */
-static int uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
+static int mlx5_uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
 {
 	static const uint32_t types[] = { MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC,
 					  MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF };
@@ -337,7 +341,7 @@ static int uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
 }
 
 /* Static blue-flame pages (kernels before dynamic UARs): mapped by index. */
-static int uar_map_static(struct uvio_device *dev, struct mlx5_state *st)
+static int mlx5_uar_map_static(struct uvio_device *dev, struct mlx5_state *st)
 {
 	uint32_t per_page = st->resp.num_uars_per_page ? st->resp.num_uars_per_page : 1;
 	uint32_t n = st->resp.tot_bfregs / (per_page * 2);
@@ -358,91 +362,61 @@ static int uar_map_static(struct uvio_device *dev, struct mlx5_state *st)
 	return 0;
 }
 
-static void context_finish(struct uvio_device *dev, struct hw_call *c, int ret)
+static void mlx5_context_answer(struct uvio_device *dev, struct hw_state *base,
+				const struct hw_call *c)
 {
-	struct mlx5_state *st = c->obj;
+	struct mlx5_state *st = (struct mlx5_state *)base;
 
-	if (ret) {
-		free(st);
-		return;
-	}
 	memcpy(&st->resp, c->out, sizeof(st->resp));
 	st->page = (size_t)sysconf(_SC_PAGESIZE);
 	st->db_stride = st->resp.cache_line_size >= 8 && st->resp.cache_line_size <= 4096 &&
 				!(st->resp.cache_line_size & (st->resp.cache_line_size - 1)) ?
 			st->resp.cache_line_size : 64;
 	st->dyn_uar = st->resp.tot_bfregs == 0;
-	st->base.ops = c->ops;
-	st->base.free_obj = free_obj_at_close;
-	st->base.release = release;
-	pthread_mutex_init(&st->base.lock, NULL);
-	st->uar_error = st->dyn_uar ? uar_alloc(dev, st) : uar_map_static(dev, st);
+	st->uar_error = st->dyn_uar ? mlx5_uar_alloc(dev, st) : mlx5_uar_map_static(dev, st);
 	if (st->uar_error)
 		uvio_log(LOG_WARNING, "%s: DEVICE.GET_CONTEXT: mlx5: no UAR page (%s): CQs and QPs "
 			 "will be refused", dev->name, strerror(-st->uar_error));
-	if (!uvio_hw_attach(dev, &st->base))
-		release(&st->base, dev);	/* a context this handle had already */
-}
-
-/* PD and AH: the kernel's answer kept (pdn; the destination MAC). */
-
-static int answer_prepare(struct hw_call *c, struct drv_bufs *b, size_t out_len)
-{
-	struct mlx5_obj *o = calloc(1, sizeof(*o));
-
-	return o ? uvio_hw_hand_over(c, b, 0, out_len, o) : -ENOMEM;
 }
 
 /* CQ */
 
 /* A CQ's buffer: ncqe entries of cqe_size bytes, each the hardware's until
  * it writes one (opcode "invalid" in the entry's last byte). */
-static struct mlx5_obj *cq_buf_new(const struct mlx5_state *st, uint32_t ncqe,
-				   uint32_t cqe_size)
+static int mlx5_cq_buf_alloc(const struct mlx5_state *st, struct mlx5_obj *o, uint32_t ncqe,
+			     uint32_t cqe_size)
 {
-	struct mlx5_obj *o = calloc(1, sizeof(*o));
-
-	if (!o)
-		return NULL;
 	o->cqe_size = cqe_size;
 	o->ncqe = ncqe;
 	o->buf_len = (size_t)ncqe * cqe_size;
 	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
-		return NULL;
-	}
+	if (!o->buf)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < ncqe; i++)
 		((uint8_t *)o->buf)[(size_t)i * cqe_size + cqe_size - 1] = CQE_INVALID_OWNED;
-	return o;
+	return 0;
 }
 
-static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b)
+static int mlx5_cq_request(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			   struct mlx5_obj *o, struct drv_bufs *b)
 {
 	struct mlx5_ib_create_cq *req = (void *)c->in;
 	uint32_t ncqe = p->cq.cqe < (1u << 24) ? uvio_hw_pow2((uint64_t)p->cq.cqe + 1) : 0;
-	struct mlx5_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (!ncqe || ncqe > (1u << 24))
-		return uvio_hw_refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
+		return uvio_hw_refuse(c, -EINVAL, "cqe: more than 2^24 - 1 CQEs asked");
 	if (!st->uar)
 		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the CQ's doorbell");
 	if (st->dyn_uar && st->uar_page_id > UINT16_MAX)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "UAR page id past 16 bits (needs the UAR index attribute)");
-	o = cq_buf_new(st, ncqe, DEFAULT_CQE_SIZE);
-	if (!o)
+	if (mlx5_cq_buf_alloc(st, o, ncqe, DEFAULT_CQE_SIZE))
 		return -ENOMEM;
-	pthread_mutex_lock(&st->base.lock);
-	o->db = db_alloc(st);
-	pthread_mutex_unlock(&st->base.lock);
-	if (!o->db) {
-		obj_free(st, o);	/* nothing of the shared pages to give back */
+	o->db = mlx5_db_alloc(st);
+	if (!o->db)
 		return -ENOMEM;
-	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
@@ -452,39 +426,12 @@ static int cq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 		req->uar_page_index = (uint16_t)st->uar_page_id;
 	}
 	p->cq.cqe = ncqe - 1;	/* the entries the buffer holds, as libmlx5 says it */
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_cq_resp), o);
-}
-
-static int cq_resize_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b)
-{
-	struct mlx5_ib_resize_cq *req = (void *)c->in;
-	uint32_t ncqe = p->cq.cqe < (1u << 24) ? uvio_hw_pow2((uint64_t)p->cq.cqe + 1) : 0;
-	struct mlx5_obj *cq, *o;
-	uint32_t cqe_size;
-
-	if (!ncqe || ncqe > (1u << 24))
-		return uvio_hw_refuse(c, -EINVAL, "more than 2^24 - 1 CQEs asked");
-	pthread_mutex_lock(&st->base.lock);
-	cq = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, HW_CQ, p->cq.handle);
-	cqe_size = cq ? cq->cqe_size : 0;
-	pthread_mutex_unlock(&st->base.lock);
-	if (!cq)
-		return uvio_hw_refuse(c, -ENOENT, "not a CQ this handle's mlx5 half made");
-	o = cq_buf_new(st, ncqe, cqe_size);
-	if (!o)
-		return -ENOMEM;
-	memset(req, 0, sizeof(*req));
-	req->buf_addr = (uintptr_t)o->buf;
-	req->cqe_size = (uint16_t)cqe_size;
-	p->cq.cqe = ncqe - 1;
-	/* mlx5 answers a resize in the core response alone. */
-	return uvio_hw_hand_over(c, b, sizeof(*req), 0, o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_cq_resp));
 }
 
 /* QP */
 
-static int send_overhead(uint32_t type)
+static int mlx5_send_overhead(uint32_t type)
 {
 	switch (type) {
 	case IB_UVERBS_QPT_RC:
@@ -500,11 +447,11 @@ static int send_overhead(uint32_t type)
 	}
 }
 
-static int qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5_obj *o,
+static int mlx5_qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5_obj *o,
 		    const char **why)
 {
 	struct ib_uverbs_qp_cap *cap = &p->qp.cap;
-	int overhead = send_overhead(p->qp.type);
+	int overhead = mlx5_send_overhead(p->qp.type);
 	size_t rq = 0, sq = 0;
 
 	if (overhead < 0) {
@@ -514,58 +461,68 @@ static int qp_sizes(const struct mlx5_state *st, union hw_params *p, struct mlx5
 	if (cap->max_recv_wr && !p->qp.srq) {
 		uint32_t wqe = uvio_hw_pow2((uint64_t)SEG_DATA * (cap->max_recv_sge ? cap->max_recv_sge : 1));
 
-		if (cap->max_recv_wr > st->resp.max_recv_wr || !wqe ||
-		    wqe > st->resp.max_rq_desc_sz) {
-			*why = "receive queue past the device's limits";
+		if (cap->max_recv_wr > st->resp.max_recv_wr) {
+			*why = "cap.max_recv_wr past the context's max_recv_wr";
+			return -EINVAL;
+		}
+		if (!wqe || wqe > st->resp.max_rq_desc_sz) {
+			*why = "cap.max_recv_sge past what a receive WQE holds (max_rq_desc_sz)";
 			return -EINVAL;
 		}
 		rq = (size_t)uvio_hw_pow2(cap->max_recv_wr) * wqe;
 		if (rq < SEND_WQE_BB)
 			rq = SEND_WQE_BB;
 		o->rq_wqe_cnt = (uint32_t)(rq / wqe);
-		o->rq_wqe_shift = log2_of(wqe);
+		o->rq_wqe_shift = mlx5_log2(wqe);
 	}
 	if (cap->max_send_wr) {
-		uint32_t size = (uint32_t)overhead, inl = 0, wqe;
-		uint64_t total;
+		/* Each of the caller's numbers is held to the device's limit
+		 * before it enters a sum: none can wrap. */
+		uint64_t size = (uint32_t)overhead, inl = 0, wqe, total;
 
-		if (cap->max_inline_data)
-			inl = size + ((SEG_INLINE_HDR + cap->max_inline_data + 15) & ~15u);
-		if (cap->max_send_sge > (st->resp.max_sq_desc_sz - size) / SEG_DATA ||
-		    size > st->resp.max_sq_desc_sz) {
-			*why = "more gather entries than a send WQE holds";
+		if (size > st->resp.max_sq_desc_sz) {
+			*why = "the context's max_sq_desc_sz is smaller than a send WQE's header";
 			return -EINVAL;
 		}
-		size += cap->max_send_sge * SEG_DATA;
+		if (cap->max_send_sge > (st->resp.max_sq_desc_sz - size) / SEG_DATA) {
+			*why = "cap.max_send_sge past what a send WQE holds (max_sq_desc_sz)";
+			return -EINVAL;
+		}
+		if (cap->max_inline_data > st->resp.max_sq_desc_sz) {
+			*why = "cap.max_inline_data past the largest send WQE (max_sq_desc_sz)";
+			return -EINVAL;
+		}
+		if (cap->max_inline_data)
+			inl = size + ((SEG_INLINE_HDR + (uint64_t)cap->max_inline_data + 15) & ~15ull);
+		size += (uint64_t)cap->max_send_sge * SEG_DATA;
 		if (inl > size)
 			size = inl;
 		if (size > st->resp.max_sq_desc_sz) {
-			*why = "inline data past the largest send WQE";
+			*why = "cap.max_inline_data past the largest send WQE (max_sq_desc_sz)";
 			return -EINVAL;
 		}
-		wqe = (size + SEND_WQE_BB - 1) & ~(uint32_t)(SEND_WQE_BB - 1);
+		wqe = (size + SEND_WQE_BB - 1) & ~(uint64_t)(SEND_WQE_BB - 1);
 		total = (uint64_t)cap->max_send_wr * wqe;
 		if (cap->max_send_wr > 0x7fffffffu / st->resp.max_sq_desc_sz ||
 		    !uvio_hw_pow2(total) || uvio_hw_pow2(total) / SEND_WQE_BB > st->resp.max_send_wqebb) {
-			*why = "send queue past the device's limits";
+			*why = "cap.max_send_wr past the context's max_send_wqebb";
 			return -EINVAL;
 		}
 		sq = uvio_hw_pow2(total);
 		o->sq_wqe_cnt = (uint32_t)(sq / SEND_WQE_BB);
 		/* What fits in the WQE, as the kernel is told. */
-		cap->max_inline_data = wqe - (uint32_t)overhead - SEG_INLINE_HDR;
+		cap->max_inline_data = (uint32_t)wqe - (uint32_t)overhead - SEG_INLINE_HDR;
 	}
 	o->sq_offset = (uint32_t)rq;
 	o->buf_len = rq + sq;
 	return 0;
 }
 
-static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b)
+static int mlx5_qp_request(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			   struct mlx5_obj *o, struct drv_bufs *b)
 {
 	struct mlx5_ib_create_qp *req = (void *)c->in;
 	const char *why = NULL;
-	struct mlx5_obj *o;
 	int ret;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
@@ -573,35 +530,24 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	if (!st->uar)
 		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return -ENOMEM;
-	ret = qp_sizes(st, p, o, &why);
-	if (ret) {
-		free(o);
+	ret = mlx5_qp_sizes(st, p, o, &why);
+	if (ret)
 		return uvio_hw_refuse(c, ret, why);
-	}
 	if (o->buf_len) {
 		o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-		if (!o->buf) {
-			free(o);
+		if (!o->buf)
 			return -ENOMEM;
-		}
 	}
-	pthread_mutex_lock(&st->base.lock);
-	o->db = db_alloc(st);
+	uvio_hw_lock(&st->base);
+	o->db = mlx5_db_alloc_locked(st);
 	ret = o->db ? 0 : -ENOMEM;
 	if (!ret && st->resp.cqe_version) {
-		ret = uidx_alloc(st, &o->uidx);
+		ret = mlx5_uidx_alloc(st, &o->uidx);
 		o->has_uidx = !ret;
 	}
-	pthread_mutex_unlock(&st->base.lock);
-	if (ret) {
-		pthread_mutex_lock(&st->base.lock);
-		obj_free(st, o);
-		pthread_mutex_unlock(&st->base.lock);
+	uvio_hw_unlock(&st->base);
+	if (ret)
 		return uvio_hw_refuse(c, ret, ret == -ENOSPC ? "no free user index" : "no memory");
-	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
@@ -619,42 +565,39 @@ static int qp_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params 
 	if (st->resp.comp_mask & MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_ECE)
 		req->ece_options = ECE_VERSION_1;
 	o->flags = req->flags;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_qp_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_qp_resp));
 }
 
 /* SRQ */
 
-static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
-			struct drv_bufs *b)
+static int mlx5_srq_request(struct mlx5_state *st, struct hw_call *c, union hw_params *p,
+			    struct mlx5_obj *o, struct drv_bufs *b)
 {
 	struct mlx5_ib_create_srq *req = (void *)c->in;
 	uint32_t wqe, entries, max_wr = p->srq.max_wr;
-	struct mlx5_obj *o;
 
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx5 half makes basic SRQs; pass driver data for others");
-	if (max_wr > st->resp.max_srq_recv_wr || p->srq.max_sge > st->resp.max_rq_desc_sz / SEG_DATA)
-		return uvio_hw_refuse(c, -EINVAL, "SRQ past the device's limits");
+	if (max_wr > st->resp.max_srq_recv_wr)
+		return uvio_hw_refuse(c, -EINVAL, "max_wr past the context's max_srq_recv_wr");
+	if (p->srq.max_sge > st->resp.max_rq_desc_sz / SEG_DATA)
+		return uvio_hw_refuse(c, -EINVAL,
+				      "max_sge past what a receive WQE holds (max_rq_desc_sz)");
 	wqe = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
 	wqe = uvio_hw_pow2(wqe < 32 ? 32 : wqe);
 	/* A wait queue behind the receives, where the device has room. */
 	entries = (uint64_t)max_wr * 2 + 1 <= st->resp.max_srq_recv_wr ? max_wr * 2 + 1 : max_wr + 1;
 	entries = uvio_hw_pow2(entries);
-	if (!entries)
-		return uvio_hw_refuse(c, -EINVAL, "SRQ past the device's limits");
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		return -ENOMEM;
+	if (!entries || entries > (1u << 16))	/* the free list's indices are 16 bits */
+		return uvio_hw_refuse(c, -EINVAL, "max_wr past the 2^16 WQEs of an SRQ's free list");
 	o->rq_wqe_cnt = entries;
-	o->rq_wqe_shift = log2_of(wqe);
+	o->rq_wqe_shift = mlx5_log2(wqe);
 	o->buf_len = (size_t)entries * wqe;
 	o->buf = uvio_hw_queue_alloc(o->buf_len, st->page, &o->map_len);
-	if (!o->buf) {
-		free(o);
+	if (!o->buf)
 		return -ENOMEM;
-	}
 	/* Each WQE's next segment starts with the index of the next, big
 	 * endian after two reserved bytes: the free list. */
 	for (uint32_t i = 0; i < entries; i++) {
@@ -664,131 +607,142 @@ static int srq_prepare(struct mlx5_state *st, struct hw_call *c, union hw_params
 		next[2] = (uint8_t)(n >> 8);
 		next[3] = (uint8_t)n;
 	}
-	pthread_mutex_lock(&st->base.lock);
-	o->db = db_alloc(st);
-	pthread_mutex_unlock(&st->base.lock);
-	if (!o->db) {
-		obj_free(st, o);
+	o->db = mlx5_db_alloc(st);
+	if (!o->db)
 		return -ENOMEM;
-	}
 	memset(req, 0, sizeof(*req));
 	req->buf_addr = (uintptr_t)o->buf;
 	req->db_addr = (uintptr_t)o->db;
 	/* The kernel sizes the pinned buffer from these. */
 	p->srq.max_wr = entries - 1;
 	p->srq.max_sge = (wqe - SEG_SRQ_NEXT) / SEG_DATA;
-	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_srq_resp), o);
+	return uvio_hw_hand_over(c, b, sizeof(*req), sizeof(struct mlx5_ib_create_srq_resp));
 }
 
-static int prepare(struct uvio_device *dev, struct hw_call *c, union hw_params *p,
-		   struct drv_bufs *b)
+static int mlx5_request(struct uvio_device *dev, struct hw_state *base, struct hw_call *c,
+			union hw_params *p, struct hw_obj *obj, struct drv_bufs *b)
 {
-	struct mlx5_state *st = state_of(dev);
+	struct mlx5_state *st = (struct mlx5_state *)base;
+	struct mlx5_obj *o = (struct mlx5_obj *)obj;
 
+	(void)dev;
 	switch (c->verb) {
 	case HW_PD:
-		return answer_prepare(c, b, sizeof(struct mlx5_ib_alloc_pd_resp));
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct mlx5_ib_alloc_pd_resp));
 	case HW_AH:
 		/* Kernels that answer with the destination MAC say so. */
 		if (!(st->resp.cmds_supp_uhw & MLX5_USER_CMDS_SUPP_UHW_CREATE_AH))
 			return 0;
-		return answer_prepare(c, b, sizeof(struct mlx5_ib_create_ah_resp));
+		return uvio_hw_hand_over(c, b, 0, sizeof(struct mlx5_ib_create_ah_resp));
 	case HW_CQ:
-		return cq_prepare(st, c, p, b);
+		return mlx5_cq_request(st, c, p, o, b);
 	case HW_CQ_RESIZE:
-		return cq_resize_prepare(st, c, p, b);
+		/* A resize hands the hardware a new buffer; the completions
+		 * not yet polled in the old one must be carried over by
+		 * whoever polls, who alone knows the consumer index and sees
+		 * the resize entry that marks the switch. The library polls
+		 * no mlx5 CQ, so it cannot, and freeing the old buffer would
+		 * pull it from under the poller. */
+		return uvio_hw_refuse(c, -EOPNOTSUPP,
+			      "the library does not poll mlx5 CQs, so it cannot carry the "
+			      "completions not yet polled into a new buffer; pass driver data "
+			      "(struct mlx5_ib_resize_cq) with the poller's new buffer");
 	case HW_QP:
-		return qp_prepare(st, c, p, b);
+		return mlx5_qp_request(st, c, p, o, b);
 	case HW_SRQ:
-		return srq_prepare(st, c, p, b);
+		return mlx5_srq_request(st, c, p, o, b);
 	default:
 		return 0;
 	}
 }
 
-static void finish(struct uvio_device *dev, struct hw_call *c, int ret, uint32_t handle,
-		   const union hw_params *p)
+static void mlx5_answer(struct uvio_device *dev, struct hw_state *st, const struct hw_call *c,
+			struct hw_obj *obj)
 {
-	struct mlx5_state *st = state_of(dev);
-	struct mlx5_obj *o = c->obj;
+	struct mlx5_obj *o = (struct mlx5_obj *)obj;
 
-	pthread_mutex_lock(&st->base.lock);
-	if (ret) {
-		obj_free(st, o);
-	} else if (c->verb == HW_CQ_RESIZE) {
-		struct mlx5_obj *cq = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, HW_CQ,
-									 p->cq.handle);
-
-		if (cq) {	/* the new buffer is the CQ's; the old one goes */
-			uvio_hw_queue_free(cq->buf, cq->map_len);
-			cq->buf = o->buf;
-			cq->buf_len = o->buf_len;
-			cq->map_len = o->map_len;
-			cq->ncqe = o->ncqe;
-			o->buf = NULL;
-		}
-		obj_free(st, o);
-	} else {
-		switch (c->verb) {
-		case HW_PD:	/* pdn */
-		case HW_CQ:	/* cqn */
-		case HW_SRQ:	/* srqn: each the answer's first word */
-			memcpy(&o->num, c->out, sizeof(o->num));
-			break;
-		case HW_QP:
-			memcpy(&o->bfreg_index, (const uint8_t *)c->out +
-			       offsetof(struct mlx5_ib_create_qp_resp, bfreg_index),
-			       sizeof(o->bfreg_index));
-			break;
-		case HW_AH:
-			memcpy(o->dmac, (const uint8_t *)c->out +
-			       offsetof(struct mlx5_ib_create_ah_resp, dmac), sizeof(o->dmac));
-			break;
-		default:
-			break;
-		}
-		uvio_hw_obj_add(&st->base, &o->base, c->verb, handle);
+	(void)dev;
+	(void)st;
+	switch (c->verb) {
+	case HW_PD:	/* pdn */
+	case HW_CQ:	/* cqn */
+	case HW_SRQ:	/* srqn: each the answer's first word */
+		memcpy(&o->num, c->out, sizeof(o->num));
+		break;
+	case HW_QP:
+		memcpy(&o->bfreg_index, (const uint8_t *)c->out +
+		       offsetof(struct mlx5_ib_create_qp_resp, bfreg_index),
+		       sizeof(o->bfreg_index));
+		break;
+	case HW_AH:
+		memcpy(o->dmac, (const uint8_t *)c->out +
+		       offsetof(struct mlx5_ib_create_ah_resp, dmac), sizeof(o->dmac));
+		break;
+	default:
+		break;
 	}
-	pthread_mutex_unlock(&st->base.lock);
 }
 
-static void destroyed(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
+static void mlx5_describe(const struct hw_state *base, const struct hw_obj *obj,
+			  struct uvio_hw_object *out)
 {
-	struct mlx5_state *st = state_of(dev);
+	const struct mlx5_state *st = (const struct mlx5_state *)base;
+	const struct mlx5_obj *o = (const struct mlx5_obj *)obj;
+	const uint8_t *buf = o->buf;
 
-	if (!st)
+	out->num = o->num;
+	switch (obj->kind) {
+	case HW_CQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_CQ, 0, buf, o->buf_len);
+		break;
+	case HW_QP:	/* the receive queue first, then the send queue */
+		uvio_hw_region_add(out, UVIO_HW_MEM_RQ, 0, buf, o->sq_offset);
+		if (buf)
+			uvio_hw_region_add(out, UVIO_HW_MEM_SQ, 0, buf + o->sq_offset,
+					   o->buf_len - o->sq_offset);
+		break;
+	case HW_SRQ:
+		uvio_hw_region_add(out, UVIO_HW_MEM_SRQ, 0, buf, o->buf_len);
+		break;
+	default:
 		return;
-	pthread_mutex_lock(&st->base.lock);
-	obj_free(st, (struct mlx5_obj *)uvio_hw_obj_take(&st->base, kind, handle));
-	pthread_mutex_unlock(&st->base.lock);
+	}
+	uvio_hw_region_add(out, UVIO_HW_MEM_DBREC, 0, o->db, 8);
+	if (obj->kind != HW_SRQ)	/* the UAR page the request named */
+		uvio_hw_region_add(out, UVIO_HW_MEM_DOORBELL, UVIO_HW_MEM_OF_DEVICE, st->uar,
+				   st->dyn_uar ? st->uar_len : st->page);
 }
 
 const struct hw_ops uvio_hw_mlx5 = {
 	.driver = "mlx5",
-	.context_prepare = context_prepare,
-	.context_finish = context_finish,
-	.prepare = prepare,
-	.finish = finish,
-	.destroyed = destroyed,
+	.state_size = sizeof(struct mlx5_state),
+	.obj_size = sizeof(struct mlx5_obj),
+	.context_request = mlx5_context_request,
+	.context_answer = mlx5_context_answer,
+	.context_release = mlx5_context_release,
+	.request = mlx5_request,
+	.answer = mlx5_answer,
+	.obj_release = mlx5_obj_release,
+	.describe = mlx5_describe,
 };
 
 /* Why a query answers nothing: the device, or the library's records. */
-static int query_failed(const char *fn, struct uvio_device *dev, int err, const char *why)
+static int mlx5_query_failed(const char *fn, struct uvio_device *dev, int err, const char *why)
 {
 	return uvio_fail(LOG_DEBUG, err, "%s: %s: %s: %s", fn, dev ? dev->name : "(no device)",
 			 uvio_errno_name(err), why);
 }
 
-static int query_check(const char *fn, struct uvio_device *dev, const void *out)
+static int mlx5_query_check(const char *fn, struct uvio_device *dev, const void *out)
 {
 	if (!dev)
-		return query_failed(fn, dev, -EINVAL, "argument dev: NULL");
+		return mlx5_query_failed(fn, dev, -EINVAL, "argument dev: NULL");
 	if (!out || *(const size_t *)out < sizeof(size_t))
-		return query_failed(fn, dev, -EINVAL, "the output: NULL, or its sz unset");
+		return mlx5_query_failed(fn, dev, -EINVAL, "the output: NULL, or its sz unset");
 	if (dev->driver_id != RDMA_DRIVER_MLX5)
-		return query_failed(fn, dev, -ENODEV, "not an mlx5 device");
-	if (!state_of(dev))
-		return query_failed(fn, dev, -ENOENT,
+		return mlx5_query_failed(fn, dev, -ENODEV, "not an mlx5 device");
+	if (!mlx5_state_of(dev))
+		return mlx5_query_failed(fn, dev, -ENOENT,
 				    "no context the library made on this handle");
 	return 0;
 }
@@ -797,11 +751,11 @@ UVIO_API int uvio_mlx5_query_context(struct uvio_device *dev, struct uvio_mlx5_c
 {
 	struct mlx5_state *st;
 	const struct mlx5_ib_alloc_ucontext_resp *r;
-	int ret = query_check("uvio_mlx5_query_context", dev, out);
+	int ret = mlx5_query_check("uvio_mlx5_query_context", dev, out);
 
 	if (ret)
 		return ret;
-	st = state_of(dev);
+	st = mlx5_state_of(dev);
 	r = &st->resp;
 #define SET(f, v) do { if (out->sz >= offsetof(struct uvio_mlx5_context, f) + sizeof(out->f)) out->f = (v); } while (0)
 	SET(cqe_version, r->cqe_version);
@@ -840,23 +794,16 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 	struct uvio_mlx5_object v;
 	enum hw_verb kind;
 
-	int ret = query_check("uvio_mlx5_query_object", dev, out);
+	int ret = mlx5_query_check("uvio_mlx5_query_object", dev, out);
 
 	if (ret)
 		return ret;
-	switch (object) {
-	case UVERBS_OBJECT_PD: kind = HW_PD; break;
-	case UVERBS_OBJECT_CQ: kind = HW_CQ; break;
-	case UVERBS_OBJECT_QP: kind = HW_QP; break;
-	case UVERBS_OBJECT_SRQ: kind = HW_SRQ; break;
-	case UVERBS_OBJECT_AH: kind = HW_AH; break;
-	default:
-		return query_failed("uvio_mlx5_query_object", dev, -EINVAL,
-				    "argument object: not PD, CQ, QP, SRQ or AH");
-	}
-	st = state_of(dev);
+	if (!uvio_hw_kind_of(object, &kind))
+		return mlx5_query_failed("uvio_mlx5_query_object", dev, -EINVAL,
+					 "argument object: not PD, CQ, QP, SRQ or AH");
+	st = mlx5_state_of(dev);
 	memset(&v, 0, sizeof(v));
-	pthread_mutex_lock(&st->base.lock);
+	uvio_hw_lock(&st->base);
 	o = (struct mlx5_obj *)uvio_hw_obj_find(&st->base, kind, handle);
 	if (o) {
 		v.num = o->num;
@@ -874,9 +821,9 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 		v.flags = o->flags;
 		memcpy(v.dmac, o->dmac, sizeof(v.dmac));
 	}
-	pthread_mutex_unlock(&st->base.lock);
+	uvio_hw_unlock(&st->base);
 	if (!o)
-		return query_failed("uvio_mlx5_query_object", dev, -ENOENT,
+		return mlx5_query_failed("uvio_mlx5_query_object", dev, -ENOENT,
 				    "argument handle: no object the library keeps (destroyed, or "
 				    "made with the caller's driver data)");
 	/* The caller's sz stays; what lies inside it is written. */

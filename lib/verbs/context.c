@@ -108,7 +108,7 @@ UVIO_API int uvio_get_context(struct uvio_device *dev, const struct uvio_drv *dr
 	ret = uvio_run_verb(dev, GET_CONTEXT, get_context_ioctl, get_context_write, &a, path);
 	/* A context made, even when its async fd then failed, is the
 	 * driver half's to keep; one made by an earlier call was kept then. */
-	drv_finish_hw(dev, drv, &hc, a.made ? 0 : ret ? ret : -EEXIST, 0, NULL);
+	drv_finish_hw(dev, drv, &hc, a.made ? 0 : ret ? ret : -EEXIST, 0);
 	return ret;
 }
 

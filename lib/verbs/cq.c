@@ -159,7 +159,7 @@ UVIO_API int uvio_resize_cq(struct uvio_device *dev, const struct uvio_cq_resize
 	if (ret)
 		return uvio_verb_end(dev, VERB_NAME(RESIZE_CQ), UVIO_PATH_AUTO, ret, path);
 	ret = uvio_run_verb(dev, RESIZE_CQ, NULL, resize_cq_write, &a, path);
-	drv_finish_hw(dev, drv, &hc, ret, a.c.core.cq_handle, &hp);
+	drv_finish_hw(dev, drv, &hc, ret, a.c.core.cq_handle);
 	return ret;
 }
 

@@ -201,7 +201,8 @@ static inline void destroy_events_report(struct uvio_events_reported *ev,
 }
 
 /* The destroy of object o's handle: events (may be NULL) only for the
- * counted ones (CQ, QP, SRQ, WQ); the hardware half told on success.
+ * counted ones (CQ, QP, SRQ, WQ); what a hardware half kept for the object
+ * released on success.
  * Inline, with o a constant at each call: the row folds into the verb's
  * code, as a destroy of its own would be. */
 static inline __attribute__((always_inline)) int
@@ -210,16 +211,23 @@ uvio_destroy_object(struct uvio_device *dev, enum destroy_obj o, uint32_t handle
 {
 	const struct destroy_row *r = &uvio_destroy_rows[o];
 	struct destroy_call c = { .row = r, .d = { .handle = handle } };
+	struct hw_obj *kept = NULL;
+	/* A hardware half's record leaves the table before the kernel is
+	 * asked, and is released or put back after (lib/hw/layer.c says
+	 * why); rxe and siw have none. */
+	bool hw = r->hw && atomic_load_explicit(&dev->hw, memory_order_acquire) != NULL;
 	int ret = destroy_events_check(events);
 
 	if (ret)
 		return uvio_verb_end(dev, r->desc.name, UVIO_PATH_AUTO, ret, path);
+	if (__builtin_expect(hw, 0))
+		kept = uvio_hw_destroy_begin(dev, (enum hw_verb)(r->hw - 1), handle);
 	ret = uvio_run_verb_desc(dev, &r->desc, &c, path);
+	if (__builtin_expect(hw, 0))
+		uvio_hw_destroy_end(dev, kept, ret);
 	if (ret)
 		return ret;
 	destroy_events_report(events, &c.d, r->comp_words);
-	if (r->hw)
-		drv_destroyed_hw(dev, (enum hw_verb)(r->hw - 1), handle);
 	return 0;
 }
 

@@ -115,29 +115,24 @@ int drv_prepare_hw_slow(struct uvio_device *dev, const char *verb, struct hw_cal
 	if (!c->ops)
 		return 0;
 	b->attrs = NULL;
-	if (c->verb == HW_CONTEXT)
-		return c->ops->context_prepare(dev, c, b);
 	/* The half's state comes with a context the library made; a handle
 	 * adopted from another library has none. */
-	if (!uvio_hw_state(dev))
+	if (c->verb != HW_CONTEXT && !uvio_hw_state(dev))
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 				      "this handle has no context the library made (an adopted fd, "
 				      "or no GET_CONTEXT yet); pass struct uvio_drv with the "
 				      "driver's request");
-	return c->ops->prepare(dev, c, p, b);
+	return uvio_hw_prepare(dev, c, p, b);
 }
 
 void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, struct hw_call *c,
-			int ret, uint32_t handle, const union hw_params *p)
+			int ret, uint32_t handle)
 {
 	const char *name, *header;
 	char was[384];
 
 	if (c->ops) {
-		if (c->verb == HW_CONTEXT)
-			c->ops->context_finish(dev, c, ret);
-		else if (c->obj && uvio_hw_state(dev))
-			c->ops->finish(dev, c, ret, handle, p);
+		uvio_hw_finish(dev, c, ret, handle);
 		return;
 	}
 	if (drv || !(ret == -EINVAL || ret == -EFAULT || ret == -EOPNOTSUPP))

@@ -70,24 +70,14 @@ int drv_refused(struct uvio_device *dev, const char *verb, const struct hw_call 
  * frees what it allocated; a driver without a half that refused a verb
  * sent without driver data is named in uvio_last_error(). */
 void drv_finish_hw_slow(struct uvio_device *dev, const struct uvio_drv *drv, struct hw_call *c,
-			int ret, uint32_t handle, const union hw_params *p);
+			int ret, uint32_t handle);
 static inline void drv_finish_hw(struct uvio_device *dev, const struct uvio_drv *drv,
-				 struct hw_call *c, int ret, uint32_t handle,
-				 const union hw_params *p)
+				 struct hw_call *c, int ret, uint32_t handle)
 {
 	if (__builtin_expect(c->ops || (ret && !drv && dev->driver_id != RDMA_DRIVER_RXE &&
 					dev->driver_id != RDMA_DRIVER_SIW), 0))
-		drv_finish_hw_slow(dev, drv, c, ret, handle, p);
+		drv_finish_hw_slow(dev, drv, c, ret, handle);
 }
-/* The kernel destroyed an object: what a driver half kept for it goes. */
-static inline void drv_destroyed_hw(struct uvio_device *dev, enum hw_verb kind, uint32_t handle)
-{
-	struct hw_state *st = uvio_hw_state(dev);
-
-	if (__builtin_expect(st != NULL, 0))
-		st->ops->destroyed(dev, kind, handle);
-}
-
 /*
  * A verb a driver half takes part in, as one step: its driver data prepared
  * (drv_prepare_hw(): the caller's, or the half's), the verb run on its path
@@ -114,7 +104,7 @@ uvio_run_hw_verb_desc(struct uvio_device *dev, const struct uvio_verb_desc *d, v
 	if (__builtin_expect(ret, 0))
 		return drv_refused(dev, d->name, &hc, ret, path);
 	ret = uvio_run_verb_desc(dev, d, args, path);
-	drv_finish_hw(dev, r->drv, &hc, ret, ret ? 0 : *r->handle, r->p);
+	drv_finish_hw(dev, r->drv, &hc, ret, ret ? 0 : *r->handle);
 	return ret;
 }
 

@@ -55,6 +55,13 @@ static struct {
 	int ioctls, answer;
 	uint32_t next_handle;
 	struct mlx5_ib_alloc_ucontext_resp ctx;
+	/* Another thread's create, run inside the kernel's CQ destroy once
+	 * the handle is free: it gets the same handle, as a real kernel's
+	 * next create may. */
+	struct uvio_device *dev;
+	bool create_on_destroy;
+	uint32_t created_in_destroy;
+	uint64_t created_buf;
 } k;
 
 static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
@@ -115,6 +122,20 @@ static int kernel_ioctl(unsigned long request, void *arg)
 		case UVERBS_OBJECT_CQ:
 		case UVERBS_OBJECT_QP:
 		case UVERBS_OBJECT_SRQ:
+			if (h->method_id == UVERBS_METHOD_CQ_DESTROY &&
+			    h->object_id == UVERBS_OBJECT_CQ && k.create_on_destroy &&
+			    x->attr_id == UVERBS_ATTR_DESTROY_CQ_HANDLE) {
+				UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8);
+				UVIO_OPTS(uvio_cq, cq);
+				struct mlx5_ib_create_cq r;
+
+				k.create_on_destroy = false;
+				k.next_handle = (uint32_t)x->data - 1;	/* free again */
+				assert_int_equal(uvio_create_cq(k.dev, &ca, NULL, &cq, NULL), 0);
+				memcpy(&r, k.uhw_in, sizeof(r));
+				k.created_in_destroy = cq.handle;
+				k.created_buf = r.buf_addr;
+			}
 			if (h->method_id != 0)	/* destroys */
 				break;
 			if (x->attr_id == 0)	/* the new handle */
@@ -327,6 +348,164 @@ static void cq_kept_and_freed(void **state)
 	done(dev, afd);
 }
 
+/* A destroyed CQ's handle given to another create before the destroy
+ * returned (the kernel frees it the moment it answers): the new CQ keeps
+ * its record, its buffer stays mapped and is the one the query names. The
+ * library once dropped the record after the kernel's answer and took the
+ * new CQ's (the first of that handle), unmapping a live queue. */
+static void destroy_handle_reused(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 100);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_mlx5_object, o);
+	UVIO_OPTS(uvio_mlx5_object, before);
+
+	(void)state;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &before), 0);
+	k.dev = dev;
+	k.create_on_destroy = true;
+	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
+	assert_int_equal(k.created_in_destroy, cq.handle);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), 0);
+	assert_ptr_equal(o.buf, (void *)(uintptr_t)k.created_buf);
+	assert_ptr_not_equal(o.buf, before.buf);
+	assert_int_equal(o.ncqe, 16);
+	/* Still the CQ's: mapped, and the hardware's (the last byte of each
+	 * CQE "invalid"). */
+	assert_int_equal(((uint8_t *)o.buf)[15 * 64 + 63], 0xf0);
+	((uint8_t *)o.buf)[0] = 1;
+	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), -ENOENT);
+	/* A destroy the kernel refuses keeps the record. */
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	k.answer = EBUSY;
+	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), -EBUSY);
+	k.answer = 0;
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), 0);
+	assert_int_equal(o.ncqe, 128);
+	done(dev, afd);
+}
+
+/* A resize would free the buffer a poller reads, with completions in it
+ * not yet polled: without the caller's driver data it is refused before
+ * anything is sent, and the CQ keeps its buffer; with it, it goes out. */
+static void resize_refused(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	UVIO_OPTS(uvio_mlx5_object, o);
+	void *buf;
+
+	(void)state;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), 0);
+	buf = o.buf;
+	memset(buf, 0x5a, 64);	/* a completion not yet polled */
+	k.ioctls = 0;
+	{
+		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 100);
+
+		assert_int_equal(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), -EOPNOTSUPP);
+		assert_int_equal(k.ioctls, 0);
+		assert_non_null(strstr(uvio_last_error(), "CQ.RESIZE: mlx5: EOPNOTSUPP: the "
+						       "library does not poll mlx5 CQs"));
+	}
+	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), 0);
+	assert_ptr_equal(o.buf, buf);
+	assert_int_equal(o.ncqe, 32);
+	assert_int_equal(((uint8_t *)o.buf)[0], 0x5a);
+	{
+		struct mlx5_ib_resize_cq req = { .buf_addr = (uintptr_t)buf, .cqe_size = 64 };
+		UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req));
+		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 31);
+
+		assert_int_equal(uvio_resize_cq(dev, &ra, &drv, &cq, NULL), 0);
+		assert_true(k.ioctls > 0);
+	}
+	done(dev, afd);
+}
+
+/* Every number of the caller's that enters a size is held to the device's
+ * limit first: 2^31, 2^32 - 1 and the limit plus one are refused before
+ * anything is sent, with the field named; none wraps into a small queue
+ * granted in its place. */
+static void limits(void **state)
+{
+	static const uint32_t big[] = { 1u << 31, 0xffffffffu, 0xfffffff0u };
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	UVIO_OPTS(uvio_qp, qp);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]) + 1; i++) {
+		/* the last round: the device's limit plus one (max_sq_desc_sz
+		 * 1024, max_send_wqebb 32768, max_recv_wr 32768, ...) */
+		bool edge = i == sizeof(big) / sizeof(big[0]);
+		uint32_t v = edge ? 0 : big[i];
+		struct {
+			const char *field;
+			struct ib_uverbs_qp_cap cap;
+		} qps[] = {
+			{ "cap.max_inline_data", { .max_send_wr = 1, .max_send_sge = 1,
+						  .max_inline_data = edge ? 1024 - 192 - 4 + 1 : v } },
+			{ "cap.max_send_wr", { .max_send_wr = edge ? 32768 + 1 : v, .max_send_sge = 1 } },
+			{ "cap.max_send_sge", { .max_send_wr = 1, .max_send_sge = edge ? (1024 - 192) / 16 + 1 : v } },
+			{ "cap.max_recv_wr", { .max_recv_wr = edge ? 32768 + 1 : v, .max_recv_sge = 1 } },
+			{ "cap.max_recv_sge", { .max_recv_wr = 1, .max_recv_sge = edge ? 512 / 16 + 1 : v } },
+		};
+
+		for (size_t q = 0; q < sizeof(qps) / sizeof(qps[0]); q++) {
+			UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC, .pd_handle = 1,
+				  .send_cq_handle = 2, .recv_cq_handle = 2, .cap = qps[q].cap);
+
+			k.ioctls = 0;
+			assert_int_equal(uvio_create_qp(dev, &qa, NULL, &qp, NULL), -EINVAL);
+			assert_int_equal(k.ioctls, 0);
+			if (!strstr(uvio_last_error(), qps[q].field))
+				fail_msg("%s = %u: %s", qps[q].field, edge ? 0 : v, uvio_last_error());
+		}
+		{
+			UVIO_OPTS(uvio_cq_attr, a, .cqe = edge ? 1u << 24 : v);
+			UVIO_OPTS(uvio_cq, cq);
+
+			k.ioctls = 0;
+			assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
+			assert_int_equal(k.ioctls, 0);
+			assert_non_null(strstr(uvio_last_error(), "cqe: "));
+		}
+		{
+			UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = 1, .max_wr = edge ? 32768 + 1 : v,
+				  .max_sge = 1);
+			UVIO_OPTS(uvio_srq, srq);
+
+			k.ioctls = 0;
+			assert_int_equal(uvio_create_srq(dev, &sa, NULL, &srq, NULL), -EINVAL);
+			assert_int_equal(k.ioctls, 0);
+			assert_non_null(strstr(uvio_last_error(), "max_wr past"));
+			sa.max_wr = 16;
+			sa.max_sge = edge ? 512 / 16 + 1 : v;
+			assert_int_equal(uvio_create_srq(dev, &sa, NULL, &srq, NULL), -EINVAL);
+			assert_int_equal(k.ioctls, 0);
+			assert_non_null(strstr(uvio_last_error(), "max_sge past"));
+		}
+	}
+	/* At the limit itself: granted, and never less than asked. */
+	{
+		UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC, .pd_handle = 1,
+			  .send_cq_handle = 2, .recv_cq_handle = 2,
+			  .cap = { .max_send_wr = 1, .max_send_sge = 1, .max_inline_data = 828 });
+
+		assert_int_equal(uvio_create_qp(dev, &qa, NULL, &qp, NULL), 0);
+		assert_true(k.cap[4] >= 828);	/* max_inline_data as the kernel was told */
+	}
+	done(dev, afd);
+}
+
 /* A kernel without dynamic UARs (before 5.1) answers with static
  * blue-flame registers: their pages are mapped by index (mmap command 0),
  * no UAR object is asked for, and CQs and QPs name no UAR: the kernel
@@ -399,7 +578,7 @@ static void refusals(void **state)
 	a.cqe = 1u << 24;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_int_equal(k.ioctls, 0);
-	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx5: EINVAL: more than"));
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx5: EINVAL: cqe: more than"));
 	/* The queries say why they answer nothing. */
 	{
 		UVIO_OPTS(uvio_mlx5_object, o);
@@ -447,6 +626,9 @@ int main(void)
 		cmocka_unit_test(qp_sizes),
 		cmocka_unit_test(srq_sizes),
 		cmocka_unit_test(cq_kept_and_freed),
+		cmocka_unit_test(destroy_handle_reused),
+		cmocka_unit_test(resize_refused),
+		cmocka_unit_test(limits),
 		cmocka_unit_test(static_uars),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(unbuilt_driver),

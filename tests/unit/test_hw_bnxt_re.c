@@ -25,6 +25,7 @@
 #include "hw/bnxt_re_abi.h"
 #include <uvio.h>
 #include "wrap.h"
+#include "hw_query.h"
 #include "fake_sysfs.h"
 
 /* The pages the stand-in kernel offers: anonymous memory; the offsets
@@ -238,6 +239,8 @@ static void cq_request(void **state)
 	assert_true((r.cq_va & 4095) == 0);
 	assert_int_not_equal(r.cq_handle, 0);
 	assert_int_equal(len_at(r.cq_va), 256 * 32);	/* 201 -> 256 CQEs: two pages */
+	assert_int_equal(assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_CQ,
+				       (const void *)(uintptr_t)r.cq_va, false), 256 * 32);
 	buf = (const uint8_t *)(uintptr_t)r.cq_va;
 	for (size_t i = 0; i < 256 * 32; i++)
 		nonzero += buf[i] != 0;
@@ -360,11 +363,11 @@ static void refusals(void **state)
 	q.type = IB_UVERBS_QPT_RC;
 	q.cap.max_send_sge = 7;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: bnxt_re: EINVAL: more than 6 SGEs"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: bnxt_re: EINVAL: cap.max_send_sge: more than 6 SGEs"));
 	q.cap.max_send_sge = 1;
 	q.cap.max_inline_data = 97;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: bnxt_re: EINVAL: more than 96 bytes"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: bnxt_re: EINVAL: cap.max_inline_data: more than 96 bytes"));
 	a.cqe = 65536;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: bnxt_re: EINVAL"));

@@ -23,6 +23,7 @@
 #include <rdma/efa-abi.h>
 #include <uvio.h>
 #include "wrap.h"
+#include "hw_query.h"
 #define HW_FAKE_MAPS 32
 #include "hw_fake.h"
 
@@ -263,7 +264,7 @@ static void channel_and_limits(void **state)
 	assert_int_equal(k.uhw_in[10], 1);	/* flags: WITH_COMPLETION_CHANNEL */
 	k.ioctls = 0;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);	/* 3 > 2 SGEs */
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EINVAL: past the device's"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EINVAL: cap.max_send_sge past the device's max_sq_sge"));
 	q.cap.max_send_sge = 1;
 	q.cap.max_recv_wr = 513;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
@@ -297,8 +298,12 @@ static void cq_mapped_and_unmapped(void **state)
 	assert_int_equal(nmaps, 2);
 	assert_map(0, CQ_Q_KEY, 2 * (size_t)page(), PROT_READ);
 	assert_map(1, CQ_DB_KEY, (size_t)page(), PROT_WRITE);
+	assert_int_equal(assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_CQ, maps[0].p,
+				       true), 2 * (uint64_t)page());
+	assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_DOORBELL, maps[1].p, true);
 	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
 	assert_int_equal(nunmaps, 2);
+	assert_no_record(dev, UVERBS_OBJECT_CQ, cq.handle);
 
 	k.answer = EINVAL;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
@@ -406,7 +411,7 @@ static void refusals(void **state)
 	q.type = IB_UVERBS_QPT_UD;
 	q.cap.max_send_wr = 600;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EINVAL: send queue past"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: efa: EINVAL: cap.max_send_wr past the device's LLQ"));
 	q.cap.max_send_wr = 1;
 	q.fields = UVIO_QP_INIT_SRQ;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EOPNOTSUPP);

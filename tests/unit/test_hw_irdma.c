@@ -27,6 +27,7 @@
 #include <rdma/irdma-abi.h>
 #include <uvio.h>
 #include "wrap.h"
+#include "hw_query.h"
 #include "fake_sysfs.h"
 
 /* The doorbell page the stand-in kernel offers: anonymous memory; the
@@ -123,6 +124,9 @@ static int kernel_ioctl(unsigned long request, void *arg)
 		} else if (s->write_cmd == IB_USER_VERBS_CMD_DEREG_MR ||
 			   s->write_cmd == IB_USER_VERBS_CMD_DEALLOC_PD) {
 			memcpy(&s->handle, s->core_in, sizeof(s->handle));	/* the handle */
+		} else if (s->write_cmd == IB_USER_VERBS_CMD_DESTROY_CQ) {
+			/* after the response address */
+			memcpy(&s->handle, (uint8_t *)s->core_in + 8, sizeof(s->handle));
 		}
 		return 0;
 	}
@@ -340,6 +344,10 @@ static void cq_regions(void **state)
 		memcpy(&c, k.log[2].uhw_in, sizeof(c));
 		assert_int_equal(c.user_cq_buf, bstart);
 		assert_int_equal(c.user_shadow_area, sstart);
+		assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_CQ,
+			      (const void *)(uintptr_t)bstart, false);
+		assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_SHADOW,
+			      (const void *)(uintptr_t)sstart, false);
 		k.n = 0;
 		assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
 		assert_int_equal(k.n, 3);
@@ -516,20 +524,51 @@ static void refusals(void **state)
 	q.type = IB_UVERBS_QPT_RC;
 	q.cap.max_send_sge = 14;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: irdma: EINVAL: SGEs past"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: irdma: EINVAL: cap.max_send_sge past the context's max_hw_wq_frags"));
 	q.cap.max_send_sge = 1;
 	q.cap.max_send_wr = 16384;	/* 16384 x 2 + 258 -> 65536 quanta */
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: irdma: EINVAL: send queue deeper"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: irdma: EINVAL: cap.max_send_wr past the context's max_hw_wq_quanta"));
 	a.cqe = 1048576;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: irdma: EINVAL: CQEs outside"));
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: irdma: EINVAL: cqe: outside"));
 	a.cqe = 0;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_int_equal(uvio_create_srq(dev, &s, NULL, &srq, NULL), -EOPNOTSUPP);
 	assert_non_null(strstr(uvio_last_error(), "SRQ.CREATE: irdma: EOPNOTSUPP: irdma has no SRQs"));
 	assert_int_equal(k.n, n);
 	done(dev, afd);
+}
+
+/* A handle over an fd that outlives it (adopted): at close the CQ the
+ * library made is destroyed, then its regions deregistered, then the
+ * context's own PD let go, so that nothing stays registered or pinned on
+ * the file. (The library once unmapped the regions and left them and the
+ * CQ registered on the fd.) */
+static void close_adopted(void **state)
+{
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+	uint32_t ctx_pd = k.next_handle;
+	UVIO_OPTS(uvio_cq_attr, a, .cqe = 16);
+	UVIO_OPTS(uvio_cq, cq);
+	uint32_t bh, sh;
+
+	(void)state;
+	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
+	bh = k.log[0].handle;
+	sh = k.log[1].handle;
+	k.n = 0;
+	done(dev, afd);
+	assert_int_equal(k.n, 4);
+	assert_int_equal(k.log[0].write_cmd, IB_USER_VERBS_CMD_DESTROY_CQ);
+	assert_int_equal(k.log[0].handle, cq.handle);
+	assert_int_equal(k.log[1].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
+	assert_int_equal(k.log[1].handle, bh);
+	assert_int_equal(k.log[2].write_cmd, IB_USER_VERBS_CMD_DEREG_MR);
+	assert_int_equal(k.log[2].handle, sh);
+	assert_int_equal(k.log[3].write_cmd, IB_USER_VERBS_CMD_DEALLOC_PD);
+	assert_int_equal(k.log[3].handle, ctx_pd);
 }
 
 int main(void)
@@ -540,6 +579,7 @@ int main(void)
 		cmocka_unit_test(qp_regions),
 		cmocka_unit_test(mr_request),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(close_adopted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@
 #include <uvio.h>
 #include "hw/mana_abi.h"
 #include "wrap.h"
+#include "hw_query.h"
 #define HW_FAKE_MAPS 8
 #include "hw_fake.h"
 
@@ -180,7 +181,10 @@ static void cq_requests(void **state)
 		buf = (uint8_t *)(uintptr_t)addr;	/* the whole length is the process's */
 		assert_int_equal(buf[0], 0);
 		buf[c[i].len - 1] = 1;
+		assert_int_equal(assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_CQ, buf,
+					       false), c[i].len);
 		assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
+		assert_no_record(dev, UVERBS_OBJECT_CQ, cq.handle);
 	}
 	done(dev, afd);
 }
@@ -235,11 +239,11 @@ static void refusals(void **state)
 	(void)state;
 	k.ioctls = 0;
 	assert_int_equal(uvio_create_cq(dev, &ca, NULL, &cq, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mana: EINVAL: mana's CQs hold 1 to 256"));
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mana: EINVAL: cqe: mana's CQs hold 1 to 256"));
 	ca.cqe = 0;
 	assert_int_equal(uvio_create_cq(dev, &ca, NULL, &cq, NULL), -EINVAL);
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mana: EINVAL: more than 256 send WRs"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mana: EINVAL: cap.max_send_wr: more than 256"));
 	q.cap.max_send_wr = 16;
 	q.cap.max_send_sge = 32;	/* 32 x 16 + 16 = 528: past 512 */
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);

@@ -25,6 +25,7 @@
 #include <rdma/mlx4-abi.h>
 #include <uvio.h>
 #include "wrap.h"
+#include "hw_query.h"
 #include "fake_sysfs.h"
 
 /* The pages the stand-in kernel offers: anonymous memory; the offsets
@@ -259,6 +260,10 @@ static void cq_request(void **state)
 	for (size_t i = 0; i < 128 * 64; i++)
 		nonzero += buf[i] != 0;
 	assert_int_equal(nonzero, 0);
+	assert_int_equal(assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_CQ, buf, false),
+			 128 * 64);
+	assert_region(dev, UVERBS_OBJECT_CQ, cq.handle, UVIO_HW_MEM_DBREC,
+		      (const void *)(uintptr_t)r.db_addr, false);
 	a.cqe = 1;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
 	assert_int_equal(k.cqe, 1);
@@ -266,6 +271,7 @@ static void cq_request(void **state)
 	assert_int_equal(r2.db_addr, r.db_addr + 8);
 	/* the CQ of 127 is destroyed: the next takes its record back */
 	assert_int_equal(uvio_destroy_cq(dev, 1, NULL, NULL), 0);
+	assert_no_record(dev, UVERBS_OBJECT_CQ, 1);
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), 0);
 	memcpy(&r2, k.uhw_in, sizeof(r2));
 	assert_int_equal(r2.db_addr, r.db_addr);
@@ -436,7 +442,7 @@ static void refusals(void **state)
 	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mlx4: EINVAL: QP past mlx4's limits"));
 	a.cqe = 0x400000;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx4: EINVAL: more than 2^22 - 1"));
+	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx4: EINVAL: cqe: more than 2^22 - 1"));
 	{
 		UVIO_OPTS(uvio_srq_attr, s, .pd_handle = 1, .max_wr = 16, .max_sge = 65);
 
