@@ -133,6 +133,7 @@ user_programs
 
 # --- (h) memcheck over the library's bnxt_re program -----------------------------
 uvio_memcheck
+hw_race
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

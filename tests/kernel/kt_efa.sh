@@ -101,6 +101,7 @@ user_programs
 
 # --- (i) memcheck over the library's efa program ------------------------------
 uvio_memcheck
+hw_race
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

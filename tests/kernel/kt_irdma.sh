@@ -168,6 +168,7 @@ user_programs
 
 # --- (h) memcheck over the library's irdma program ----------------------------
 uvio_memcheck
+hw_race
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

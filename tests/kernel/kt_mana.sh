@@ -88,6 +88,7 @@ user_programs
 
 # --- (i) memcheck over the library's mana program -----------------------------
 uvio_memcheck
+hw_race
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

@@ -138,6 +138,7 @@ user_programs
 
 # --- (h) memcheck over the library's mlx4 program -----------------------------
 uvio_memcheck
+hw_race
 
 # --- (i) a device without user capabilities: uverbs ABI 3 ----------------------
 # The stand-in again with abi=3, as mlx4_ib registers such a device: the

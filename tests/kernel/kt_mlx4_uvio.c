@@ -247,7 +247,7 @@ int main(int argc, char **argv)
 	unsigned int cqe_size;
 	enum uvio_path p;
 	int abi;
-	void *mem;
+	void *mem, *resized = MAP_FAILED;
 	int err;
 
 	name = argc > 1 ? argv[1] : "mlx4_0";
@@ -280,14 +280,29 @@ int main(int argc, char **argv)
 	KT_EQ(uvio_create_cq(dev, &cqa, NULL, &cq, &p), 0);
 	KT_EQ(cq.cqe, 31);
 	expect_pinned(1 + 1, "CQ of 32 CQEs");
-	{	/* 128 CQEs: 8 KiB, two pages (32-byte CQEs: one), the old one let go */
+	{	/* Refused without driver data (the library polls no mlx4 CQ
+		 * and cannot carry unpolled completions over); the poller's
+		 * own buffer of 128 CQEs goes out: 8 KiB, two pages (32-byte
+		 * CQEs: one), the old one let go */
 		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 100);
+		struct mlx4_ib_resize_cq req = { 0 };
+		/* no answer space: mlx4 answers in the core response alone */
+		UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req), .out = &req, .out_len = 0);
 
-		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), 0);
+		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), -EOPNOTSUPP);
+		KT_CHECK(strstr(uvio_last_error(), "does not poll mlx4 CQs") != NULL, "%s",
+			 uvio_last_error());
+		expect_pinned(0, "CQ resize refused");
+		resized = mmap(NULL, 128 * cqe_size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		KT_CHECK(resized != MAP_FAILED, "a buffer for the resize");
+		req.buf_addr = (uintptr_t)resized;
+		ra.cqe = 127;
+		KT_EQ(uvio_resize_cq(dev, &ra, &drv, &cq, NULL), 0);
 		KT_EQ(cq.cqe, 127);
 		expect_pinned((long)(128 * cqe_size / PAGE) - 1, "CQ resized to 128 CQEs");
 		/* the same count again: mlx4_ib keeps the CQ as it is */
-		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), 0);
+		KT_EQ(uvio_resize_cq(dev, &ra, &drv, &cq, NULL), 0);
 		KT_EQ(cq.cqe, 127);
 		expect_pinned(0, "CQ resized to the count it has");
 	}
@@ -357,6 +372,8 @@ int main(int argc, char **argv)
 	KT_EQ(res_count("pd"), 0);
 	KT_EQ(res_count("mr"), 0);
 	munmap(mem, 2 * PAGE);
+	if (resized != MAP_FAILED)
+		munmap(resized, 128 * cqe_size);
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
 	uvio_device_close(dev);

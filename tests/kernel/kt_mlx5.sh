@@ -22,7 +22,8 @@
 #  (g) examples/create_cq and uverbs-info on mlx5_0, as a user runs them;
 #  (h) callgrind: a CQ created and destroyed, the library's user-space
 #      instructions against libmlx5's (not more);
-#  (i) kt_mlx5_uvio under memcheck.
+#  (i) kt_mlx5_uvio under memcheck;
+#  (j) kt_hw_race: threads sharing the device (standin-lib.sh, hw_race).
 B=/opt/uvio/bin
 T=/tmp/kt_mlx5
 DEV=mlx5_0
@@ -193,6 +194,13 @@ if [ -x $B/kt_mlx5_uvio ] && command -v valgrind >/dev/null; then
 	fi
 	nothing_left "kt_mlx5_uvio under memcheck"
 fi
+
+# --- (j) threads sharing the device ------------------------------------------
+# Four threads, each creating a CQ and a QP, writing a mark into their
+# buffers, asking uvio_mlx5_query_object() again, destroying: a handle the
+# kernel frees in one thread's destroy comes back in another's create, and
+# no answer may move to another queue's buffer.
+hw_race
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

@@ -2,7 +2,8 @@
  * The library's mlx5 half against an mlx5 kernel driver (in the suite, the
  * stand-in module of tests/standin/mlx5, which holds commands to mlx5_ib's
  * user-data contract): with no driver data from the caller, context, PD, MR,
- * CQ (and resize), RC, UC and UD QPs, an SRQ and a QP on it, an AH; what the
+ * CQ (a resize refused without the caller's buffer, sent with it), RC, UC
+ * and UD QPs, an SRQ and a QP on it, an AH; what the
  * library laid out checked against mlx5's rules; everything destroyed and
  * the kernel's object table empty after. Then what mlx5 refuses, sent on
  * purpose with the caller's own driver data, refused and reported.
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
 	struct uvio_qp rc, uc, ud, on_srq;
 	uint32_t pd = 0, ah = 0;
 	enum uvio_path p;
-	void *mem;
+	void *mem, *resized = MAP_FAILED;
 	int err;
 
 	name = argc > 1 ? argv[1] : "mlx5_0";
@@ -226,11 +227,38 @@ int main(int argc, char **argv)
 	KT_EQ(cq.cqe, 31);
 	check_cq(dev, cq.handle, 32);
 	{
+		/* The library polls no mlx5 CQ, so it cannot carry unpolled
+		 * completions into a new buffer: without driver data the
+		 * resize is refused before anything is sent, and the CQ keeps
+		 * its buffer. The poller's own buffer (128 CQEs of 64 bytes,
+		 * each the hardware's) goes out as libmlx5 sends its own. */
 		UVIO_OPTS(uvio_cq_resize_attr, ra, .cq_handle = cq.handle, .cqe = 100);
+		struct mlx5_ib_resize_cq req = { .cqe_size = 64 };
+		/* No answer space (out set, out_len 0): mlx5 answers a resize
+		 * in the core response alone, and libmlx5 asks for none. */
+		UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req), .out = &req, .out_len = 0);
+		UVIO_OPTS(uvio_mlx5_object, was);
 
-		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), 0);
+		KT_EQ(uvio_resize_cq(dev, &ra, NULL, &cq, NULL), -EOPNOTSUPP);
+		KT_CHECK(strstr(uvio_last_error(), "does not poll mlx5 CQs") != NULL, "%s",
+			 uvio_last_error());
+		check_cq(dev, cq.handle, 32);
+		KT_EQ(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &was), 0);
+		resized = mmap(NULL, 128 * 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		KT_CHECK(resized != MAP_FAILED, "a buffer for the resize");
+		for (uint32_t i = 0; i < 128; i++)
+			((uint8_t *)resized)[i * 64 + 63] = 0xf0;
+		req.buf_addr = (uintptr_t)resized;
+		ra.cqe = 127;
+		KT_EQ(uvio_resize_cq(dev, &ra, &drv, &cq, NULL), 0);
 		KT_EQ(cq.cqe, 127);
-		check_cq(dev, cq.handle, 128);
+		/* The library's record keeps its own buffer, mapped: the
+		 * poller drains it up to the resize entry the device writes
+		 * there, then goes on in its new one. */
+		KT_EQ(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &obj), 0);
+		KT_CHECK(obj.buf == was.buf && obj.ncqe == 32, "the record's buffer %p, was %p",
+			 obj.buf, was.buf);
 	}
 
 	KT_EQ(make_qp(dev, IB_UVERBS_QPT_RC, pd, cq.handle, NULL, &rc), 0);
@@ -302,6 +330,8 @@ int main(int argc, char **argv)
 	KT_EQ(res_count("pd"), 0);
 	KT_EQ(res_count("mr"), 0);
 	munmap(mem, 2 * PAGE);
+	if (resized != MAP_FAILED)
+		munmap(resized, 128 * 64);
 	if (ctx.async_fd >= 0)
 		close(ctx.async_fd);
 	uvio_device_close(dev);

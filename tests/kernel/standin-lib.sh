@@ -228,6 +228,25 @@ uvio_memcheck() {
 	fi
 }
 
+# hw_race [ROUNDS]: kt_hw_race (3000 rounds), four threads sharing one handle of $DEV
+# creating, using and destroying what the driver half keeps memory for;
+# zero wrong answers, every verb done, nothing left on $DEV.
+hw_race() {
+	if [ ! -x $B/kt_hw_race ]; then
+		bad "no kt_hw_race in the guest"
+		return
+	fi
+	t0=$(date +%s)
+	timeout $((TMO * 3)) kt_hw_race $DEV ${1:-3000} > hw_race.out 2>&1; rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "threads sharing $DEV: $(tail -n1 hw_race.out) ($(( $(date +%s) - t0 )) s)"
+	else
+		bad "threads sharing $DEV: exit $rc"
+		tail -n 20 hw_race.out
+	fi
+	nothing_left "kt_hw_race"
+}
+
 # print_traces: the traces between "UVIO-FILE-BEGIN $DRV/NAME" and
 # "UVIO-FILE-END $DRV/NAME" lines, for the host (tests/standin/vm-standin.sh).
 print_traces() {

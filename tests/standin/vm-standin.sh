@@ -42,7 +42,7 @@ ko=$("$here/build.sh" "$drv" "$kdir") || { echo "vm: FAIL: building the $drv sta
 echo "vm: $drv stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
 
 programs="$ko $witness $tracer @USERLAND@/usr/bin/ibv_devices"
-for p in "$build"/tests/kernel/kt_"$drv"_uvio* "$build"/examples/create_cq \
+for p in "$build"/tests/kernel/kt_"$drv"_uvio* "$build"/tests/kernel/kt_hw_race "$build"/examples/create_cq \
 	 "$build"/tools/uverbs-info "$build/bench/${drv}_cq"; do
 	[ -f "$p" ] && [ -x "$p" ] && programs="$programs $p"
 done
