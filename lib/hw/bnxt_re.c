@@ -202,7 +202,7 @@ static int bnxt_re_cq_request(struct bnxt_state *st, struct hw_call *c, union hw
 	_Static_assert(sizeof(*req) <= sizeof(c->in), "room for the request");
 	_Static_assert(sizeof(struct bnxt_re_cq_resp) <= sizeof(c->out), "room");
 	if (!p->cq.cqe || p->cq.cqe > st->resp.max_cqd)
-		return uvio_hw_refuse(c, -EINVAL, "CQEs asked: none, or past the context's max_cqd");
+		return uvio_hw_refuse(c, -EINVAL, "cqe: none, or past the context's max_cqd");
 	depth = uvio_hw_pow2((uint64_t)p->cq.cqe + 1);
 	if (!depth || depth > (uint64_t)st->resp.max_cqd + 1)
 		depth = (uint64_t)st->resp.max_cqd + 1;

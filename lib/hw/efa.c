@@ -298,6 +298,9 @@ static int efa_qp_request(struct efa_state *st, struct hw_call *c, union hw_para
 		if (cap->max_recv_sge > st->dev.max_rq_sge)
 			return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_sge past the device's max_rq_sge");
 	}
+	if (cap->max_inline_data > st->resp.inline_buf_size)
+		return uvio_hw_refuse(c, -EINVAL,
+				      "cap.max_inline_data past the context's inline_buf_size");
 	sq = uvio_hw_pow2(cap->max_send_wr > st->resp.min_sq_wr ? cap->max_send_wr :
 							    st->resp.min_sq_wr);
 	if (!sq || (uint64_t)sq * TX_WQE > st->resp.max_llq_size)

@@ -99,7 +99,8 @@ struct hw_state {
 					 * among its objects (doorbell pages) */
 	const struct hw_ops *ops;
 	struct hw_obj *objs;
-	unsigned int nobjs;
+	unsigned int nobjs;		/* records kept; at context_release, the objects
+					 * the close found alive */
 	bool fd_closing;		/* close: the fd goes next, and the kernel
 					 * frees every object with it */
 };

@@ -189,10 +189,12 @@ static void irdma_context_release(struct uvio_device *dev, struct hw_state *base
 {
 	struct irdma_state *st = (struct irdma_state *)base;
 
-	/* The context's own PD, where the fd outlives the handle: the CQs'
-	 * regions on it are gone by now (a region the kernel would not let go
-	 * keeps it, and the kernel says EBUSY). */
-	if (st->have_pd && !base->fd_closing) {
+	/* The context's own PD, as libirdma lets its own go: where the fd
+	 * outlives the handle the CQs' regions on it are gone by now (one the
+	 * kernel would not let go keeps it, and the kernel says EBUSY); where
+	 * the fd closes next with CQs alive, their regions hold it and the
+	 * kernel frees all with the fd. */
+	if (st->have_pd && (!base->fd_closing || !base->nobjs)) {
 		struct ib_uverbs_dealloc_pd core = { .pd_handle = st->pd };
 
 		(void)uvio_hw_write(dev, IB_USER_VERBS_CMD_DEALLOC_PD, &core, sizeof(core), NULL, 0,

@@ -182,8 +182,7 @@ static void hw_release_at_close(struct uvio_device *dev)
 		hw_obj_free(dev, st, o);
 	}
 	st->objs = NULL;
-	st->nobjs = 0;
-	st->ops->context_release(dev, st);
+	st->ops->context_release(dev, st);	/* nobjs: what the close found alive */
 	hw_state_free(st);
 	atomic_store_explicit(&dev->hw, NULL, memory_order_release);
 }

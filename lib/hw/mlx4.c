@@ -384,10 +384,16 @@ static int mlx4_qp_request(struct mlx4_state *st, struct hw_call *c, union hw_pa
 	    p->qp.type != IB_UVERBS_QPT_UD)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx4 half makes RC, UC and UD QPs; pass driver data for others");
-	if (cap->max_send_wr > MAX_WR || cap->max_recv_wr > MAX_WR ||
-	    cap->max_send_sge > MAX_SGE || cap->max_recv_sge > MAX_SGE ||
-	    cap->max_inline_data > MAX_INLINE)
-		return uvio_hw_refuse(c, -EINVAL, "QP past mlx4's limits (65536 WRs, 64 SGEs, 1024 bytes inline)");
+	if (cap->max_send_wr > MAX_WR)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_wr past mlx4's 65536");
+	if (cap->max_recv_wr > MAX_WR)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_wr past mlx4's 65536");
+	if (cap->max_send_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_send_sge past mlx4's 64");
+	if (cap->max_recv_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_recv_sge past mlx4's 64");
+	if (cap->max_inline_data > MAX_INLINE)
+		return uvio_hw_refuse(c, -EINVAL, "cap.max_inline_data past mlx4's 1024 bytes");
 	if (!st->uar)
 		return uvio_hw_refuse(c, st->uar_error ? st->uar_error : -EOPNOTSUPP,
 			      "the context has no UAR page for the QP's doorbell");
@@ -444,8 +450,10 @@ static int mlx4_srq_request(struct mlx4_state *st, struct hw_call *c, union hw_p
 	if (p->srq.type != IB_UVERBS_SRQT_BASIC)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "the library's mlx4 half makes basic SRQs; pass driver data for others");
-	if (p->srq.max_wr > MAX_SRQ_WR || p->srq.max_sge > MAX_SGE)
-		return uvio_hw_refuse(c, -EINVAL, "SRQ past mlx4's limits (65536 WRs, 64 SGEs)");
+	if (p->srq.max_wr > MAX_SRQ_WR)
+		return uvio_hw_refuse(c, -EINVAL, "max_wr past mlx4's 65536");
+	if (p->srq.max_sge > MAX_SGE)
+		return uvio_hw_refuse(c, -EINVAL, "max_sge past mlx4's 64");
 	max = uvio_hw_pow2((uint64_t)p->srq.max_wr + 1);
 	size = SEG_SRQ_NEXT + p->srq.max_sge * SEG_DATA;
 	while ((1u << shift) < size)

@@ -387,6 +387,23 @@ static void refusals(void **state)
 	done(dev, afd);
 }
 
+/* Every number of the caller's that enters a size is held to a limit
+ * first (2^31, 2^32 - 1; 6 SGEs, 96 bytes inline, the context's max_cqd;
+ * WR counts past the device's are the kernel's to refuse): refused before
+ * anything is sent, the field named. */
+static void limits(void **state)
+{
+	static const uint32_t plus_one[5] = { 0, 0, 7, 7, 97 };
+	int afd;
+	struct uvio_device *dev = with_context(0x16d7, UVIO_BNXT_RE_WQE_MODE_STATIC, &afd);
+
+	(void)state;
+	assert_qp_limits(dev, IB_UVERBS_QPT_RC, 0x1f, plus_one);
+	assert_cq_limits(dev, 65536);
+	assert_srq_limits(dev, 0, 7);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +412,7 @@ int main(void)
 		cmocka_unit_test(qp_sizes),
 		cmocka_unit_test(srq_layout),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -445,6 +445,22 @@ static void refusals(void **state)
 	done(dev, afd);
 }
 
+/* Every number of the caller's that enters a size is held to the
+ * device's limits first (2^31, 2^32 - 1 and each limit plus one: 512 WRs,
+ * 2 SGEs, 32 bytes inline, rings of 2^30 bytes): refused before anything
+ * is sent, the field named. */
+static void limits(void **state)
+{
+	static const uint32_t plus_one[5] = { 513, 513, 3, 3, 33 };
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+
+	(void)state;
+	assert_qp_limits(dev, IB_UVERBS_QPT_UD, 0x1f, plus_one);
+	assert_cq_limits(dev, (1u << 26) + 1);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +469,7 @@ int main(void)
 		cmocka_unit_test(qp_sizes_and_maps),
 		cmocka_unit_test(channel_and_limits),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(limits),
 	};
 
 	fake_sysfs();

@@ -571,6 +571,24 @@ static void close_adopted(void **state)
 	assert_int_equal(k.log[3].handle, ctx_pd);
 }
 
+/* Every number of the caller's that enters a size is held to the
+ * context's limits first (2^31, 2^32 - 1 and each limit plus one: 13
+ * fragments, 101 bytes inline, queues of 32768 quanta, CQs of
+ * max_hw_cq_size): refused before anything is sent, the field named. */
+static void limits(void **state)
+{
+	/* send: (WRs + 258 reserved) rounded up to a power of two, past
+	 * 32768 quanta from 32511; receive: WRs + 1, from 32768 */
+	static const uint32_t plus_one[5] = { 32511, 32768, 14, 14, 102 };
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+
+	(void)state;
+	assert_qp_limits(dev, IB_UVERBS_QPT_RC, 0x1f, plus_one);
+	assert_cq_limits(dev, 1048576);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +597,7 @@ int main(void)
 		cmocka_unit_test(qp_regions),
 		cmocka_unit_test(mr_request),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(limits),
 		cmocka_unit_test(close_adopted),
 	};
 

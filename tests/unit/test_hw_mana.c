@@ -303,6 +303,22 @@ static void no_context(void **state)
 	uvio_device_close(dev);
 }
 
+/* Every number of the caller's that enters a size is held to libmana's
+ * limits first (2^31, 2^32 - 1; 256 send WRs and CQEs, a 512-byte WQE: 31
+ * SGEs); a raw QP has no receive queue or inline data of its own to size.
+ * Refused before anything is sent, the field named. */
+static void limits(void **state)
+{
+	static const uint32_t plus_one[5] = { 257, 0, 32, 0, 0 };
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+
+	(void)state;
+	assert_qp_limits(dev, 8 /* IB_UVERBS_QPT_RAW_PACKET */, 0x5, plus_one);
+	assert_cq_limits(dev, 257);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +326,7 @@ int main(void)
 		cmocka_unit_test(cq_requests),
 		cmocka_unit_test(qp_requests),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(limits),
 		cmocka_unit_test(no_context),
 	};
 

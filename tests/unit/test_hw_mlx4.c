@@ -439,7 +439,7 @@ static void refusals(void **state)
 	q.type = IB_UVERBS_QPT_RC;
 	q.cap.max_inline_data = 1025;
 	assert_int_equal(uvio_create_qp(dev, &q, NULL, &qp, NULL), -EINVAL);
-	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mlx4: EINVAL: QP past mlx4's limits"));
+	assert_non_null(strstr(uvio_last_error(), "QP.CREATE: mlx4: EINVAL: cap.max_inline_data past mlx4's 1024"));
 	a.cqe = 0x400000;
 	assert_int_equal(uvio_create_cq(dev, &a, NULL, &cq, NULL), -EINVAL);
 	assert_non_null(strstr(uvio_last_error(), "CQ.CREATE: mlx4: EINVAL: cqe: more than 2^22 - 1"));
@@ -453,6 +453,22 @@ static void refusals(void **state)
 	done(dev, afd);
 }
 
+/* Every number of the caller's that enters a size is held to mlx4's
+ * limits first (2^31, 2^32 - 1 and each limit plus one): refused before
+ * anything is sent, the field named. */
+static void limits(void **state)
+{
+	static const uint32_t plus_one[5] = { 65537, 65537, 65, 65, 1025 };
+	int afd;
+	struct uvio_device *dev = with_context(&afd);
+
+	(void)state;
+	assert_qp_limits(dev, IB_UVERBS_QPT_RC, 0x1f, plus_one);
+	assert_cq_limits(dev, 0x400000);
+	assert_srq_limits(dev, 65537, 65);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +478,7 @@ int main(void)
 		cmocka_unit_test(qp_sizes),
 		cmocka_unit_test(srq_layout),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
