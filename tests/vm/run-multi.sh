@@ -27,6 +27,16 @@
 # no exit marker (timeout UVIO_VM_TIMEOUT, default 900 s, or crash).
 # A script that prints its exit marker and then a line UVIO-POWER-OFF is
 # powered off from outside within a second, mid-work: a peer that vanishes.
+# A guest whose init has said nothing (UVIO-INIT, tests/vm/init-multi)
+# UVIO_VM_BOOT_TIMEOUT seconds (default 60, as in run.sh) after its start
+# hangs (seen under TCG: sid's 7.2 printed its firmware's banner and no
+# more), and one whose kernel oopses, panics or stops before its init is up
+# failed: either is stopped and booted again while its peers wait (each
+# guest's script starts once its peers answer, and their meetings wait for a
+# late peer: tests/kernel/guest-lib.sh); three boots of one guest at most,
+# the last failing the run at once. The recap names every guest booted again
+# and why. UVIO_VM_HANG_GUEST=I starts guest I's first UVIO_VM_HANG boots
+# (default 1) with the CPU stopped, to show the hang.
 # UVIO_VM_SMP sets each guest's CPUs (default 2); UVIO_VM_ARGS (comma
 # separated, no spaces) reaches the scripts as UVIO_ARGS; UVIO_VM_WITH
 # ("PROGRAM...", @USERLAND@ as in run.sh) adds programs to /opt/uvio/bin
@@ -147,14 +157,21 @@ if [ "$script" = shell ]; then
 fi
 
 log_of() { echo "$build/vm/console-multi-$run-g$1.log"; }
+bound=${UVIO_VM_BOOT_TIMEOUT:-60}
+case $bound in ''|*[!0-9]*|0) echo "vm: UVIO_VM_BOOT_TIMEOUT must be a positive number of seconds, not '$bound'"; exit 2 ;; esac
+max_boots=3
+declare -A started hung broke lasthang
 start_guest() {	# start_guest I: boot guest I, console to its log and stdout
-	local i=$1 log
+	local i=$1 log hang=
 	log=$(log_of "$i")
 	rm -f "$log" "$build/vm/qemu-multi-g$i.pid"	# never write through a hard link
 	boots[$i]=$(( ${boots[$i]:-0} + 1 ))
+	[ "$i" = "${UVIO_VM_HANG_GUEST:-}" ] && [ "${boots[$i]}" -le "${UVIO_VM_HANG:-1}" ] &&
+		hang=-S	# CPU stopped: a hang
+	started[$i]=$SECONDS
 	# Word splitting of qemus[] is wanted: paths come from the cache dir.
 	# shellcheck disable=SC2086
-	( timeout "${UVIO_VM_TIMEOUT:-900}" ${qemus[$i]} -nographic \
+	( timeout "${UVIO_VM_TIMEOUT:-900}" ${qemus[$i]} -nographic $hang \
 		-pidfile "$build/vm/qemu-multi-g$i.pid" -append "${appends[$i]}" </dev/null 2>&1 |
 	  sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g' |
 	  tee "$log" | sed -u "s/^/[g$i] /" ) &
@@ -169,9 +186,10 @@ stop_guest() {	# stop_guest I: end its qemu (started by us, by its pid)
 for ((i = 0; i < count; i++)); do start_guest "$i"; done
 
 # Watch the guests:
-# - one whose kernel panics or oopses before its init runs, or that is gone
-#   before then (a boot that went wrong under TCG), is booted again, twice
-#   at most: the others wait at their barriers;
+# - one whose init said nothing within the bound (a hang), or whose kernel
+#   panics or oopses before its init is up, or that is gone before then (a
+#   boot that went wrong under TCG), is booted again, twice at most: the
+#   others wait for it; a third hang is stopped, which fails the run;
 # - one that printed its exit marker has nothing more to say: if it has not
 #   powered off 30 s later (a kernel stuck on the way down), it is stopped;
 #   if it then printed UVIO-POWER-OFF, it is stopped at once (within a
@@ -182,17 +200,40 @@ while :; do
 	alive=0
 	for ((i = 0; i < count; i++)); do
 		log=$(log_of "$i")
-		booting=0
-		grep -q 'init: guest [0-9]* of ' "$log" || booting=1
-		if [ $booting = 1 ] && [ "${boots[$i]}" -lt 3 ] &&
-		   { ! kill -0 "${pids[$i]}" 2>/dev/null || grep -Eq 'Kernel panic|Oops' "$log"; }; then
-			echo "vm: guest $i failed while booting: booting it again"
-			cp "$log" "$log.boot${boots[$i]}"
+		booting=0 why=
+		grep -q 'init: guest [0-9]* of ' "$log" 2>/dev/null || booting=1
+		if [ $booting = 1 ]; then
+			if ! kill -0 "${pids[$i]}" 2>/dev/null || grep -Eq 'Kernel panic|Oops' "$log" 2>/dev/null; then
+				why="the kernel failed before the init"
+			elif ! grep -q 'UVIO-INIT ' "$log" 2>/dev/null &&
+			     [ $((SECONDS - started[$i])) -ge "$bound" ]; then
+				why="no guest output within $bound s"
+			fi
+		fi
+		# Once the run is doomed (failed), a guest stopped while it
+		# booted stays stopped.
+		if [ -n "$why" ] && [ -z "$failed" ] && [ "${boots[$i]}" -lt $max_boots ]; then
+			echo "vm: RETRY: guest $i (${roles[$i]:-guest$i}): $why; killed," \
+			     "booting it once more while its peers wait (console: $log.boot${boots[$i]})"
+			case $why in
+			no*) hung[$i]=$(( ${hung[$i]:-0} + 1 )) ;;
+			*) broke[$i]=$(( ${broke[$i]:-0} + 1 )) ;;
+			esac
 			stop_guest "$i"
 			wait "${pids[$i]}" 2>/dev/null || true
+			cp "$log" "$log.boot${boots[$i]}"
 			start_guest "$i"
 			alive=1
 			continue
+		fi
+		if [ "$why" = "no guest output within $bound s" ]; then
+			# The last boot hung too: stopped now, not at UVIO_VM_TIMEOUT;
+			# gone without its marker, it stops the others below.
+			echo "vm: guest $i (${roles[$i]:-guest$i}): no guest output within $bound s," \
+			     "${boots[$i]} boots: stopping it"
+			lasthang[$i]=1
+			stop_guest "$i"
+			wait "${pids[$i]}" 2>/dev/null || true
 		fi
 		if ! kill -0 "${pids[$i]}" 2>/dev/null; then
 			if [ -z "$failed" ] && ! grep -q '^UVIO-EXIT ' "$log"; then
@@ -235,6 +276,24 @@ for ((i = 0; i < count; i++)); do
 	fi
 done
 echo "vm: $count guest(s) ran $((SECONDS - t1)) s"
+# Every guest booted again, and why, whatever the result (run.sh's words).
+boots_that() {	# boots_that N WHAT: "one boot WHAT", "2 boots WHAT"
+	[ "$1" = 1 ] && echo "one boot $2" || echo "$1 boots $2"
+}
+for ((i = 0; i < count; i++)); do
+	why=
+	[ -n "${hung[$i]:-}" ] &&
+		why=$(boots_that "${hung[$i]}" "that hung (no guest output within $bound s)")
+	[ -n "${broke[$i]:-}" ] &&
+		why="${why:+$why and }$(boots_that "${broke[$i]}" "whose kernel failed before the init")"
+	if [ -n "$why" ]; then
+		echo "vm: recap g$i: ${roles[$i]:-guest$i} booted again, after $why"
+	fi
+	if [ -n "${lasthang[$i]:-}" ]; then
+		echo "vm: recap g$i: ${roles[$i]:-guest$i}: its last boot hung too" \
+		     "(no guest output within $bound s, ${boots[$i]} boots)"
+	fi
+done
 # A log that is cut in the middle (CI keeps its head and tail) still names
 # what failed: each failing guest's verdict lines again, last.
 if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
