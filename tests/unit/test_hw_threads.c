@@ -35,6 +35,10 @@
 #define ROUNDS 5000
 #define HANDLES 64
 
+/* The device's fd, found once before the threads start (fake_uverbs_fd()
+ * itself is the single-threaded tests' helper). */
+static int uverbs_fd = -1;
+
 /* The kernel's handle table: the lowest free handle first. */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t table_used;
@@ -92,7 +96,7 @@ static int kernel_ioctl(unsigned long request, void *arg)
 		return 0;
 	case UVERBS_OBJECT_ASYNC_EVENT:
 		if ((a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE)))
-			a->data = (uint64_t)dup(fake_uverbs_fd());
+			a->data = (uint64_t)dup(uverbs_fd);
 		return 0;
 	case MLX5_IB_OBJECT_UAR:
 		if ((a = (struct ib_uverbs_attr *)attr_of(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE)))
@@ -130,7 +134,7 @@ void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (fd == fake_uverbs_fd())
+	if (fd >= 0 && fd == uverbs_fd)
 		return __real_mmap(addr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 				   -1, 0);
 	return __real_mmap(addr, len, prot, flags, fd, off);
@@ -185,7 +189,8 @@ static void cq_records_under_threads(void **state)
 	fake_reset();
 	fake.on_ioctl = kernel_ioctl;
 	unsetenv("UVERBS_IOCTL_PATH");
-	assert_int_equal(uvio_device_adopt(fake_uverbs_fd(), RDMA_DRIVER_MLX5, &dev), 0);
+	uverbs_fd = fake_uverbs_fd();
+	assert_int_equal(uvio_device_adopt(uverbs_fd, RDMA_DRIVER_MLX5, &dev), 0);
 	assert_int_equal(uvio_device_set_path(dev, UVIO_PATH_IOCTL), 0);
 	assert_int_equal(uvio_get_context(dev, NULL, &ctx, NULL), 0);
 	for (uintptr_t i = 0; i < THREADS; i++)
