@@ -200,7 +200,7 @@ fi
 # buffers, asking uvio_mlx5_query_object() again, destroying: a handle the
 # kernel frees in one thread's destroy comes back in another's create, and
 # no answer may move to another queue's buffer.
-hw_race
+hw_race 3000	# 4 x 3000 rounds: where the old order showed twice
 
 # --- (f) the traces, for the host --------------------------------------------
 print_traces

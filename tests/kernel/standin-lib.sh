@@ -228,7 +228,7 @@ uvio_memcheck() {
 	fi
 }
 
-# hw_race [ROUNDS]: kt_hw_race (3000 rounds), four threads sharing one handle of $DEV
+# hw_race [ROUNDS]: kt_hw_race (1000 rounds), four threads sharing one handle of $DEV
 # creating, using and destroying what the driver half keeps memory for;
 # zero wrong answers, every verb done, nothing left on $DEV.
 hw_race() {
@@ -237,7 +237,7 @@ hw_race() {
 		return
 	fi
 	t0=$(date +%s)
-	timeout $((TMO * 3)) kt_hw_race $DEV ${1:-3000} > hw_race.out 2>&1; rc=$?
+	timeout $((TMO * 3)) kt_hw_race $DEV ${1:-1000} > hw_race.out 2>&1; rc=$?
 	if [ $rc -eq 0 ]; then
 		ok "threads sharing $DEV: $(tail -n1 hw_race.out) ($(( $(date +%s) - t0 )) s)"
 	else
