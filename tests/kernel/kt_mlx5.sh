@@ -197,7 +197,7 @@ fi
 
 # --- (j) threads sharing the device ------------------------------------------
 # Four threads, each creating a CQ and a QP, writing a mark into their
-# buffers, asking uvio_mlx5_query_object() again, destroying: a handle the
+# buffers, asking uvio_hw_query_object() again, destroying: a handle the
 # kernel frees in one thread's destroy comes back in another's create, and
 # no answer may move to another queue's buffer.
 hw_race 3000	# 4 x 3000 rounds: where the old order showed twice
