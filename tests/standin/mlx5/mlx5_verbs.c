@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mlx5_standin: an RDMA device that answers the uverbs ABI as mlx5_ib does,
+ * mlx5_standin (this file, mlx5_verbs.c, and the engine, mlx5_engine.c,
+ * make the module): an RDMA device that answers the uverbs ABI as mlx5_ib does,
  * without hardware. A test fixture of libuverbs-ioctl (the rest of that
  * project is MIT; this file is GPL-2.0 because it restates mlx5_ib's rules).
  * Never installed: tests/standin/build.sh builds it against the Debian
@@ -115,10 +116,17 @@
  * (EINVAL otherwise). The UAR pages are zeroed memory the process maps (its
  * doorbell writes land there); the doorbell records and queues stay in the
  * process's pinned pages.
- * What it does not: no data path (the kernel's POST_SEND, POST_RECV,
- * POLL_CQ and REQ_NOTIFY_CQ are absent: the core refuses them, and libmlx5
- * never sends them; nothing is ever sent or received, and the only CQEs
- * written are the resize ones), no kernel verbs (no MAD, CM or
+ * The data path: mlx5_engine.c, a kernel thread that does with these
+ * queues what a ConnectX does (its header says how far: RC and UC sends,
+ * RDMA writes and reads, receive queues and SRQs, CQEs and arming). For it
+ * this file keeps each ring, doorbell record and MR mapped in the kernel
+ * (vmap of the pinned pages), every QP, CQ and MR in the device's tables,
+ * an MR's iova, length and access, and takes the engine's lock where it
+ * creates, changes or frees what the engine reads; an mkey is never
+ * 0x100, the receive scatter terminator. The kernel's POST_SEND,
+ * POST_RECV, POLL_CQ and REQ_NOTIFY_CQ stay absent (the core refuses them;
+ * libmlx5 never sends them).
+ * What it does not: no kernel verbs (no MAD, CM or
  * IPoIB: kernel clients skip the device), no DEVX, VAR, DM, flow steering,
  * counters, XRC, DC, raw packet, RSS or WQs, no memory windows, rereg or
  * ODP, no multicast attach, no clock. Delete NETDEV only after unloading
@@ -134,6 +142,7 @@
 #include <linux/netdevice.h>
 #include <linux/overflow.h>
 #include <linux/sched/mm.h>
+#include <linux/vmalloc.h>
 #include <linux/xarray.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
@@ -145,6 +154,7 @@
 #include <rdma/uverbs_named_ioctl.h>
 #include <rdma/mlx5-abi.h>
 #include "standin.h"
+#include "mlx5_standin.h"
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
 
@@ -206,102 +216,7 @@ enum {
 #define SD_INVALID_UAR BIT(31)
 #define SD_INVALID_BFREG BIT(31)
 
-struct sd_dev {
-	struct ib_device ibdev;
-	int ifindex;
-	struct ida pdn_ida, cqn_ida, qpn_ida, srqn_ida, mkey_ida, uar_ida;
-	atomic_t mkey_variant;
-};
-
 static struct sd_dev *sd_the_dev;
-
-/* A page of doorbell records, pinned once for the objects of one context
- * and one process that keep their records in it. */
-struct sd_db_page {
-	struct list_head list;
-	unsigned long user_virt;
-	struct mm_struct *mm;
-	struct ib_umem *umem;
-	unsigned int refcnt;
-};
-
-struct sd_ucontext {
-	struct ib_ucontext ibuc;
-	struct mutex lock;	/* bfreg counts, system pages, doorbell pages */
-	int ver;		/* 0: the 8-byte request, 2: the v2 one */
-	u8 cqe_version;
-	u64 lib_caps;
-	bool lib_uar_4k;
-	bool lib_uar_dyn;
-	u32 total_num_bfregs;	/* static and dynamic */
-	u32 num_low_latency_bfregs;
-	u32 num_static_sys_pages;
-	u32 num_sys_pages;
-	u32 num_dyn_bfregs;
-	u32 *count;		/* users of each bfreg */
-	u32 *sys_pages;		/* UAR id of each system page, or SD_INVALID_UAR */
-	struct page **sys_page_mem;
-	struct list_head db_pages;
-	struct xarray uars;	/* the UAR ids this context may name */
-};
-
-struct sd_pd {
-	struct ib_pd ibpd;
-	u32 pdn;
-};
-
-struct sd_cq {
-	struct ib_cq ibcq;
-	u32 cqn;
-	int cqe_size;
-	u32 uar_index;
-	bool real_time_ts;
-	u32 produced;		/* CQEs written: the resize CQEs */
-	struct ib_umem *umem;
-	struct sd_db_page *db;
-	struct mutex resize_lock;
-};
-
-struct sd_srq {
-	struct ib_srq ibsrq;
-	u32 srqn;
-	u32 max;		/* descriptors, a power of two */
-	u32 max_gs;
-	u32 wqe_shift;
-	bool wq_sig;
-	u32 limit;
-	u32 uidx;
-	struct ib_umem *umem;
-	struct sd_db_page *db;
-	struct mutex lock;
-};
-
-struct sd_qp {
-	struct ib_qp ibqp;
-	u32 qpn;
-	u32 flags_en;		/* the vendor flags taken */
-	u32 uidx;
-	u32 bfregn;		/* or SD_INVALID_BFREG */
-	u32 uar_index;
-	bool has_rq;
-	u32 rq_wqe_cnt, rq_wqe_shift, rq_max_gs, sq_wqe_cnt;
-	struct ib_umem *umem;
-	struct sd_db_page *db;
-	struct mutex lock;	/* state and attributes */
-	enum ib_qp_state state;
-	struct ib_qp_attr attr;	/* as last set; sgid_attr pointers dropped */
-	struct ib_qp_cap init_cap;
-	enum ib_sig_type sq_sig_type;
-	u8 port;
-	u8 resp_depth;
-	int atomic_rd_en;
-};
-
-struct sd_mr {
-	struct ib_mr ibmr;
-	u32 index;
-	struct ib_umem *umem;
-};
 
 struct sd_ah {
 	struct ib_ah ibah;
@@ -317,13 +232,8 @@ struct sd_uar_entry {
 	bool nc;
 };
 
-static struct sd_dev *to_sddev(struct ib_device *d) { return container_of(d, struct sd_dev, ibdev); }
 static struct sd_ucontext *to_sduc(struct ib_ucontext *c) { return container_of(c, struct sd_ucontext, ibuc); }
 static struct sd_pd *to_sdpd(struct ib_pd *p) { return container_of(p, struct sd_pd, ibpd); }
-static struct sd_cq *to_sdcq(struct ib_cq *c) { return container_of(c, struct sd_cq, ibcq); }
-static struct sd_srq *to_sdsrq(struct ib_srq *s) { return container_of(s, struct sd_srq, ibsrq); }
-static struct sd_qp *to_sdqp(struct ib_qp *q) { return container_of(q, struct sd_qp, ibqp); }
-static struct sd_mr *to_sdmr(struct ib_mr *m) { return container_of(m, struct sd_mr, ibmr); }
 static struct sd_ah *to_sdah(struct ib_ah *a) { return container_of(a, struct sd_ah, ibah); }
 static struct sd_uar_entry *to_sdentry(struct rdma_user_mmap_entry *e)
 {
@@ -366,9 +276,10 @@ static void sd_uar_put(struct sd_dev *dev, u32 index, struct page *page)
 	ida_free(&dev->uar_ida, index);
 }
 
-static int sd_uar_hold(struct sd_ucontext *uc, u32 index)
+/* The context may name the UAR index; the engine finds its page there. */
+static int sd_uar_hold(struct sd_ucontext *uc, u32 index, struct page *page)
 {
-	return xa_err(xa_store(&uc->uars, index, xa_mk_value(1), GFP_KERNEL));
+	return xa_err(xa_store(&uc->uars, index, page, GFP_KERNEL));
 }
 
 static bool sd_uar_held(struct sd_ucontext *uc, u32 index)
@@ -405,6 +316,13 @@ static int sd_db_map(struct sd_ucontext *uc, u64 virt, struct sd_db_page **out)
 		kfree(p);
 		goto out;
 	}
+	p->kva = sd_umem_vmap(p->umem);
+	if (!p->kva) {
+		ib_umem_release(p->umem);
+		kfree(p);
+		err = -ENOMEM;
+		goto out;
+	}
 	mmgrab(current->mm);
 	p->mm = current->mm;
 	list_add(&p->list, &uc->db_pages);
@@ -416,12 +334,19 @@ out:
 	return err;
 }
 
+/* The record at virt in its pinned page, as the engine reads it. */
+static __be32 *sd_db_rec(struct sd_db_page *p, u64 virt)
+{
+	return p->kva + (virt & ~PAGE_MASK);
+}
+
 static void sd_db_unmap(struct sd_ucontext *uc, struct sd_db_page *p)
 {
 	mutex_lock(&uc->lock);
 	if (!--p->refcnt) {
 		list_del(&p->list);
 		mmdrop(p->mm);
+		vunmap(p->kva);
 		ib_umem_release(p->umem);
 		kfree(p);
 	}
@@ -627,7 +552,7 @@ static int sd_setup_bfregs(struct sd_dev *dev, struct sd_ucontext *uc,
 			uc->sys_page_mem[i] = NULL;
 			return err;
 		}
-		err = sd_uar_hold(uc, uc->sys_pages[i]);
+		err = sd_uar_hold(uc, uc->sys_pages[i], uc->sys_page_mem[i]);
 		if (err)
 			return err;
 	}
@@ -719,6 +644,7 @@ static void sd_dealloc_ucontext(struct ib_ucontext *ibuc)
 	list_for_each_entry_safe(p, tmp, &uc->db_pages, list) {	/* none, normally */
 		list_del(&p->list);
 		mmdrop(p->mm);
+		vunmap(p->kva);
 		ib_umem_release(p->umem);
 		kfree(p);
 	}
@@ -784,7 +710,7 @@ static int sd_uar_mmap(struct sd_dev *dev, struct sd_ucontext *uc, unsigned int 
 	err = sd_uar_get(dev, &uar, &page);
 	if (err)
 		goto undo_count;
-	err = sd_uar_hold(uc, uar);
+	err = sd_uar_hold(uc, uar, page);
 	if (!err) {
 		err = sd_map_page(vma, page, PAGE_SIZE);
 		if (err)
@@ -918,7 +844,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(struct uverbs_attr_bundl
 		kfree(ue);
 		return err;
 	}
-	err = sd_uar_hold(uc, ue->uar_index);
+	err = sd_uar_hold(uc, ue->uar_index, ue->page);
 	if (err) {
 		rdma_user_mmap_entry_remove(&ue->rdma_entry);	/* frees ue */
 		return err;
@@ -1060,9 +986,16 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		err = -EINVAL;
 		goto err_umem;
 	}
+	cq->vbuf = sd_umem_vmap(cq->umem);
+	if (!cq->vbuf) {
+		err = -ENOMEM;
+		goto err_umem;
+	}
+	cq->buf = cq->vbuf + ib_umem_offset(cq->umem);
 	err = sd_db_map(uc, ucmd.db_addr, &cq->db);
 	if (err)
 		goto err_umem;
+	cq->dbrec = sd_db_rec(cq->db, ucmd.db_addr);
 
 #if SD_V612
 	/* 6.12: the UAR may come as an attribute of the ioctl, first. */
@@ -1106,6 +1039,19 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		err = -EFAULT;
 		goto err_cqn;
 	}
+	/* the engine: the arm doorbell's page (held while the CQ lives),
+	 * no request taken yet, the record as the library initialised it */
+	cq->uar_page = xa_load(&uc->uars, index);
+	get_page(cq->uar_page);
+	cq->arm_req_last = U32_MAX;
+	cq->arm_db_last = be32_to_cpu(READ_ONCE(cq->dbrec[1]));
+	mutex_lock(&dev->eng_lock);
+	err = xa_insert(&dev->cqs, cq->cqn, cq, GFP_KERNEL);
+	mutex_unlock(&dev->eng_lock);
+	if (err) {
+		put_page(cq->uar_page);
+		goto err_cqn;
+	}
 	return 0;
 
 err_cqn:
@@ -1113,15 +1059,24 @@ err_cqn:
 err_db:
 	sd_db_unmap(uc, cq->db);
 err_umem:
+	if (cq->vbuf)
+		vunmap(cq->vbuf);
 	ib_umem_release(cq->umem);
 	return err;
 }
 
 static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 
+	/* out of the engine's reach: no CQE and no event after this */
+	mutex_lock(&dev->eng_lock);
+	xa_erase(&dev->cqs, cq->cqn);
+	mutex_unlock(&dev->eng_lock);
+	put_page(cq->uar_page);
 	sd_db_unmap(udata_uc(udata), cq->db);
+	vunmap(cq->vbuf);
 	ib_umem_release(cq->umem);
 	ida_free(&to_sddev(ibcq->device)->cqn_ida, cq->cqn);
 	return 0;
@@ -1133,27 +1088,20 @@ static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
  * owner bit) is written. */
 enum { SD_CQE_OPCODE_RESIZE = 5 };
 
-static int sd_write_resize_cqe(struct sd_cq *cq)
+static void sd_write_resize_cqe(struct sd_cq *cq)
 {
 	u32 nent = cq->ibcq.cqe + 1;
-	size_t pos = ib_umem_offset(cq->umem) +
-		     (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - 1;
-	struct sg_page_iter it;
-	u8 *p;
+	size_t pos = (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - 1;
 
-	for_each_sgtable_page(&cq->umem->sgt_append.sgt, &it, pos >> PAGE_SHIFT) {
-		p = kmap_local_page(sg_page_iter_page(&it));
-		p[pos & ~PAGE_MASK] = SD_CQE_OPCODE_RESIZE << 4 | !!(cq->produced & nent);
-		kunmap_local(p);
-		cq->produced++;
-		return 0;
-	}
-	return -EFAULT;
+	WRITE_ONCE(cq->buf[pos], SD_CQE_OPCODE_RESIZE << 4 | !!(cq->produced & nent));
+	cq->produced++;
 }
 
 static int sd_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
+	void *vbuf;
 	struct mlx5_ib_resize_cq ucmd = {};
 	struct ib_umem *umem;
 	int err;
@@ -1192,15 +1140,25 @@ static int sd_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 		err = -EINVAL;
 		goto out;
 	}
-	err = sd_write_resize_cqe(cq);
-	if (err) {
+	vbuf = sd_umem_vmap(umem);
+	if (!vbuf) {
 		ib_umem_release(umem);
+		err = -ENOMEM;
 		goto out;
 	}
-	ib_umem_release(cq->umem);
-	cq->umem = umem;
+	/* the engine writes the next CQE in the new buffer, at the same
+	 * producer index */
+	mutex_lock(&dev->eng_lock);
+	sd_write_resize_cqe(cq);
+	swap(cq->umem, umem);
+	swap(cq->vbuf, vbuf);
+	cq->buf = cq->vbuf + ib_umem_offset(cq->umem);
 	cq->cqe_size = ucmd.cqe_size;
 	cq->ibcq.cqe = entries - 1;
+	cq->overrun = false;
+	mutex_unlock(&dev->eng_lock);
+	vunmap(vbuf);
+	ib_umem_release(umem);
 out:
 	mutex_unlock(&cq->resize_lock);
 	return err;
@@ -1276,9 +1234,16 @@ static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	srq->umem = ib_umem_get(ibsrq->device, ucmd.buf_addr, buf_size, 0);
 	if (IS_ERR(srq->umem))
 		return PTR_ERR(srq->umem);
+	srq->vbuf = sd_umem_vmap(srq->umem);
+	if (!srq->vbuf) {
+		err = -ENOMEM;
+		goto err_umem;
+	}
+	srq->buf = srq->vbuf + ib_umem_offset(srq->umem);
 	err = sd_db_map(uc, ucmd.db_addr, &srq->db);
 	if (err)
 		goto err_umem;
+	srq->dbrec = sd_db_rec(srq->db, ucmd.db_addr);
 	if (init->srq_type == IB_SRQT_TM) {	/* no tag matching list */
 		err = -EINVAL;
 		goto err_db;
@@ -1306,6 +1271,8 @@ err_srqn:
 err_db:
 	sd_db_unmap(uc, srq->db);
 err_umem:
+	if (srq->vbuf)
+		vunmap(srq->vbuf);
 	ib_umem_release(srq->umem);
 	return err;
 }
@@ -1344,6 +1311,7 @@ static int sd_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct sd_srq *srq = to_sdsrq(ibsrq);
 
 	sd_db_unmap(udata_uc(udata), srq->db);
+	vunmap(srq->vbuf);	/* its QPs, the engine's way to it, are gone */
 	ib_umem_release(srq->umem);
 	ida_free(&to_sddev(ibsrq->device)->srqn_ida, srq->srqn);
 	return 0;
@@ -1565,12 +1533,20 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 			err = -EINVAL;
 			goto err_umem;
 		}
+		qp->vbuf = sd_umem_vmap(qp->umem);
+		if (!qp->vbuf) {
+			err = -ENOMEM;
+			goto err_umem;
+		}
+		qp->rq = qp->vbuf + ib_umem_offset(qp->umem);
+		qp->sq = qp->rq + sq_offset;
 	}
 	resp.bfreg_index = qp->bfregn != SD_INVALID_BFREG ? sd_adjust_bfregn(qp->bfregn) :
 							  SD_INVALID_BFREG;
 	err = sd_db_map(uc, ucmd.db_addr, &qp->db);
 	if (err)
 		goto err_umem;
+	qp->dbrec = sd_db_rec(qp->db, ucmd.db_addr);
 
 	/* the firmware's part */
 	if (!sd_uar_held(uc, qp->uar_index)) {
@@ -1588,11 +1564,17 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	qp->state = IB_QPS_RESET;
 	qp->init_cap = attr->cap;
 	qp->sq_sig_type = attr->sq_sig_type;
+	qp->cqe_v1 = uc->cqe_version;
 
 	if (ib_copy_to_udata(udata, &resp, outlen)) {
 		err = -EFAULT;
 		goto err_qpn;
 	}
+	mutex_lock(&dev->eng_lock);
+	err = xa_insert(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	mutex_unlock(&dev->eng_lock);
+	if (err)
+		goto err_qpn;
 	return 0;
 
 err_qpn:
@@ -1600,6 +1582,8 @@ err_qpn:
 err_db:
 	sd_db_unmap(uc, qp->db);
 err_umem:
+	if (qp->vbuf)
+		vunmap(qp->vbuf);
 	ib_umem_release(qp->umem);
 err_bfreg:
 	if (qp->bfregn != SD_INVALID_BFREG)
@@ -1609,10 +1593,18 @@ err_bfreg:
 
 static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibqp->device);
 	struct sd_qp *qp = to_sdqp(ibqp);
 	struct sd_ucontext *uc = udata_uc(udata);
 
+	/* out of the engine's reach: neither its own WQEs nor a peer's
+	 * messages touch it after this */
+	mutex_lock(&dev->eng_lock);
+	xa_erase(&dev->qps, qp->qpn);
+	mutex_unlock(&dev->eng_lock);
 	sd_db_unmap(uc, qp->db);
+	if (qp->vbuf)
+		vunmap(qp->vbuf);
 	ib_umem_release(qp->umem);
 	if (qp->bfregn != SD_INVALID_BFREG)
 		sd_free_bfreg(uc, qp->bfregn);
@@ -1672,6 +1664,7 @@ static int sd_check_path(struct sd_qp *qp, const struct rdma_ah_attr *ah)
 static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibqp->device);
 	struct sd_qp *qp = to_sdqp(ibqp);
 	struct mlx5_ib_modify_qp ucmd = {};
 	struct mlx5_ib_modify_qp_resp resp = {};
@@ -1695,6 +1688,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 
 	mutex_lock(&qp->lock);
+	mutex_lock(&dev->eng_lock);	/* the engine moves a QP to ERR itself */
 	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
@@ -1746,7 +1740,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	/* applied */
 	err = 0;
-	qp->state = next;
+	sd_engine_qp_state(dev, qp, next);
 	if (mask & IB_QP_ACCESS_FLAGS) {
 		qp->atomic_rd_en = attr->qp_access_flags;
 		qp->attr.qp_access_flags = attr->qp_access_flags;
@@ -1795,6 +1789,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (resp.response_length && udata->outlen >= resp.response_length)
 		err = ib_copy_to_udata(udata, &resp, resp.response_length);
 out:
+	mutex_unlock(&dev->eng_lock);
 	mutex_unlock(&qp->lock);
 	return err;
 }
@@ -1808,8 +1803,10 @@ static int sd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *qa, int mask,
 	memset(init, 0, sizeof(*init));
 	mutex_lock(&qp->lock);
 	*qa = qp->attr;
+	mutex_lock(&to_sddev(ibqp->device)->eng_lock);
 	qa->qp_state = qp->state;
-	qa->cur_qp_state = qp->state;
+	mutex_unlock(&to_sddev(ibqp->device)->eng_lock);
+	qa->cur_qp_state = qa->qp_state;
 	mutex_unlock(&qp->lock);
 	/* a user QP's send queue is the library's: mlx5_ib reports none */
 	qa->cap.max_recv_wr = qp->rq_wqe_cnt;
@@ -1835,7 +1832,7 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64
 {
 	struct sd_dev *dev = to_sddev(pd->device);
 	struct sd_mr *mr;
-	int id;
+	int id, err;
 
 	if (access & IB_ACCESS_ON_DEMAND)
 		return ERR_PTR(-EOPNOTSUPP);	/* no ODP */
@@ -1857,14 +1854,49 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64
 	}
 	mr->index = id;
 	mr->ibmr.lkey = (id << 8) | (atomic_inc_return(&dev->mkey_variant) & 0xff);
+	if (mr->ibmr.lkey == SD_INVALID_LKEY)	/* the receive scatter terminator */
+		mr->ibmr.lkey |= 1;
 	mr->ibmr.rkey = mr->ibmr.lkey;
+	/* the engine: bounds and rights of the key */
+	mr->pd = pd;
+	mr->iova = iova;
+	mr->length = length;
+	mr->access = access;
+	if (length) {
+		mr->vbuf = sd_umem_vmap(mr->umem);
+		if (!mr->vbuf) {
+			err = -ENOMEM;
+			goto err_id;
+		}
+		mr->kva = mr->vbuf + ib_umem_offset(mr->umem);
+	}
+	mutex_lock(&dev->eng_lock);
+	err = xa_insert(&dev->mrs, mr->index, mr, GFP_KERNEL);
+	mutex_unlock(&dev->eng_lock);
+	if (err)
+		goto err_vmap;
 	return &mr->ibmr;
+
+err_vmap:
+	if (mr->vbuf)
+		vunmap(mr->vbuf);
+err_id:
+	ida_free(&dev->mkey_ida, id);
+	ib_umem_release(mr->umem);
+	kfree(mr);
+	return ERR_PTR(err);
 }
 
 static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibmr->device);
 	struct sd_mr *mr = to_sdmr(ibmr);
 
+	mutex_lock(&dev->eng_lock);
+	xa_erase(&dev->mrs, mr->index);
+	mutex_unlock(&dev->eng_lock);
+	if (mr->vbuf)
+		vunmap(mr->vbuf);
 	ib_umem_release(mr->umem);
 	ida_free(&to_sddev(ibmr->device)->mkey_ida, mr->index);
 	kfree(mr);
@@ -1981,6 +2013,9 @@ static int __init sd_init(void)
 	ida_init(&dev->mkey_ida);
 	ida_init(&dev->uar_ida);
 	atomic_set(&dev->mkey_variant, 0);
+	err = sd_engine_start(dev);
+	if (err)
+		goto err_ids;
 
 	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 	dev->ibdev.local_dma_lkey = 0;
@@ -1988,12 +2023,18 @@ static int __init sd_init(void)
 
 	err = sd_register_on_netdev(&dev->ibdev, ndev, "mlx5_%d");
 	if (err)
-		goto err_dealloc;
+		goto err_engine;
 	sd_the_dev = dev;
 	pr_info("mlx5_standin: %s on %s\n", dev_name(&dev->ibdev.dev), netdev);
 	return 0;
 
-err_dealloc:
+err_engine:
+	sd_engine_stop(dev);
+	sd_destroy_ids(dev);
+	ib_dealloc_device(&dev->ibdev);
+	return err;
+err_ids:
+	dev_put(ndev);
 	sd_destroy_ids(dev);
 	ib_dealloc_device(&dev->ibdev);
 	return err;
@@ -2004,6 +2045,7 @@ static void __exit sd_exit(void)
 	struct sd_dev *dev = sd_the_dev;
 
 	ib_unregister_device(&dev->ibdev);
+	sd_engine_stop(dev);
 	sd_destroy_ids(dev);
 	ib_dealloc_device(&dev->ibdev);
 }

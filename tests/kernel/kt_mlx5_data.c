@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kt_mlx5_data: the mlx5 stand-in's data path (tests/standin/mlx5,
+ * mlx5_engine.c) driven by Debian's libmlx5 through libibverbs, two RC QPs
+ * of one process connected to each other (kernel/6.1-mlx5-data runs it,
+ * tests/kernel/kt_mlx5_data.sh). Each step prints "ok N - what" or "not
+ * ok N - what: why"; the last line is "kt_mlx5_data: PASS" or "FAIL".
+ *
+ *   kt_mlx5_data [DEVICE]    (default mlx5_0)
+ *
+ * Steps: a SEND of three SGEs into two scatter entries; SEND with
+ * immediate, inline; RDMA WRITE; RDMA WRITE with immediate; RDMA READ;
+ * 48 messages of one and two basic blocks through a 16-entry send ring
+ * (WQEs that wrap to block 0), data checked each; three WQEs of which only
+ * the last asks for a completion; a completion event through a channel
+ * (ibv_req_notify_cq); a SEND whose lkey names no MR (local protection
+ * error, the QP in ERR, a later WQE flushed); an RDMA WRITE with a bad
+ * rkey (remote access error); a peer QP moved to ERR (its receive WQEs
+ * flushed); a message longer than the receive WQE (local length at the
+ * responder, remote invalid request at the requester); WQEs written into
+ * the ring by hand (mlx5dv): a wrong index field, a wrong QPN, an RDMA
+ * WRITE too short for its remote address (local QP operation errors), a
+ * NOP (a completion).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#define BUF 65536
+#define RING 16
+
+static int step, failed;
+
+static void report(int good, const char *what, const char *why)
+{
+	step++;
+	if (good) {
+		printf("ok %d - %s\n", step, what);
+	} else {
+		printf("not ok %d - %s: %s\n", step, what, why);
+		failed++;
+	}
+}
+
+struct side {
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+};
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_cq *cq;
+static struct ibv_comp_channel *chan;
+static union ibv_gid gid;
+
+static int make_side(struct side *s)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = RING, .max_recv_wr = RING, .max_send_sge = 4,
+			 .max_recv_sge = 4, .max_inline_data = 64 },
+	};
+
+	s->buf = aligned_alloc(4096, BUF);
+	if (!s->buf)
+		return -1;
+	memset(s->buf, 0, BUF);
+	s->mr = ibv_reg_mr(pd, s->buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ);
+	s->qp = s->mr ? ibv_create_qp(pd, &ia) : NULL;
+	return s->qp ? 0 : -1;
+}
+
+static int connect_to(struct side *s, uint32_t dest)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ };
+
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dest;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int pair(struct side *a, struct side *b)
+{
+	return make_side(a) || make_side(b) || connect_to(a, b->qp->qp_num) ||
+	       connect_to(b, a->qp->qp_num);
+}
+
+static void unpair(struct side *a, struct side *b)
+{
+	struct side *s[2] = { a, b };
+
+	for (int i = 0; i < 2; i++) {
+		if (s[i]->qp)
+			ibv_destroy_qp(s[i]->qp);
+		if (s[i]->mr)
+			ibv_dereg_mr(s[i]->mr);
+		free(s[i]->buf);
+		memset(s[i], 0, sizeof(*s[i]));
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Up to n completions within secs (the engine polls, under TCG). */
+static int reap_for(struct ibv_wc *wc, int n, double secs)
+{
+	double end = now_s() + secs;
+	int got = 0;
+
+	while (got < n && now_s() < end) {
+		int r = ibv_poll_cq(cq, n - got, wc + got);
+
+		if (r < 0)
+			return r;
+		got += r;
+	}
+	return got;
+}
+
+static int reap(struct ibv_wc *wc, int n)
+{
+	return reap_for(wc, n, 10);
+}
+
+static int post_recv(struct side *s, uint64_t id, uint32_t off, uint32_t len1, uint32_t len2)
+{
+	struct ibv_sge sge[2] = {
+		{ (uintptr_t)s->buf + off, len1, s->mr->lkey },
+		{ (uintptr_t)s->buf + off + 8192, len2, s->mr->lkey },
+	};
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = sge, .num_sge = len2 ? 2 : 1 }, *bad;
+
+	return ibv_post_recv(s->qp, &wr, &bad);
+}
+
+static int post_send(struct side *s, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(s->qp, wr, &bad);
+}
+
+static void fill(uint8_t *p, size_t n, unsigned int seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(seed * 31 + i * 7 + 1);
+}
+
+static char why[256];
+
+/* wc[0..n) holds exactly the expected (wr_id, status, opcode) somewhere */
+static int find(struct ibv_wc *wc, int n, uint64_t id, enum ibv_wc_status st, int opcode)
+{
+	for (int i = 0; i < n; i++)
+		if (wc[i].wr_id == id) {
+			if (wc[i].status != st || (opcode >= 0 && (int)wc[i].opcode != opcode)) {
+				snprintf(why, sizeof(why), "wr_id %llu: status %s, opcode %d",
+					 (unsigned long long)id, ibv_wc_status_str(wc[i].status),
+					 wc[i].opcode);
+				return -1;
+			}
+			return i;
+		}
+	snprintf(why, sizeof(why), "no completion of wr_id %llu among %d", (unsigned long long)id, n);
+	return -1;
+}
+
+static enum ibv_qp_state state_of(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
+		return (enum ibv_qp_state)-1;
+	return a.qp_state;
+}
+
+static void t_send_sges(struct side *a, struct side *b)
+{
+	struct ibv_sge sge[3] = {
+		{ (uintptr_t)a->buf + 100, 1000, a->mr->lkey },
+		{ (uintptr_t)a->buf + 5000, 3000, a->mr->lkey },
+		{ (uintptr_t)a->buf + 20000, 96, a->mr->lkey },
+	};
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = sge, .num_sge = 3, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[2];
+	uint8_t want[4096];
+	int n, r;
+
+	fill(a->buf, BUF, 1);
+	memcpy(want, a->buf + 100, 1000);
+	memcpy(want + 1000, a->buf + 5000, 3000);
+	memcpy(want + 4000, a->buf + 20000, 96);
+	if (post_recv(b, 2, 0, 2048, 4096) || post_send(a, &wr)) {
+		report(0, "SEND, 3 SGEs into 2 scatter entries", "post failed");
+		return;
+	}
+	n = reap(wc, 2);
+	if (find(wc, n, 1, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+	    (r = find(wc, n, 2, IBV_WC_SUCCESS, IBV_WC_RECV)) < 0) {
+		report(0, "SEND, 3 SGEs into 2 scatter entries", why);
+		return;
+	}
+	if (wc[r].byte_len != 4096 || wc[r].src_qp != a->qp->qp_num || wc[r].qp_num != b->qp->qp_num)
+		snprintf(why, sizeof(why), "byte_len %u src_qp %u qp_num %u", wc[r].byte_len,
+			 wc[r].src_qp, wc[r].qp_num);
+	else if (memcmp(b->buf, want, 2048) || memcmp(b->buf + 8192, want + 2048, 2048))
+		snprintf(why, sizeof(why), "the data differ");
+	else
+		why[0] = 0;
+	report(!why[0], "SEND, 3 SGEs (4096 bytes) into 2 scatter entries: data, byte_len, src_qp", why);
+}
+
+static void t_send_imm_inline(struct side *a, struct side *b)
+{
+	char msg[40] = "inline data of a SEND with immediate";
+	struct ibv_sge sge = { (uintptr_t)msg, sizeof(msg), 0 };
+	struct ibv_send_wr wr = { .wr_id = 3, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND_WITH_IMM, .imm_data = htobe32(0x12345678),
+				  .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE };
+	struct ibv_wc wc[2];
+	int n, r;
+
+	memset(b->buf, 0, 64);
+	if (post_recv(b, 4, 0, 64, 0) || post_send(a, &wr)) {
+		report(0, "SEND with immediate, inline", "post failed");
+		return;
+	}
+	memset(msg, 'x', sizeof(msg));	/* inline: the bytes went with the WQE */
+	n = reap(wc, 2);
+	if (find(wc, n, 3, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+	    (r = find(wc, n, 4, IBV_WC_SUCCESS, IBV_WC_RECV)) < 0) {
+		report(0, "SEND with immediate, inline", why);
+		return;
+	}
+	if (!(wc[r].wc_flags & IBV_WC_WITH_IMM) || be32toh(wc[r].imm_data) != 0x12345678 ||
+	    wc[r].byte_len != 40 || strcmp((char *)b->buf, "inline data of a SEND with immediate"))
+		snprintf(why, sizeof(why), "flags 0x%x imm 0x%x byte_len %u data '%.40s'",
+			 wc[r].wc_flags, be32toh(wc[r].imm_data), wc[r].byte_len, (char *)b->buf);
+	else
+		why[0] = 0;
+	report(!why[0], "SEND with immediate, inline (40 bytes): immediate, data", why);
+}
+
+static void t_write(struct side *a, struct side *b, int imm)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf + 4096, 10000, a->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 5, .sg_list = &sge, .num_sge = 1,
+				  .opcode = imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE,
+				  .imm_data = htobe32(0xabcd),
+				  .send_flags = IBV_SEND_SIGNALED,
+				  .wr.rdma = { (uintptr_t)b->buf + 30000, b->mr->rkey } };
+	const char *what = imm ? "RDMA WRITE with immediate (10000 bytes): data, immediate, byte_len" :
+				 "RDMA WRITE (10000 bytes): data";
+	struct ibv_wc wc[2];
+	int n, r = -1;
+
+	fill(a->buf, BUF, 2 + imm);
+	memset(b->buf, 0, BUF);
+	if ((imm && post_recv(b, 6, 0, 16, 0)) || post_send(a, &wr)) {
+		report(0, what, "post failed");
+		return;
+	}
+	n = reap(wc, imm ? 2 : 1);
+	if (find(wc, n, 5, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE) < 0 ||
+	    (imm && (r = find(wc, n, 6, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM)) < 0)) {
+		report(0, what, why);
+		return;
+	}
+	if (memcmp(b->buf + 30000, a->buf + 4096, 10000) || b->buf[29999] || b->buf[40000])
+		snprintf(why, sizeof(why), "the data differ");
+	else if (imm && (be32toh(wc[r].imm_data) != 0xabcd || wc[r].byte_len != 10000))
+		snprintf(why, sizeof(why), "imm 0x%x byte_len %u", be32toh(wc[r].imm_data),
+			 wc[r].byte_len);
+	else
+		why[0] = 0;
+	report(!why[0], what, why);
+}
+
+static void t_read(struct side *a, struct side *b)
+{
+	struct ibv_sge sge[2] = { { (uintptr_t)a->buf + 100, 3000, a->mr->lkey },
+				  { (uintptr_t)a->buf + 9000, 5000, a->mr->lkey } };
+	struct ibv_send_wr wr = { .wr_id = 7, .sg_list = sge, .num_sge = 2,
+				  .opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+				  .wr.rdma = { (uintptr_t)b->buf + 1234, b->mr->rkey } };
+	struct ibv_wc wc[1];
+	int n, r;
+
+	fill(b->buf, BUF, 4);
+	memset(a->buf, 0, BUF);
+	if (post_send(a, &wr)) {
+		report(0, "RDMA READ", "post failed");
+		return;
+	}
+	n = reap(wc, 1);
+	if ((r = find(wc, n, 7, IBV_WC_SUCCESS, IBV_WC_RDMA_READ)) < 0) {
+		report(0, "RDMA READ", why);
+		return;
+	}
+	if (wc[r].byte_len != 8000)
+		snprintf(why, sizeof(why), "byte_len %u", wc[r].byte_len);
+	else if (memcmp(a->buf + 100, b->buf + 1234, 3000) ||
+		 memcmp(a->buf + 9000, b->buf + 4234, 5000))
+		snprintf(why, sizeof(why), "the data differ");
+	else
+		why[0] = 0;
+	report(!why[0], "RDMA READ (8000 bytes into 2 SGEs): data, byte_len", why);
+}
+
+/* WQEs of one basic block (SEND, one SGE) and two (RDMA WRITE, three SGEs)
+ * in turn through the ring: some straddle its end. */
+static void t_wrap(struct side *a, struct side *b)
+{
+	int i, bad = 0;
+
+	why[0] = 0;
+	for (i = 0; i < 48 && !bad; i++) {
+		struct ibv_sge sge[3] = { { (uintptr_t)a->buf + 64 * i, 100, a->mr->lkey },
+					  { (uintptr_t)a->buf + 8192, 50, a->mr->lkey },
+					  { (uintptr_t)a->buf + 16384, 30, a->mr->lkey } };
+		struct ibv_send_wr wr = { .wr_id = 100 + i, .sg_list = sge, .send_flags = IBV_SEND_SIGNALED };
+		struct ibv_wc wc[2];
+		int two = i % 3 == 1, n, want = two ? 1 : 2;
+
+		fill(a->buf, BUF, 10 + i);
+		memset(b->buf, 0, 32768);
+		if (two) {
+			wr.opcode = IBV_WR_RDMA_WRITE;
+			wr.num_sge = 3;
+			wr.wr.rdma.remote_addr = (uintptr_t)b->buf + 20000;
+			wr.wr.rdma.rkey = b->mr->rkey;
+		} else {
+			wr.opcode = IBV_WR_SEND;
+			wr.num_sge = 1;
+			if (post_recv(b, 1000 + i, 0, 128, 0)) {
+				snprintf(why, sizeof(why), "post_recv %d failed", i);
+				bad = 1;
+				break;
+			}
+		}
+		if (post_send(a, &wr)) {
+			snprintf(why, sizeof(why), "post_send %d failed", i);
+			bad = 1;
+			break;
+		}
+		n = reap(wc, want);
+		if (find(wc, n, 100 + i, IBV_WC_SUCCESS, -1) < 0 ||
+		    (!two && find(wc, n, 1000 + i, IBV_WC_SUCCESS, IBV_WC_RECV) < 0)) {
+			bad = 1;
+			break;
+		}
+		if (two ? memcmp(b->buf + 20000, a->buf + 64 * i, 100) ||
+			  memcmp(b->buf + 20100, a->buf + 8192, 50) ||
+			  memcmp(b->buf + 20150, a->buf + 16384, 30) :
+			  memcmp(b->buf, a->buf + 64 * i, 100)) {
+			snprintf(why, sizeof(why), "message %d: the data differ", i);
+			bad = 1;
+		}
+	}
+	report(!bad, "48 WQEs of 1 and 2 basic blocks through a 16-entry ring (wrapping)", why);
+}
+
+static void t_unsignalled(struct side *a, struct side *b)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf, 8, a->mr->lkey };
+	struct ibv_send_wr wr[3];
+	struct ibv_wc wc[8];
+	int i, n, sends = 0;
+
+	for (i = 0; i < 3; i++) {
+		wr[i] = (struct ibv_send_wr){ .wr_id = 200 + i, .sg_list = &sge, .num_sge = 1,
+					      .opcode = IBV_WR_SEND,
+					      .send_flags = i == 2 ? IBV_SEND_SIGNALED : 0,
+					      .next = i < 2 ? &wr[i + 1] : NULL };
+		post_recv(b, 300 + i, 0, 64, 0);
+	}
+	if (post_send(a, wr)) {
+		report(0, "three SENDs, the last signalled", "post failed");
+		return;
+	}
+	n = reap(wc, 4);
+	n += reap_for(wc + n, 1, 0.5);	/* nothing more may come */
+	for (i = 0; i < n; i++)
+		sends += wc[i].opcode == IBV_WC_SEND;
+	if (n != 4 || sends != 1 || find(wc, n, 202, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+	    find(wc, n, 300, IBV_WC_SUCCESS, IBV_WC_RECV) < 0 ||
+	    find(wc, n, 302, IBV_WC_SUCCESS, IBV_WC_RECV) < 0) {
+		if (!why[0] || n != 4)
+			snprintf(why, sizeof(why), "%d completions, %d of sends", n, sends);
+		report(0, "three SENDs, the last signalled: one send completion, three receives", why);
+		return;
+	}
+	report(1, "three SENDs, the last signalled: one send completion, three receives", "");
+}
+
+static void t_event(struct side *a, struct side *b)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf, 8, a->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 400, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct pollfd pfd = { .fd = chan->fd, .events = POLLIN };
+	struct ibv_cq *ev_cq;
+	struct ibv_wc wc[2];
+	void *ev_ctx;
+	int n;
+
+	if (ibv_req_notify_cq(cq, 0) || post_recv(b, 401, 0, 64, 0) || post_send(a, &wr)) {
+		report(0, "a completion event (ibv_req_notify_cq)", "arm or post failed");
+		return;
+	}
+	if (poll(&pfd, 1, 10000) != 1 || ibv_get_cq_event(chan, &ev_cq, &ev_ctx) || ev_cq != cq) {
+		report(0, "a completion event (ibv_req_notify_cq)", "no event within 10 s");
+		return;
+	}
+	ibv_ack_cq_events(cq, 1);
+	n = reap(wc, 2);
+	report(n == 2, "a completion event after ibv_req_notify_cq, then both completions",
+	       "the completions did not follow");
+}
+
+static void t_bad_lkey(void)
+{
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 500, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[4];
+	int n;
+
+	if (pair(&a, &b)) {
+		report(0, "bad lkey", "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey ^ 0x5500;
+	post_recv(&b, 501, 0, 64, 0);
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	report(find(wc, n, 500, IBV_WC_LOC_PROT_ERR, -1) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
+	       "SEND with an lkey of no MR: local protection error, the QP in ERR", why);
+	wr.wr_id = 502;
+	sge.lkey = a.mr->lkey;
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	report(find(wc, n, 502, IBV_WC_WR_FLUSH_ERR, -1) >= 0,
+	       "a WQE posted to the QP in ERR: flushed", why);
+	/* the peer's receive WQE is still there: ERR flushes it */
+	{
+		struct ibv_qp_attr at = { .qp_state = IBV_QPS_ERR };
+
+		ibv_modify_qp(b.qp, &at, IBV_QP_STATE);
+	}
+	n = reap(wc, 1);
+	report(find(wc, n, 501, IBV_WC_WR_FLUSH_ERR, -1) >= 0,
+	       "the peer moved to ERR: its receive WQE flushed", why);
+	unpair(&a, &b);
+}
+
+static void t_bad_rkey(void)
+{
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 600, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[2];
+	int n;
+
+	if (pair(&a, &b)) {
+		report(0, "bad rkey", "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	wr.wr.rdma.remote_addr = (uintptr_t)b.buf + BUF - 32;	/* past the MR's end */
+	wr.wr.rdma.rkey = b.mr->rkey;
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	report(find(wc, n, 600, IBV_WC_REM_ACCESS_ERR, -1) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
+	       "RDMA WRITE past the remote MR: remote access error, the QP in ERR", why);
+	unpair(&a, &b);
+}
+
+static void t_short_recv(void)
+{
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 256, 0 };
+	struct ibv_send_wr wr = { .wr_id = 700, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[2];
+	int n;
+
+	if (pair(&a, &b)) {
+		report(0, "short receive", "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	post_recv(&b, 701, 0, 100, 0);
+	post_send(&a, &wr);
+	n = reap(wc, 2);
+	report(find(wc, n, 701, IBV_WC_LOC_LEN_ERR, -1) >= 0 &&
+	       find(wc, n, 700, IBV_WC_REM_INV_REQ_ERR, -1) >= 0,
+	       "256 bytes into a 100-byte receive: local length error at the responder, remote invalid request at the requester",
+	       why);
+	unpair(&a, &b);
+}
+
+/*
+ * A WQE written into the send ring by hand (mlx5dv's view of the QP), as a
+ * faulty writer would: the engine must refuse it with an error CQE and a
+ * log line, or run it (NOP). Returns the completion's status, or -1.
+ */
+static int raw_wqe(uint16_t index, uint8_t opcode, int qpn_delta, uint8_t ds, const char *what)
+{
+	struct side a = {}, b = {};
+	struct mlx5dv_qp dv = {};
+	struct mlx5dv_obj obj = { .qp = { .out = &dv } };
+	struct ibv_wc wc;
+	uint32_t *w;
+	int n, st = -1;
+
+	if (pair(&a, &b)) {
+		report(0, what, "QPs not made");
+		unpair(&a, &b);
+		return -1;
+	}
+	obj.qp.in = a.qp;
+	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP)) {
+		report(0, what, "mlx5dv_init_obj failed");
+		unpair(&a, &b);
+		return -1;
+	}
+	w = dv.sq.buf;
+	memset(w, 0, 64);
+	w[0] = htobe32((uint32_t)index << 8 | opcode);
+	w[1] = htobe32((a.qp->qp_num + qpn_delta) << 8 | ds);
+	w[2] = htobe32(MLX5_WQE_CTRL_CQ_UPDATE);	/* fm_ce_se: byte 11 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	dv.dbrec[MLX5_SND_DBR] = htobe32(1);
+	n = reap(&wc, 1);
+	if (n == 1)
+		st = wc.status;
+	unpair(&a, &b);
+	return st;
+}
+
+static void t_raw(void)
+{
+	int st;
+
+	st = raw_wqe(5, MLX5_OPCODE_SEND, 0, 1, "a WQE whose index field is 5 at counter 0");
+	report(st == IBV_WC_LOC_QP_OP_ERR,
+	       "a WQE whose index field is 5 at counter 0: local QP operation error",
+	       st < 0 ? "no completion" : ibv_wc_status_str(st));
+	st = raw_wqe(0, MLX5_OPCODE_SEND, 1, 1, "a WQE naming another QPN");
+	report(st == IBV_WC_LOC_QP_OP_ERR, "a WQE naming another QPN: local QP operation error",
+	       st < 0 ? "no completion" : ibv_wc_status_str(st));
+	st = raw_wqe(0, MLX5_OPCODE_RDMA_WRITE, 0, 1, "an RDMA WRITE of ds 1 (no remote address)");
+	report(st == IBV_WC_LOC_QP_OP_ERR,
+	       "an RDMA WRITE of ds 1 (no room for its remote address): local QP operation error",
+	       st < 0 ? "no completion" : ibv_wc_status_str(st));
+	st = raw_wqe(0, MLX5_OPCODE_NOP, 0, 1, "a NOP");
+	report(st == IBV_WC_SUCCESS, "a NOP: a successful completion",
+	       st < 0 ? "no completion" : ibv_wc_status_str(st));
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : "mlx5_0";
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct side a = {}, b = {};
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx || !(pd = ibv_alloc_pd(ctx)) || !(chan = ibv_create_comp_channel(ctx)) ||
+	    !(cq = ibv_create_cq(ctx, 256, NULL, chan, 0)) || ibv_query_gid(ctx, 1, 0, &gid)) {
+		printf("kt_mlx5_data: no %s, PD, channel, CQ or GID: %s\nkt_mlx5_data: FAIL\n", name,
+		       strerror(errno));
+		return 1;
+	}
+	if (pair(&a, &b)) {
+		printf("kt_mlx5_data: two connected RC QPs: %s\nkt_mlx5_data: FAIL\n", strerror(errno));
+		return 1;
+	}
+	printf("QPs 0x%x and 0x%x connected\n", a.qp->qp_num, b.qp->qp_num);
+	t_send_sges(&a, &b);
+	t_send_imm_inline(&a, &b);
+	t_write(&a, &b, 0);
+	t_write(&a, &b, 1);
+	t_read(&a, &b);
+	t_wrap(&a, &b);
+	t_unsignalled(&a, &b);
+	t_event(&a, &b);
+	unpair(&a, &b);
+	t_bad_lkey();
+	t_bad_rkey();
+	t_short_recv();
+	t_raw();
+	ibv_destroy_cq(cq);
+	ibv_destroy_comp_channel(chan);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	printf("kt_mlx5_data: %s\n", failed ? "FAIL" : "PASS");
+	return failed ? 1 : 0;
+}

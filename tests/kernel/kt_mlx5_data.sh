@@ -1,0 +1,142 @@
+#!/bin/sh
+# kernel/6.1-mlx5-data, in the guest (tests/kernel/mlx5-data.sh boots it):
+# the mlx5 stand-in's engine (tests/standin/mlx5/mlx5_engine.c) moving data
+# for Debian's programs on the stock libmlx5, unmodified. Each check prints
+# "--- PASS mlx5-data: ..." or "--- FAIL mlx5-data: ..."; the exit status is
+# the number of failures.
+#  (a) the stand-in on dummy0, mlx5_0 seen;
+#  (b) kt_mlx5_data: two RC QPs of one process, every opcode of the
+#      engine, ring wrap, unsignalled WQEs, an event, and its error paths;
+#      the kernel log names the fields it refused;
+#  (c) ibv_rc_pingpong -g 0 -n 20, server and client in this guest
+#      (polling, then -e: completion events), ibv_uc_pingpong, and the
+#      others of the list (ibv_srq_pingpong, perftest) each as far as it
+#      goes: both sides exit 0 and report their iterations;
+#  (d) a pingpong killed mid-transfer: nothing left in rdma resource;
+#  (e) after each program nothing is left on mlx5_0; at the end the module
+#      unloads and the kernel log holds no warning.
+B=/opt/uvio/bin
+T=/tmp/kt_mlx5_data
+DEV=mlx5_0
+TMO=90
+DRV=mlx5-data
+. /opt/uvio/standin-lib.sh
+rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
+t00=$(cut -d' ' -f1 /proc/uptime)
+
+ko=$(ls $B/mlx5-*.ko 2>/dev/null | head -n1)
+if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
+	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0"
+	dmesg | tail -20
+	exit 1
+fi
+t=0
+until [ -e /sys/class/infiniband/$DEV/ports/1/gids/0 ]; do
+	t=$((t + 1)); [ $t -gt 100 ] && break
+	sleep 0.05
+done
+if ibv_devices 2>&1 | grep -qw $DEV; then ok "ibv_devices sees $DEV"; else bad "no $DEV"; fi
+dmesg > dmesg.before
+
+# Is something listening on TCP port $1?
+listening() {
+	hex=$(printf '%04X' "$1")
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
+}
+elapsed() { awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- (b) the engine's own checks ------------------------------------------
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout $TMO kt_mlx5_data $DEV > data.out 2>&1; rc=$?
+show data.out
+if [ $rc -eq 0 ] && grep -q '^kt_mlx5_data: PASS$' data.out; then
+	ok "kt_mlx5_data: $(grep -c '^ok ' data.out) steps ($(elapsed $t0) s)"
+else
+	bad "kt_mlx5_data: exit $rc, $(grep -c '^not ok ' data.out) steps failed"
+fi
+nothing_left "kt_mlx5_data"
+# the refusals were logged with the field they name
+if dmesg | grep -q "mlx5_standin: QP 0x[0-9a-f]* send WQE 0x[0-9a-f]* (opcode 0x0a): data segment 0: lkey"; then
+	ok "the kernel log names the refused data segment and its lkey"
+else
+	bad "no kernel log line names the refused lkey"
+fi
+if dmesg | grep -q "mlx5_standin: QP 0x[0-9a-f]* send WQE 0x0000 (opcode 0x0a): index field 0x0005, expected 0x0000"; then
+	ok "the kernel log names the WQE's wrong index field"
+else
+	bad "no kernel log line names the wrong index field"
+fi
+dmesg | grep 'mlx5_standin: QP' | sed 's/^/  dmesg: /'
+
+# --- (c) Debian's programs ------------------------------------------------
+port=18600
+# pair NAME ITERS SERVER_COMMAND...: the server, then the same command with
+# 127.0.0.1 as the client; both exit 0 and print "ITERS iters in"
+# (perftest: its result table) and nothing is left.
+pair() {
+	n=$1 it=$2; shift 2
+	port=$((port + 1))
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout $TMO "$@" -p $port > $n.srv 2>&1 & sp=$!
+	t=0
+	until listening $port; do
+		t=$((t + 1)); [ $t -gt 300 ] && break
+		sleep 0.1
+	done
+	timeout $TMO "$@" -p $port 127.0.0.1 > $n.cli 2>&1; c=$?
+	wait $sp; s=$?
+	sed "s/^/  [server] /" $n.srv; sed "s/^/  [client] /" $n.cli
+	# perftest: the client prints the result table (the server of a
+	# READ test is passive and prints none)
+	case $1 in
+	ib_*) want='^ *[0-9]+ +[0-9]+ ' srv=.
+	      [ $1 = ib_read_lat ] || srv=$want ;;
+	*) want="^$it iters in " srv=$want ;;
+	esac
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli; then
+		ok "$*: server and client exit 0, $it iterations ($(elapsed $t0) s)"
+	else
+		bad "$*: server exit $s, client exit $c"
+	fi
+	nothing_left "$1"
+}
+pair rc 20 ibv_rc_pingpong -d $DEV -g 0 -n 20
+pair rc-events 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -e
+pair rc-small 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32
+pair uc 20 ibv_uc_pingpong -d $DEV -g 0 -n 20
+pair srq 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
+pair send_lat 100 ib_send_lat -d $DEV -x 0 -n 100 -F
+pair write_bw 100 ib_write_bw -d $DEV -x 0 -n 100 -F
+pair read_lat 100 ib_read_lat -d $DEV -x 0 -n 100 -F
+
+# --- (d) killed mid-transfer ----------------------------------------------
+port=$((port + 1))
+timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 1000000 -p $port > kill.srv 2>&1 & sp=$!
+t=0
+until listening $port; do t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1; done
+timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 1000000 -p $port 127.0.0.1 > kill.cli 2>&1 & cp=$!
+t=0
+until rdma resource show qp 2>/dev/null | grep -q "link $DEV/.*state RTS.*pid"; do
+	t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1
+done
+sleep 1
+rdma resource show qp | grep "link $DEV/" | sed 's/^/  /'
+kill -9 $cp $sp 2>/dev/null
+wait $cp $sp 2>/dev/null
+nothing_left "two ibv_rc_pingpong killed (SIGKILL) mid-transfer"
+
+# --- (e) unload, and the kernel log ----------------------------------------
+if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
+dmesg > dmesg.after
+new=$(tail -n +$(($(wc -l < dmesg.before) + 1)) dmesg.after)
+warn=$(echo "$new" | grep -E 'WARNING|BUG|Oops|general protection|refcount_t|leak|Call Trace|INFO: task' | head -20)
+if [ -z "$warn" ]; then
+	ok "the kernel log since insmod holds no warning ($(echo "$new" | grep -c .) lines)"
+else
+	bad "the kernel log warns:"
+	echo "$warn" | sed 's/^/  /'
+fi
+
+echo "mlx5-data: $pass passed, $fail failed ($(elapsed $t00) s in the guest)"
+exit $fail

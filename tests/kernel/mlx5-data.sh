@@ -1,0 +1,30 @@
+#!/bin/bash
+# kernel/<series>-mlx5-data: one boot of Debian's kernel with the mlx5
+# stand-in (tests/standin/mlx5: the verbs and the engine that moves data),
+# running tests/kernel/kt_mlx5_data.sh there: Debian's pingpongs and
+# perftest on the stock libmlx5, and kt_mlx5_data (libibverbs alone).
+#
+#   mlx5-data.sh BUILD_DIR KERNEL CHECKER
+#
+# KERNEL as for tests/vm/run.sh (bookworm: 6.1); CHECKER is
+# kt_mlx5_data of BUILD_DIR. The exit status is the guest script's.
+# Exits 77 (skip) with the reason when qemu, apt-get or busybox is missing,
+# unless UVIO_REQUIRE_VM=1 (then it fails), as the other kernel tests do.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: mlx5-data.sh BUILD_DIR KERNEL CHECKER" >&2; exit 2; }
+build=$(cd "$1" && pwd) kernel=$2 checker=$3
+here=$(cd "$(dirname "$0")" && pwd)
+vm=$here/../vm
+. "$vm/require.sh"
+[ -x "$checker" ] || { echo "vm: FAIL: no program $checker (build the project)"; exit 1; }
+
+t0=$SECONDS
+kdir=$("$vm/fetch.sh" "$kernel" kbuild) || skip "could not fetch $kernel and its headers"
+ko=$("$here/../standin/build.sh" mlx5 "$kdir") || { echo "vm: FAIL: building the mlx5 stand-in"; exit 1; }
+echo "vm: mlx5 stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
+programs="$ko $checker @USERLAND@/usr/bin/ibv_devices"
+for p in ibv_rc_pingpong ibv_uc_pingpong ibv_srq_pingpong ib_send_lat ib_write_bw ib_read_lat; do
+	programs="$programs @USERLAND@/usr/bin/$p"
+done
+UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-data \
+	exec "$vm/run.sh" "$build" "$kernel" run "$here/kt_mlx5_data.sh"

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The objects of the mlx5 stand-in, shared by its two halves: the verbs
+ * (mlx5_verbs.c: the user-data contract of mlx5_ib) and the engine
+ * (mlx5_engine.c: what a ConnectX does with the queues those verbs
+ * created). Everything the engine reads or writes is under the device's
+ * eng_lock: the verbs take it where they create, change or free what the
+ * engine looks at (tables, QP state, rings), so that the engine never sees
+ * an object half made or half gone.
+ */
+#ifndef MLX5_STANDIN_H
+#define MLX5_STANDIN_H
+
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+/* The largest send WQE (ds is 6 bits: 63 units of 16 bytes) and the
+ * scatter/gather entries it can hold. */
+/* mlx5's lkey that ends a receive WQE's scatter list: never an MR's */
+#define SD_INVALID_LKEY 0x100
+
+enum {
+	SD_ENG_MAX_WQE = 16 * 64,	/* in whole basic blocks */
+	SD_ENG_MAX_SGE = 64,
+};
+
+/* One piece of a message: a kernel address the engine may copy from or to
+ * (an MR's pinned pages, or the inline bytes of a WQE). */
+struct sd_eng_sge {
+	u8 *kva;
+	u32 len;
+};
+
+struct sd_dev {
+	struct ib_device ibdev;
+	int ifindex;
+	struct ida pdn_ida, cqn_ida, qpn_ida, srqn_ida, mkey_ida, uar_ida;
+	atomic_t mkey_variant;
+
+	/* the engine (mlx5_engine.c) */
+	struct mutex eng_lock;
+	struct xarray qps;	/* qpn -> sd_qp, every QP of the device */
+	struct xarray cqs;	/* cqn -> sd_cq */
+	struct xarray mrs;	/* mkey index -> sd_mr */
+	struct task_struct *eng_thread;
+	wait_queue_head_t eng_wait;
+	bool eng_live;		/* a QP is in RTS or ERR: keep polling */
+	/* scratch of the engine's thread, under eng_lock */
+	u8 wqe[SD_ENG_MAX_WQE];
+	struct sd_eng_sge gather[SD_ENG_MAX_SGE];
+	struct sd_eng_sge scatter[SD_ENG_MAX_SGE];
+};
+
+/* A page of doorbell records, pinned once for the objects of one context
+ * and one process that keep their records in it; kva maps it for the
+ * engine. */
+struct sd_db_page {
+	struct list_head list;
+	unsigned long user_virt;
+	struct mm_struct *mm;
+	struct ib_umem *umem;
+	void *kva;
+	unsigned int refcnt;
+};
+
+struct sd_ucontext {
+	struct ib_ucontext ibuc;
+	struct mutex lock;	/* bfreg counts, system pages, doorbell pages */
+	int ver;		/* 0: the 8-byte request, 2: the v2 one */
+	u8 cqe_version;
+	u64 lib_caps;
+	bool lib_uar_4k;
+	bool lib_uar_dyn;
+	u32 total_num_bfregs;	/* static and dynamic */
+	u32 num_low_latency_bfregs;
+	u32 num_static_sys_pages;
+	u32 num_sys_pages;
+	u32 num_dyn_bfregs;
+	u32 *count;		/* users of each bfreg */
+	u32 *sys_pages;		/* UAR id of each system page, or SD_INVALID_UAR */
+	struct page **sys_page_mem;
+	struct list_head db_pages;
+	struct xarray uars;	/* the UAR ids this context may name -> their page */
+};
+
+struct sd_pd {
+	struct ib_pd ibpd;
+	u32 pdn;
+};
+
+struct sd_cq {
+	struct ib_cq ibcq;
+	u32 cqn;
+	int cqe_size;
+	u32 uar_index;
+	bool real_time_ts;
+	u32 produced;		/* CQEs written (the resize CQEs too) */
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex resize_lock;
+	/* the engine's view */
+	void *vbuf;		/* vmap of the pinned buffer */
+	u8 *buf;		/* its first CQE */
+	__be32 *dbrec;		/* [0] consumer index, [1] arm request */
+	struct page *uar_page;	/* the UAR whose offset 0x20 the arm rings */
+	u32 arm_db_last;	/* dbrec[1] as last read */
+	u32 arm_req_last;	/* the last arm request taken */
+	bool armed, arm_solicited;
+	bool overrun;
+};
+
+struct sd_srq {
+	struct ib_srq ibsrq;
+	u32 srqn;
+	u32 max;		/* descriptors, a power of two */
+	u32 max_gs;
+	u32 wqe_shift;
+	bool wq_sig;
+	u32 limit;
+	u32 uidx;
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex lock;
+	/* the engine's view */
+	void *vbuf;
+	u8 *buf;
+	__be32 *dbrec;		/* [0] the library's counter of posted WQEs */
+	u16 hw_cons;		/* WQEs taken */
+	u16 hw_head;		/* the next WQE to take: the list's head */
+};
+
+struct sd_qp {
+	struct ib_qp ibqp;
+	u32 qpn;
+	u32 flags_en;		/* the vendor flags taken */
+	u32 uidx;
+	u32 bfregn;		/* or SD_INVALID_BFREG */
+	u32 uar_index;
+	bool has_rq;
+	u32 rq_wqe_cnt, rq_wqe_shift, rq_max_gs, sq_wqe_cnt;
+	struct ib_umem *umem;
+	struct sd_db_page *db;
+	struct mutex lock;	/* attributes; the state is under eng_lock too */
+	enum ib_qp_state state;
+	struct ib_qp_attr attr;	/* as last set; sgid_attr pointers dropped */
+	struct ib_qp_cap init_cap;
+	enum ib_sig_type sq_sig_type;
+	u8 port;
+	u8 resp_depth;
+	int atomic_rd_en;
+	/* the engine's view */
+	bool cqe_v1;		/* the context's CQE version is 1 */
+	void *vbuf;
+	u8 *rq, *sq;		/* the rings in the pinned buffer */
+	__be32 *dbrec;		/* [0] receive counter, [1] send counter */
+	u16 sq_cons;		/* the next send WQE's index (basic blocks) */
+	u16 rq_cons;		/* receive WQEs taken */
+	bool stalled;		/* the head WQE waits: no receive WQE, peer not ready */
+	unsigned long stall_start;
+};
+
+struct sd_mr {
+	struct ib_mr ibmr;
+	u32 index;
+	struct ib_umem *umem;
+	/* the engine's view */
+	struct ib_pd *pd;
+	u64 iova, length;
+	int access;
+	void *vbuf;
+	u8 *kva;		/* the byte at iova */
+};
+
+static inline struct sd_dev *to_sddev(struct ib_device *d) { return container_of(d, struct sd_dev, ibdev); }
+static inline struct sd_cq *to_sdcq(struct ib_cq *c) { return container_of(c, struct sd_cq, ibcq); }
+static inline struct sd_srq *to_sdsrq(struct ib_srq *s) { return container_of(s, struct sd_srq, ibsrq); }
+static inline struct sd_qp *to_sdqp(struct ib_qp *q) { return container_of(q, struct sd_qp, ibqp); }
+static inline struct sd_mr *to_sdmr(struct ib_mr *m) { return container_of(m, struct sd_mr, ibmr); }
+
+/* mlx5_engine.c */
+void *sd_umem_vmap(struct ib_umem *umem);
+int sd_engine_start(struct sd_dev *dev);
+void sd_engine_stop(struct sd_dev *dev);
+void sd_engine_qp_state(struct sd_dev *dev, struct sd_qp *qp, enum ib_qp_state next);
+
+#endif /* MLX5_STANDIN_H */
