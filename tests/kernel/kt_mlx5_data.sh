@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel/6.1-mlx5-data, in the guest (tests/kernel/mlx5-data.sh boots it):
+# kernel/6.1-mlx5-data and 6.12-mlx5-data, in the guest (tests/kernel/mlx5-data.sh boots it):
 # the mlx5 stand-in's engine (tests/standin/mlx5/mlx5_engine.c) moving data
 # for Debian's programs on the stock libmlx5, unmodified. Each check prints
 # "--- PASS mlx5-data: ..." or "--- FAIL mlx5-data: ..."; the exit status is
@@ -11,7 +11,8 @@
 #  (c) ibv_rc_pingpong -g 0 -n 20, server and client in this guest
 #      (polling, then -e: completion events), ibv_uc_pingpong, and the
 #      others of the list (ibv_srq_pingpong, perftest) each as far as it
-#      goes: both sides exit 0 and report their iterations;
+#      goes (ibv_ud_pingpong: the address vector, the GRH): both sides
+#      exit 0 and report their iterations;
 #  (d) a pingpong killed mid-transfer: nothing left in rdma resource;
 #  (e) after each program nothing is left on mlx5_0; at the end the module
 #      unloads and the kernel log holds no warning.
@@ -106,6 +107,7 @@ pair rc-events 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -e
 pair rc-small 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32
 pair uc 20 ibv_uc_pingpong -d $DEV -g 0 -n 20
 pair srq 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
+pair ud 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
 pair send_lat 100 ib_send_lat -d $DEV -x 0 -n 100 -F
 pair write_bw 100 ib_write_bw -d $DEV -x 0 -n 100 -F
 pair read_lat 100 ib_read_lat -d $DEV -x 0 -n 100 -F

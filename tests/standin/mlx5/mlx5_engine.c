@@ -59,6 +59,13 @@
  *    requester waits 4.096 us << timeout, times retry_cnt + 1 (timeout 0:
  *    for ever), then "transport retry exceeded" (0x15). UC drops the
  *    message and completes the send.
+ *  - UD: SEND and SEND_IMM after the 48-byte address vector; the receiver
+ *    is the vector's QPN, a UD QP in RTR or RTS whose Q_Key matches (the
+ *    WQE's, or the sender's own when its top bit is set); its buffer gets
+ *    a 40-byte GRH (IB format: the sender's GID at the vector's GID index,
+ *    the vector's destination GID) before the data, its CQE the GRH flag
+ *    and the byte count with the GRH. A message no one can take is
+ *    dropped (a log line) and the send completes, as on a wire.
  *  - Requester CQE (signalled WQEs, fm_ce_se 0x08): REQ with the WQE's
  *    opcode in sop_drop_qpn's top byte and its index in wqe_counter; byte
  *    count for READ.
@@ -70,9 +77,10 @@
  * The engine sleeps 20-60 us between passes while it has had work in the
  * last 100 ms, 0.5-1 ms while QPs are live and idle, and waits for a QP to
  * reach RTS or ERR otherwise.
- * Not done (yet): UD (its WQEs are refused as a local QP operation error
- * with a log line), atomics, SEND_INV, memory windows, the async events
- * (QP fatal, SRQ limit, CQ error), packet pacing, the second port/device.
+ * Not done (yet): atomics, SEND_INV, memory windows (their opcodes are
+ * refused as a local QP operation error with a log line), the async events
+ * (QP fatal, SRQ limit, CQ error), packet pacing, a second device to route
+ * to, RoCE v2's IPv4 header in a UD receiver's GRH area.
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
@@ -80,6 +88,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
+#include <rdma/ib_cache.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/doorbell.h>
 #include <linux/mlx5/qp.h>
@@ -93,7 +102,10 @@ enum {
 	SD_SEG = 16,		/* ds unit, data segment */
 	SD_CQE64 = 64,
 	SD_RNR_FOREVER = 7,
+	SD_GRH = 40,
 };
+/* flags_rqpn: a GRH came (bits 28-29 not 0), L3 type 0 in bits 24-25 (a GRH, not IPv4/6) */
+#define SD_CQE_GRH (1u << 28)
 
 /* The kernel view of a pinned user range, page by page in one mapping. */
 void *sd_umem_vmap(struct ib_umem *umem)
@@ -190,7 +202,7 @@ static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 
 	c.ok.srqn = sd_srqn_uidx(qp);
 	c.ok.immediate = imm;
 	c.ok.byte_cnt = cpu_to_be32(bytes);
-	c.ok.flags_rqpn = cpu_to_be32(src_qpn & 0xffffff);
+	c.ok.flags_rqpn = cpu_to_be32(src_qpn);
 	c.ok.sop_drop_qpn = cpu_to_be32(qp->qpn);
 	c.ok.wqe_counter = cpu_to_be16(ctr);
 	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), &c, cqe_op, se);
@@ -585,6 +597,74 @@ static u8 *sd_remote(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w, str
 	return kva;
 }
 
+/*
+ * UD SEND, SEND_IMM: the address vector's QPN and Q_Key pick the receiver
+ * (a Q_Key with its top bit set means the sender's own); a message it
+ * cannot take is dropped and the send completes. The receiver's buffer
+ * gets the 40-byte GRH first (IB format: the sender's GID at the vector's
+ * GID index, the vector's destination GID), its CQE the GRH flag.
+ */
+static enum sd_step sd_deliver_ud(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w,
+				  const struct mlx5_av *av)
+{
+	u32 dqpn = be32_to_cpu(av->dqp_dct) & 0xffffff;
+	u32 qkey = be32_to_cpu(av->key.qkey.qkey);
+	u32 gidx = (be32_to_cpu(av->grh_gid_fl) >> 20) & 0xff;
+	struct sd_qp *d = xa_load(&dev->qps, dqpn);
+	const char *drop = NULL;
+	union ib_gid sgid = {};
+	struct sd_rwqe r;
+	u8 *grh = dev->grh;
+
+	if (qkey & 0x80000000)
+		qkey = qp->attr.qkey;
+	if (!d || d->ibqp.qp_type != IB_QPT_UD ||
+	    (d->state != IB_QPS_RTR && d->state != IB_QPS_RTS))
+		drop = "no UD QP ready there";
+	else if (d->attr.qkey != qkey)
+		drop = "Q_Key mismatch";
+	else if (!sd_recv_peek(dev, d, &r))
+		drop = "no receive WQE";
+	if (drop) {
+		pr_notice_ratelimited("mlx5_standin: QP 0x%x UD send WQE 0x%04x to QP 0x%x dropped: %s\n",
+				      qp->qpn, w->idx, dqpn, drop);
+		sd_req_done(qp, w, w->len);
+		return SD_DONE;
+	}
+	if (r.bad) {
+		sd_resp_fail(d, &r, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+		sd_req_done(qp, w, w->len);
+		return SD_DONE;
+	}
+	if (w->len + SD_GRH > r.room) {
+		pr_notice_ratelimited("mlx5_standin: QP 0x%x receive WQE 0x%04x: %llu bytes and the GRH arrived for %llu\n",
+				      d->qpn, r.ctr, w->len, r.room);
+		sd_resp_fail(d, &r, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+		sd_req_done(qp, w, w->len);
+		return SD_DONE;
+	}
+	rdma_query_gid(&dev->ibdev, 1, gidx, &sgid);
+	memset(grh, 0, SD_GRH);
+	*(__be32 *)grh = cpu_to_be32(6u << 28 | (u32)av->tclass << 20 |
+				     (be32_to_cpu(av->grh_gid_fl) & 0xfffff));
+	*(__be16 *)(grh + 4) = cpu_to_be16((u16)w->len);
+	grh[6] = 0x1b;		/* next header: the IBA transport */
+	grh[7] = av->hop_limit;
+	memcpy(grh + 8, sgid.raw, 16);
+	memcpy(grh + 24, av->rgid, 16);
+	/* the GRH as the message's first piece */
+	memmove(&dev->gather[1], &dev->gather[0], w->nsge * sizeof(dev->gather[0]));
+	dev->gather[0].kva = grh;
+	dev->gather[0].len = SD_GRH;
+	sd_copy(dev->scatter, dev->gather, w->len + SD_GRH);
+	sd_recv_take(d, &r);
+	sd_cqe_resp(d, w->opcode == MLX5_OPCODE_SEND_IMM ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
+		    r.ctr, w->len + SD_GRH, w->opcode == MLX5_OPCODE_SEND ? 0 : w->imm,
+		    qp->qpn | SD_CQE_GRH, w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+	sd_req_done(qp, w, w->len);
+	return SD_DONE;
+}
+
 /* One WQE at sq_cons: SD_DONE when it is finished (done or failed; the
  * counter moved past it), SD_STALL when it must wait. */
 static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
@@ -592,7 +672,9 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	struct mlx5_wqe_ctrl_seg *ctrl = (void *)dev->wqe;
 	bool uc = qp->ibqp.qp_type == IB_QPT_UC;
 	struct sd_wqe w = { .idx = qp->sq_cons, .nbb = 1 };
+	bool ud = qp->ibqp.qp_type == IB_QPT_UD;
 	unsigned int data = sizeof(*ctrl);
+	struct mlx5_av *av = NULL;
 	struct sd_eng_sge remote;
 	u32 v, qpn;
 	struct sd_qp *d;
@@ -629,9 +711,17 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		return SD_DONE;
 	case MLX5_OPCODE_SEND:
 	case MLX5_OPCODE_SEND_IMM:
+		if (!ud)
+			break;
+		av = (void *)(dev->wqe + data);
+		if (w.ds * SD_SEG < data + sizeof(*av)) {
+			sd_wqe_log(qp, &w, "ds %u leaves no room for the address vector", w.ds);
+			return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		}
+		data += sizeof(*av);
 		break;
 	case MLX5_OPCODE_RDMA_READ:
-		if (uc)
+		if (uc || ud)
 			goto bad_opcode;
 		need = IB_ACCESS_LOCAL_WRITE;
 		fallthrough;
@@ -639,6 +729,8 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	case MLX5_OPCODE_RDMA_WRITE_IMM: {
 		struct mlx5_wqe_raddr_seg *ra = (void *)(dev->wqe + data);
 
+		if (ud)
+			goto bad_opcode;
 		if (w.ds * SD_SEG < data + sizeof(*ra)) {
 			sd_wqe_log(qp, &w, "ds %u leaves no room for the remote address segment", w.ds);
 			return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
@@ -656,6 +748,8 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	if (err)
 		return sd_req_fail(qp, &w, err == 1 ? MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR :
 					      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	if (ud)
+		return sd_deliver_ud(dev, qp, &w, av);
 
 	d = sd_peer(dev, qp);
 	if (!d) {

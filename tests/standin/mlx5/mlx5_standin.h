@@ -51,7 +51,8 @@ struct sd_dev {
 	bool eng_live;		/* a QP is in RTS or ERR: keep polling */
 	/* scratch of the engine's thread, under eng_lock */
 	u8 wqe[SD_ENG_MAX_WQE];
-	struct sd_eng_sge gather[SD_ENG_MAX_SGE];
+	struct sd_eng_sge gather[SD_ENG_MAX_SGE + 1];	/* + a UD receiver's GRH */
+	u8 grh[40];
 	struct sd_eng_sge scatter[SD_ENG_MAX_SGE];
 };
 
