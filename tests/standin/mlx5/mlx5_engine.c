@@ -160,6 +160,11 @@ static void sd_cq_push(struct sd_cq *cq, union sd_cqe *c, u8 opcode, bool se)
 	bool err = opcode == MLX5_CQE_REQ_ERR || opcode == MLX5_CQE_RESP_ERR;
 	u8 *e;
 
+	if (cq->cqe_size < SD_CQE64) {	/* a resize may name any size */
+		pr_notice_ratelimited("mlx5_standin: CQ 0x%x has %d-byte CQEs: CQE dropped\n",
+				      cq->cqn, cq->cqe_size);
+		return;
+	}
 	if (((cq->produced - ci) & 0xffffff) >= nent) {
 		if (!cq->overrun)
 			pr_notice("mlx5_standin: CQ 0x%x overrun (consumer index 0x%x, %u entries): CQEs dropped\n",
@@ -437,7 +442,8 @@ static bool sd_recv_peek(struct sd_dev *dev, struct sd_qp *d, struct sd_rwqe *r)
 		segs = r->wqe + sizeof(struct mlx5_wqe_srq_next_seg);
 		nseg = ((1u << srq->wqe_shift) - sizeof(struct mlx5_wqe_srq_next_seg)) / SD_SEG;
 	} else {
-		if (!d->has_rq || !d->rq || (sd_rd32(&d->dbrec[MLX5_RCV_DBR]) & 0xffff) == d->rq_cons)
+		if (!d->has_rq || !d->rq || !d->rq_wqe_cnt ||
+		    (sd_rd32(&d->dbrec[MLX5_RCV_DBR]) & 0xffff) == d->rq_cons)
 			return false;
 		rmb();
 		r->ctr = d->rq_cons;
@@ -452,6 +458,7 @@ static bool sd_recv_peek(struct sd_dev *dev, struct sd_qp *d, struct sd_rwqe *r)
 	r->nsge = 0;
 	r->room = 0;
 	r->bad = false;
+	nseg = min_t(unsigned int, nseg, SD_ENG_MAX_SGE);	/* the library's shift may be larger */
 	for (i = 0; i < nseg; i++) {
 		struct mlx5_wqe_data_seg *s = (void *)(segs + i * SD_SEG);
 		u32 lkey = be32_to_cpu(s->lkey), len = be32_to_cpu(s->byte_count);
