@@ -131,6 +131,17 @@ static void dp_clear(void *obj, uint32_t *size_field)
 	*size_field = size;
 }
 
+/*
+ * The driver data a create verb goes with: the room for the driver's
+ * answer (rxe's and siw's mmap keys), or none where the driver answers
+ * nothing this layer reads (out_len 0: mlx5, whose request the library's
+ * half in lib/hw makes and whose queues it then says where they lie).
+ */
+static inline const struct uvio_drv *dp_drv(const struct uvio_drv *drv)
+{
+	return drv->out_len ? drv : NULL;
+}
+
 static void queue_init(struct uvio_dp_queue *q, uint32_t max_sge, uint32_t max_inline)
 {
 	q->lock = 0;
@@ -156,7 +167,7 @@ UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->cq_resp_len);
 
-		err = uvio_create_cq(dev, attr, &drv, &out, NULL);
+		err = uvio_create_cq(dev, attr, dp_drv(&drv), &out, NULL);
 	}
 	if (err)
 		return err;
@@ -253,7 +264,7 @@ UVIO_API int uvio_dp_create_srq_sz(struct uvio_device *dev, const struct uvio_sr
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->srq_resp_len);
 
-		err = uvio_create_srq(dev, attr, &drv, &out, NULL);
+		err = uvio_create_srq(dev, attr, dp_drv(&drv), &out, NULL);
 	}
 	if (err)
 		return err;
@@ -337,7 +348,7 @@ UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->qp_resp_len);
 
-		err = uvio_create_qp(dev, attr, &drv, &out, NULL);
+		err = uvio_create_qp(dev, attr, dp_drv(&drv), &out, NULL);
 	}
 	if (err)
 		return err;
@@ -352,7 +363,8 @@ UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_
 	queue_init(&qp->sq, out.cap.max_send_sge, out.cap.max_inline_data);
 	queue_init(&qp->rq, out.cap.max_recv_sge, 0);
 	uvio_doorbell_layout(qp->doorbell, qp->handle, &qp->doorbell_resp);
-	err = ops->qp_map(qp, resp);
+	/* A driver that answers nothing of its own reads the attributes. */
+	err = ops->qp_map(qp, ops->qp_resp_len ? (const void *)resp : (const void *)attr);
 	if (err) {
 		uvio_destroy_qp(dev, out.handle, NULL, NULL);
 		uvio_dp_unmap(&qp->sq.ring);
@@ -367,11 +379,18 @@ UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_report
 {
 	int err;
 
-	if (!qp || !qp->dev)
+	const struct dp_ops *ops;
+
+	if (!qp || !qp->dev || !(ops = dp_qp_ops(qp)))
 		return uvio_dp_bad_arg("uvio_dp_destroy_qp", "qp", NOT_CREATED);
+	if (ops->qp_listed)
+		ops->qp_listed(qp, false);
 	err = uvio_destroy_qp(qp->dev, qp->handle, events, NULL);
-	if (err)
+	if (err) {
+		if (ops->qp_listed)
+			ops->qp_listed(qp, true);
 		return err;
+	}
 	uvio_dp_unmap(&qp->sq.ring);
 	uvio_dp_unmap(&qp->rq.ring);
 	dp_clear(qp, &qp->size);
@@ -402,6 +421,7 @@ static __attribute__((noinline, cold)) int post_send_failed(struct uvio_dp_qp *q
 							    uint32_t i, int err, uint32_t *bad)
 {
 	int db = 0;
+	bool rung = dp_qp_ops(qp)->doorbell_locked;	/* under the lock, already */
 
 	if (!err) {	/* all posted; the doorbell failed */
 		db = ring(qp);
@@ -412,7 +432,7 @@ static __attribute__((noinline, cold)) int post_send_failed(struct uvio_dp_qp *q
 						      "(the WRs wait in the queue)"
 						    : "the doorbell write() failed");
 	}
-	if (i)
+	if (i && !rung)
 		ring(qp);
 	if (bad)
 		*bad = i;
@@ -433,21 +453,27 @@ UVIO_API int uvio_dp_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_
 			       uint32_t n, uint32_t *bad)
 {
 	int (*post)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
+	void (*doorbell_locked)(struct uvio_dp_qp *qp);
 	uint32_t i;
 	int err = 0;
 
 	if (__builtin_expect(!qp || !qp->sq.ring.map || (n && !wr), 0))
 		return post_send_bad_arg(qp, bad);
 	post = dp_qp_ops(qp)->post_send;
+	doorbell_locked = dp_qp_ops(qp)->doorbell_locked;
 	uvio_dp_lock(&qp->sq.lock);
 	for (i = 0; i < n; i++)
 		if ((err = post(qp, &wr[i])))
 			break;
+	/* A hardware doorbell (mlx5) under the lock, so that its record and
+	 * register never go backwards. */
+	if (doorbell_locked && i)
+		doorbell_locked(qp);
 	uvio_dp_unlock(&qp->sq.lock);
-	/* The doorbell outside the lock: the WQEs are published in order
-	 * already, and the kernel runs the ring up to its producer. */
+	/* The kernel's doorbell outside the lock: the WQEs are published in
+	 * order already, and the kernel runs the ring up to its producer. */
 	if (__builtin_expect(!err, 1) &&
-	    (!n || !ring(qp))) {
+	    (!n || doorbell_locked || !ring(qp))) {
 		if (bad)
 			*bad = 0;
 		return 0;
@@ -533,7 +559,7 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 	{
 		UVIO_OPTS(uvio_drv, drv, .out = resp, .out_len = ops->ah_resp_len);
 
-		err = uvio_create_ah(dev, attr, &drv, &ah->handle, NULL);
+		err = uvio_create_ah(dev, attr, dp_drv(&drv), &ah->handle, NULL);
 	}
 	if (err)
 		return err;
@@ -555,8 +581,13 @@ UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah)
 	if (!ah || !ah->dev)
 		return uvio_dp_bad_arg("uvio_dp_destroy_ah", "ah", NOT_CREATED);
 	err = uvio_destroy_ah(ah->dev, ah->handle, NULL);
-	if (!err)
+	if (!err) {
+		const struct dp_ops *ops = uvio_dp_ops_of(uvio_device_driver_id(ah->dev));
+
+		if (ops && ops->ah_fini)
+			ops->ah_fini(ah);
 		dp_clear(ah, &ah->size);
+	}
 	return err;
 }
 

@@ -16,7 +16,11 @@
 struct dp_ops {
 	const char *name;		/* the driver's, as messages name it */
 	uint32_t driver_id;		/* the RDMA_DRIVER_* it serves */
-	/* Driver output of the create verbs (the driver's mmap keys). */
+	/* Driver output of the create verbs (the driver's mmap keys). 0: the
+	 * create verb goes without driver data of ours, the library's half
+	 * in lib/hw makes it (mlx5), and map asks the half where the queues
+	 * lie: resp is NULL then, but for qp_map the create's struct
+	 * uvio_qp_init_attr (the QP's create flags: SQ_SIG_ALL). */
 	size_t cq_resp_len, qp_resp_len, srq_resp_len;
 	int (*cq_map)(struct uvio_dp_cq *cq, const void *resp);
 	int (*qp_map)(struct uvio_dp_qp *qp, const void *resp);
@@ -27,9 +31,19 @@ struct dp_ops {
 	size_t ah_resp_len;
 	int (*ah_init)(struct uvio_dp_ah *ah, const struct uvio_ah_attr *attr,
 		       const void *resp, const char **why);
+	/* Optional: what ah_init kept, freed once the kernel destroyed the AH. */
+	void (*ah_fini)(struct uvio_dp_ah *ah);
+	/* Optional: the QP may (true) or may no longer (false) be named by
+	 * the completions a poll reads: false before its destroy is sent,
+	 * true again when the kernel refused it (mlx5's QP table). */
+	void (*qp_listed)(struct uvio_dp_qp *qp, bool listed);
 	/* Write one WR at the queue's next slot; called with the queue
 	 * locked, checked already for what is common (SGE count, NULLs). */
 	int (*post_send)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
+	/* Optional: the driver's own doorbell, rung once after the WRs a post
+	 * wrote (at least one), still under the send queue's lock; NULL: the
+	 * kernel's POST_SEND write(), after the lock is dropped (rxe, siw). */
+	void (*doorbell_locked)(struct uvio_dp_qp *qp);
 	int (*post_recv)(struct uvio_dp_queue *q, const struct uvio_dp_recv_wr *wr);
 	/* Called with the CQ locked. */
 	int (*poll)(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n);
@@ -44,9 +58,10 @@ struct dp_ops {
 	int (*modify_srq)(struct uvio_dp_srq *srq, const struct uvio_srq_modify *attr);
 };
 
-/* The drivers' tables (rxe.c, siw.c), listed in drivers.c alone. */
+/* The drivers' tables (rxe.c, siw.c, mlx5.c), listed in drivers.c alone. */
 extern const struct dp_ops uvio_dp_rxe_ops;
 extern const struct dp_ops uvio_dp_siw_ops;
+extern const struct dp_ops uvio_dp_mlx5_ops;
 
 /* The ops of the driver with this id, or NULL (drivers.c). */
 const struct dp_ops *uvio_dp_ops_of(uint32_t driver_id);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The drivers whose queues the data-path layer drives, a table each
- * (rxe.c, siw.c), found by driver id. dp.c knows none of them: another
+ * (rxe.c, siw.c, mlx5.c), found by driver id. dp.c knows none of them: another
  * driver is a file of its own with its table, and a row here.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 static const struct dp_ops *const drivers[] = {
 	&uvio_dp_rxe_ops,
 	&uvio_dp_siw_ops,
+	&uvio_dp_mlx5_ops,
 };
 
 #define N_DRIVERS (sizeof(drivers) / sizeof(drivers[0]))

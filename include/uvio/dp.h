@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libuverbs-ioctl: the data path of the software RDMA devices rxe and siw.
+ * libuverbs-ioctl: the data path of the software RDMA devices rxe and siw,
+ * and of mlx5 (ConnectX-4 and later).
  *
  * These drivers keep every user QP's send and receive queue, every SRQ and
  * every CQ in memory the process maps from the uverbs fd: work requests are
@@ -14,14 +15,23 @@
  * -EOPNOTSUPP from the create functions, with a message that names the
  * drivers served here.
  *
+ * mlx5's queues are the process's own memory, which the library's mlx5
+ * half allocates when the create verb goes without driver data
+ * (<uvio/mlx5.h>); this layer writes the hardware's WQEs and reads its
+ * CQEs there and rings the doorbell records and the context's UAR page,
+ * never entering the kernel. Its completions carry no work request id, so
+ * create maps a table of its own per queue for them (and allocates an AH's
+ * address vector), which destroy frees; nothing is allocated on the post
+ * and poll paths. uvio_dp(3) says what it carries.
+ *
  * The kernel's own data-path commands (uvio_post_send() with work requests,
  * uvio_post_recv(), uvio_post_srq_recv(), uvio_poll_cq(), and on siw
  * uvio_req_notify_cq()) refuse these drivers with -EOPNOTSUPP before any
  * system call: the kernel would ignore the work, and Linux 5.10's POLL_CQ
  * crashes on an rxe CQ that holds completions.
  *
- * Objects live in storage the caller provides (no allocation anywhere in
- * this layer). The fields commented as results (handle, qp_num, cap, cqe,
+ * Objects live in storage the caller provides (no allocation in this
+ * layer but mlx5's tables above). The fields commented as results (handle, qp_num, cap, cqe,
  * srq_num, max_wr, max_sge, ah_num) may be read; the rest are the
  * library's, and uvio_dp_queue_capacity() tells a queue's size. Create maps
  * the queues, destroy unmaps them after the kernel object is gone (and
@@ -180,8 +190,10 @@ struct uvio_dp_ah {
  *   later; an older kernel completes it with an error).
  * rxe takes all of them on RC, SEND, SEND_WITH_IMM, RDMA_WRITE and
  * RDMA_WRITE_WITH_IMM on UC, SEND and SEND_WITH_IMM on UD (ud). siw takes
- * SEND, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. An opcode the driver or the
- * QP type cannot carry is -EOPNOTSUPP at post.
+ * SEND, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. mlx5 takes SEND,
+ * SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE(_WITH_IMM), RDMA_READ and the two
+ * atomics on RC, the sends and writes on UC, the sends on UD. An opcode the
+ * driver or the QP type cannot carry is -EOPNOTSUPP at post.
  */
 /* IB_UVERBS_WR_ATOMIC_WRITE of the kernel's ABI (headers before 6.2 lack it). */
 #define UVIO_DP_WR_ATOMIC_WRITE 15u
@@ -318,8 +330,8 @@ struct uvio_dp_qp {
 
 /*
  * CQ.CREATE with its queue. attr as for uvio_create_cq(); completions are
- * read with uvio_dp_poll_cq(). -EOPNOTSUPP for a driver other than rxe and
- * siw.
+ * read with uvio_dp_poll_cq(). -EOPNOTSUPP for a driver other than rxe,
+ * siw and mlx5.
  */
 UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_attr *attr,
 				  struct uvio_dp_cq *cq, size_t size);
@@ -338,8 +350,9 @@ UVIO_API int uvio_dp_poll_cq(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n
  * Ask for one completion event on the CQ's channel: at the next completion,
  * or (solicited_only) the next solicited one or error. rxe arms through the
  * kernel (REQ_NOTIFY_CQ, one system call); siw through the CQ's control
- * word, without one. Poll once more after arming: a completion that arrived
- * before the arm raises no event.
+ * word, without one; mlx5 through the CQ's doorbell record and UAR page.
+ * Poll once more after arming: a completion that arrived before the arm
+ * raises no event.
  */
 UVIO_API int uvio_dp_arm_cq(struct uvio_dp_cq *cq, int solicited_only);
 

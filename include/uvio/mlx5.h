@@ -13,9 +13,9 @@
  * A caller who passes struct uvio_drv sends its own driver data instead, and
  * the library allocates nothing for that object.
  *
- * There is no data path for mlx5 in this library: posting and polling stay
- * with rdma-core's libmlx5. The two queries below tell where the library
- * put things, for a caller who writes its own.
+ * The library's data path (<uvio/dp.h>) posts and polls on these queues;
+ * the two queries below tell where the library put things, for it and for
+ * a caller who writes its own.
  *
  * Both structs are outputs sized by the caller (sz first, as UVIO_OPTS):
  * fields past sz are not written. They answer -ENODEV on a device that is

@@ -610,12 +610,13 @@ static void ops_by_driver_id(void **state)
 	assert_ptr_equal(uvio_dp_ops_of(RDMA_DRIVER_SIW), &uvio_dp_siw_ops);
 	assert_int_equal(uvio_dp_rxe_ops.driver_id, RDMA_DRIVER_RXE);
 	assert_string_equal(uvio_dp_siw_ops.name, "siw");
-	assert_null(uvio_dp_ops_of(RDMA_DRIVER_MLX5));
+	assert_ptr_equal(uvio_dp_ops_of(RDMA_DRIVER_MLX5), &uvio_dp_mlx5_ops);
+	assert_null(uvio_dp_ops_of(RDMA_DRIVER_MLX4));
 	assert_null(uvio_dp_ops_of(RDMA_DRIVER_UNKNOWN));
 	uvio_dp_served(served, sizeof(served));
-	assert_string_equal(served, "rxe and siw");
+	assert_string_equal(served, "rxe, siw and mlx5");
 	uvio_dp_served(served, 5);
-	assert_string_equal(served, "rxe ");
+	assert_string_equal(served, "rxe,");
 }
 
 /* A driver without AHs: refused in its name before any system call. */
@@ -636,7 +637,7 @@ static void siw_has_no_ah(void **state)
 /* Other drivers: refused by name, before any system call. */
 static void other_drivers(void **state)
 {
-	struct uvio_device *dev = device(RDMA_DRIVER_MLX5);
+	struct uvio_device *dev = device(RDMA_DRIVER_MLX4);
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp qp;
 	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 8);
@@ -644,7 +645,7 @@ static void other_drivers(void **state)
 	(void)state;
 
 	assert_int_equal(uvio_dp_create_cq(dev, &ca, &cq), -EOPNOTSUPP);
-	assert_non_null(strstr(uvio_last_error(), "serves rxe and siw"));
+	assert_non_null(strstr(uvio_last_error(), "serves rxe, siw and mlx5"));
 	assert_int_equal(uvio_dp_create_qp(dev, &qa, NULL, &qp), -EOPNOTSUPP);
 	assert_int_equal(fake.write_calls + fake.ioctl_calls, 0);
 	assert_int_equal(uvio_dp_destroy_cq(NULL, NULL), -EINVAL);
