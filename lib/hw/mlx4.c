@@ -503,9 +503,9 @@ static int mlx4_request(struct uvio_device *dev, struct hw_state *base, struct h
 		/* As on mlx5 (lib/hw/mlx5.c): only the poller can carry the
 		 * completions not yet polled into the new buffer. */
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "the library does not poll mlx4 CQs, so it cannot carry the "
-			      "completions not yet polled into a new buffer; pass driver data "
-			      "(struct mlx4_ib_resize_cq) with the poller's new buffer");
+			      "only the CQ's poller can carry the completions not yet polled "
+			      "into a new buffer; pass driver data (struct mlx4_ib_resize_cq) "
+			      "with the poller's new buffer");
 	case HW_QP:
 		return mlx4_qp_request(st, c, p, o, b);
 	case HW_SRQ:

@@ -10,9 +10,10 @@
  * version 1; one non-cached UAR object for every CQ and QP; 64-byte CQEs;
  * SQ and RQ sized by the WQE rules below.
  *
- * No data path: nothing here posts or polls (rdma-core's libmlx5 does);
- * uvio_mlx5_query_object() tells where each queue lies for a caller who
- * writes one.
+ * The control path only: nothing here posts or polls. The library's own
+ * data path on these queues is providers/mlx5.c (<uvio/dp.h>); rdma-core's
+ * libmlx5, or a caller's writer, may drive them instead:
+ * uvio_mlx5_query_object() tells where each queue lies.
  *
  * Rules, from mlx5_ib (Linux 6.1) and the WQE formats of the hardware:
  *  - context: request v2; the kernel answers tot_bfregs 0 when it gave
@@ -639,14 +640,15 @@ static int mlx5_request(struct uvio_device *dev, struct hw_state *base, struct h
 	case HW_CQ_RESIZE:
 		/* A resize hands the hardware a new buffer; the completions
 		 * not yet polled in the old one must be carried over by
-		 * whoever polls, who alone knows the consumer index and sees
-		 * the resize entry that marks the switch. The library polls
-		 * no mlx5 CQ, so it cannot, and freeing the old buffer would
-		 * pull it from under the poller. */
+		 * whoever polls the CQ, who alone knows the consumer index
+		 * and sees the resize entry that marks the switch. This half
+		 * does not poll (a caller, libmlx5 or the data path may), so
+		 * it cannot, and freeing the old buffer would pull it from
+		 * under the poller. */
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
-			      "the library does not poll mlx5 CQs, so it cannot carry the "
-			      "completions not yet polled into a new buffer; pass driver data "
-			      "(struct mlx5_ib_resize_cq) with the poller's new buffer");
+			      "only the CQ's poller can carry the completions not yet polled "
+			      "into a new buffer; pass driver data (struct mlx5_ib_resize_cq) "
+			      "with the poller's new buffer");
 	case HW_QP:
 		return mlx5_qp_request(st, c, p, o, b);
 	case HW_SRQ:
