@@ -10,6 +10,7 @@
  *
  * Steps: a SEND of three SGEs into two scatter entries; SEND with
  * immediate, inline; RDMA WRITE; RDMA WRITE with immediate; RDMA READ;
+ * fetch-and-add and compare-and-swap (former values, the remote word);
  * 48 messages of one and two basic blocks through a 16-entry send ring
  * (WQEs that wrap to block 0), data checked each; three WQEs of which only
  * the last asks for a completion; a completion event through a channel
@@ -17,7 +18,12 @@
  * error, the QP in ERR, a later WQE flushed); an RDMA WRITE with a bad
  * rkey (remote access error); a peer QP moved to ERR (its receive WQEs
  * flushed); a message longer than the receive WQE (local length at the
- * responder, remote invalid request at the requester); WQEs written into
+ * responder, remote invalid request at the requester); atomics on an MR
+ * without remote atomic access and at an unaligned address; a SEND before
+ * its receive (waits, then completes) and with rnr_retry 0 (RNR retry
+ * exceeded); the asynchronous events: SRQ limit, last WQE reached, CQ
+ * error and QP fatal on a CQ overrun, none on a CQ that ignores overrun;
+ * WQEs written into
  * the ring by hand (mlx5dv): a wrong index field, a wrong QPN, an RDMA
  * WRITE too short for its remote address (local QP operation errors), a
  * NOP (a completion).
@@ -60,12 +66,16 @@ static struct ibv_cq *cq;
 static struct ibv_comp_channel *chan;
 static union ibv_gid gid;
 
-static int make_side(struct side *s)
+/* The RTS attribute the next pairs get (7: wait for a receive for ever). */
+static uint8_t rnr_retry = 7;
+
+/* A QP whose completions go to scq and rcq, on srq when not NULL. */
+static int make_side_on(struct side *s, struct ibv_cq *scq, struct ibv_cq *rcq, struct ibv_srq *srq)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = RING, .max_recv_wr = RING, .max_send_sge = 4,
-			 .max_recv_sge = 4, .max_inline_data = 64 },
+		.send_cq = scq, .recv_cq = rcq, .srq = srq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = RING, .max_recv_wr = srq ? 0 : RING, .max_send_sge = 4,
+			 .max_recv_sge = srq ? 0 : 4, .max_inline_data = 64 },
 	};
 
 	s->buf = aligned_alloc(4096, BUF);
@@ -73,15 +83,21 @@ static int make_side(struct side *s)
 		return -1;
 	memset(s->buf, 0, BUF);
 	s->mr = ibv_reg_mr(pd, s->buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			   IBV_ACCESS_REMOTE_READ);
+			   IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
 	s->qp = s->mr ? ibv_create_qp(pd, &ia) : NULL;
 	return s->qp ? 0 : -1;
+}
+
+static int make_side(struct side *s)
+{
+	return make_side_on(s, cq, cq, NULL);
 }
 
 static int connect_to(struct side *s, uint32_t dest)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ };
+				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+						    IBV_ACCESS_REMOTE_ATOMIC };
 
 	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 			  IBV_QP_ACCESS_FLAGS))
@@ -103,7 +119,7 @@ static int connect_to(struct side *s, uint32_t dest)
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.rnr_retry = rnr_retry;
 	a.max_rd_atomic = 1;
 	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
@@ -345,6 +361,102 @@ static void t_read(struct side *a, struct side *b)
 	report(!why[0], "RDMA READ (8000 bytes into 2 SGEs): data, byte_len", why);
 }
 
+/* One atomic WQE from a to the 8 bytes at b->buf + roff, the former value
+ * to a->buf + 8; its completion's status, or -1 (why says). */
+static int atomic1(struct side *a, struct side *b, uint64_t id, int cs, uint64_t roff,
+		   uint32_t rkey, uint64_t op, uint64_t cmp, uint64_t *old)
+{
+	struct ibv_sge sge = { (uintptr_t)a->buf + 8, 8, a->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1,
+				  .opcode = cs ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[1];
+	int n, r;
+
+	wr.wr.atomic.remote_addr = (uintptr_t)b->buf + roff;
+	wr.wr.atomic.rkey = rkey;
+	wr.wr.atomic.compare_add = cs ? cmp : op;
+	wr.wr.atomic.swap = cs ? op : 0;
+	memset(a->buf + 8, 0xee, 8);
+	if (post_send(a, &wr)) {
+		snprintf(why, sizeof(why), "post failed");
+		return -1;
+	}
+	n = reap(wc, 1);
+	if (n != 1 || wc[0].wr_id != id) {
+		snprintf(why, sizeof(why), "no completion of wr_id %llu", (unsigned long long)id);
+		return -1;
+	}
+	r = 0;
+	if (wc[r].status == IBV_WC_SUCCESS &&
+	    ((int)wc[r].opcode != (cs ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD) || wc[r].byte_len != 8)) {
+		snprintf(why, sizeof(why), "opcode %d byte_len %u", wc[r].opcode, wc[r].byte_len);
+		return -1;
+	}
+	memcpy(old, a->buf + 8, 8);
+	return wc[r].status;
+}
+
+/* Fetch-and-add, then compare-and-swap that matches and one that does not:
+ * the former values come back, the remote word changes as IB says. */
+static void t_atomic(struct side *a, struct side *b)
+{
+	const char *what = "ATOMIC_FA, ATOMIC_CS (match, mismatch): former values, remote word, opcodes";
+	uint64_t v = 100, old[3], now;
+	int st[3];
+
+	memcpy(b->buf + 64, &v, 8);
+	st[0] = atomic1(a, b, 800, 0, 64, b->mr->rkey, 5, 0, &old[0]);
+	st[1] = st[0] ? -1 : atomic1(a, b, 801, 1, 64, b->mr->rkey, 7, 105, &old[1]);
+	st[2] = st[1] ? -1 : atomic1(a, b, 802, 1, 64, b->mr->rkey, 9, 1, &old[2]);
+	memcpy(&now, b->buf + 64, 8);
+	if (st[0] || st[1] || st[2]) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "status %d %d %d", st[0], st[1], st[2]);
+	} else if (old[0] != 100 || old[1] != 105 || old[2] != 7 || now != 7) {
+		snprintf(why, sizeof(why), "former %llu %llu %llu, remote now %llu (want 100 105 7, 7)",
+			 (unsigned long long)old[0], (unsigned long long)old[1],
+			 (unsigned long long)old[2], (unsigned long long)now);
+	} else {
+		why[0] = 0;
+	}
+	report(!why[0], what, why);
+}
+
+/* An atomic on an MR without remote atomic access, one at an address not
+ * 8-byte aligned: remote access, remote invalid request. */
+static void t_atomic_bad(void)
+{
+	struct side a = {}, b = {};
+	struct ibv_mr *ro = NULL;
+	uint64_t old;
+	int st;
+
+	why[0] = 0;
+	if (pair(&a, &b) || !(ro = ibv_reg_mr(pd, b.buf + 4096, 4096, IBV_ACCESS_LOCAL_WRITE |
+					       IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE))) {
+		report(0, "ATOMIC_FA on an MR without remote atomic access", "QPs or MR not made");
+		goto out;
+	}
+	st = atomic1(&a, &b, 810, 0, 4096, ro->rkey, 1, 0, &old);
+	report(st == IBV_WC_REM_ACCESS_ERR && state_of(a.qp) == IBV_QPS_ERR,
+	       "ATOMIC_FA on an MR without remote atomic access: remote access error, the QP in ERR",
+	       st < 0 ? why : ibv_wc_status_str(st));
+	unpair(&a, &b);
+	if (pair(&a, &b)) {
+		report(0, "ATOMIC_CS at an address not 8-byte aligned", "QPs not made");
+		goto out;
+	}
+	st = atomic1(&a, &b, 811, 1, 68, b.mr->rkey, 1, 0, &old);
+	report(st == IBV_WC_REM_INV_REQ_ERR,
+	       "ATOMIC_CS at an address not 8-byte aligned: remote invalid request",
+	       st < 0 ? why : ibv_wc_status_str(st));
+out:
+	if (ro)
+		ibv_dereg_mr(ro);
+	unpair(&a, &b);
+}
+
 /* WQEs of one basic block (SEND, one SGE) and two (RDMA WRITE, three SGEs)
  * in turn through the ring: some straddle its end. */
 static void t_wrap(struct side *a, struct side *b)
@@ -546,6 +658,246 @@ static void t_short_recv(void)
 	unpair(&a, &b);
 }
 
+/* ---- receiver not ready, asynchronous events ---------------------------- */
+
+/* A SEND before its receive: nothing completes while no receive WQE is
+ * posted (rnr_retry 7 waits for ever); once one is, both complete. */
+static void t_rnr_late(void)
+{
+	const char *what = "SEND before its receive (rnr_retry 7): waits, completes once the receive is posted";
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 900, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[2];
+	int n;
+
+	why[0] = 0;
+	if (pair(&a, &b)) {
+		report(0, what, "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	fill(a.buf, 64, 9);
+	post_send(&a, &wr);
+	n = reap_for(wc, 1, 0.5);
+	if (n)
+		snprintf(why, sizeof(why), "a completion (status %s) with no receive posted",
+			 ibv_wc_status_str(wc[0].status));
+	else if (post_recv(&b, 901, 0, 64, 0))
+		snprintf(why, sizeof(why), "post_recv failed");
+	else if ((n = reap(wc, 2)), find(wc, n, 900, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+		 find(wc, n, 901, IBV_WC_SUCCESS, IBV_WC_RECV) < 0)
+		;
+	else if (memcmp(a.buf, b.buf, 64))
+		snprintf(why, sizeof(why), "the data differ");
+	else
+		why[0] = 0;
+	report(!why[0], what, why);
+	unpair(&a, &b);
+}
+
+/* rnr_retry 0: a SEND with no receive fails, RNR retry exceeded (mlx5's
+ * syndrome 0x16), the QP in ERR. */
+static void t_rnr_exceeded(void)
+{
+	const char *what = "SEND with no receive, rnr_retry 0: RNR retry exceeded, the QP in ERR";
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 910, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[1];
+	int n, r;
+
+	rnr_retry = 0;
+	r = pair(&a, &b);
+	rnr_retry = 7;
+	if (r) {
+		report(0, what, "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	report(find(wc, n, 910, IBV_WC_RNR_RETRY_EXC_ERR, -1) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
+	       what, why);
+	unpair(&a, &b);
+}
+
+/* The next asynchronous event within secs, acknowledged; 0, or -1 (none). */
+static int async_event(struct ibv_async_event *ev, double secs)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, (int)(secs * 1000)) != 1 || ibv_get_async_event(ctx, ev))
+		return -1;
+	ibv_ack_async_event(ev);
+	return 0;
+}
+
+/* An event of type on the object obj (QP, CQ or SRQ) among those that
+ * come within secs; 1 found, 0 not (why names what came). */
+static int expect_event(enum ibv_event_type type, void *obj, double secs)
+{
+	struct ibv_async_event ev;
+	double end = now_s() + secs;
+
+	snprintf(why, sizeof(why), "no %s event", ibv_event_type_str(type));
+	while (now_s() < end && async_event(&ev, end - now_s()) == 0) {
+		void *o = ev.event_type == IBV_EVENT_CQ_ERR ? (void *)ev.element.cq :
+			  ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED ||
+			  ev.event_type == IBV_EVENT_SRQ_ERR ? (void *)ev.element.srq :
+			  (void *)ev.element.qp;
+
+		if (ev.event_type == type && o == obj)
+			return 1;
+		snprintf(why, sizeof(why), "%s event (not %s)", ibv_event_type_str(ev.event_type),
+			 ibv_event_type_str(type));
+	}
+	return 0;
+}
+
+/*
+ * A QP on an SRQ: SRQ limit (armed at 3 of 4 posted WQEs, reached after
+ * the second message, then disarmed), and last WQE reached when the QP is
+ * moved to ERR.
+ */
+static void t_srq_events(void)
+{
+	struct side a = {}, b = {};
+	struct ibv_srq_init_attr sia = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct ibv_srq_attr sa = { .srq_limit = 3 };
+	struct ibv_qp_attr at = { .qp_state = IBV_QPS_ERR };
+	struct ibv_sge sge = { 0, 16, 0 };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_srq *srq = ibv_create_srq(pd, &sia);
+	struct ibv_wc wc[16];
+	int i, n, n2, early;
+
+	why[0] = 0;
+	if (!srq || make_side(&a) || make_side_on(&b, cq, cq, srq) ||
+	    connect_to(&a, b.qp->qp_num) || connect_to(&b, a.qp->qp_num)) {
+		report(0, "SRQ limit", "SRQ or QPs not made");
+		goto out;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	for (i = 0; i < 4; i++) {
+		struct ibv_sge rs = { (uintptr_t)b.buf + 64 * i, 64, b.mr->lkey };
+		struct ibv_recv_wr rw = { .wr_id = 920 + i, .sg_list = &rs, .num_sge = 1 }, *bad;
+
+		if (ibv_post_srq_recv(srq, &rw, &bad)) {
+			report(0, "SRQ limit", "post_srq_recv failed");
+			goto out;
+		}
+	}
+	if (ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT)) {
+		report(0, "SRQ limit", "ibv_modify_srq(IBV_SRQ_LIMIT) failed");
+		goto out;
+	}
+	wr.wr_id = 930;
+	post_send(&a, &wr);
+	n = reap(wc, 2);
+	early = n == 2 && expect_event(IBV_EVENT_SRQ_LIMIT_REACHED, srq, 0.3);
+	wr.wr_id = 931;
+	post_send(&a, &wr);
+	n2 = reap(wc, 2);
+	if (n != 2)
+		snprintf(why, sizeof(why), "%d completions of the first message", n);
+	else if (early)
+		snprintf(why, sizeof(why), "an SRQ limit event after the first message (3 left, limit 3)");
+	else if (n2 != 2)
+		snprintf(why, sizeof(why), "%d completions of the second message", n2);
+	else if (!expect_event(IBV_EVENT_SRQ_LIMIT_REACHED, srq, 5))
+		;	/* why says what came */
+	else if (ibv_query_srq(srq, &sa) || sa.srq_limit)
+		snprintf(why, sizeof(why), "limit %u after the event (want 0: disarmed)", sa.srq_limit);
+	else
+		why[0] = 0;
+	report(!why[0], "SRQ limit 3 of 4 WQEs: no event at 3 left, one at 2, then disarmed (limit 0)",
+	       why);
+	ibv_modify_qp(b.qp, &at, IBV_QP_STATE);
+	report(expect_event(IBV_EVENT_QP_LAST_WQE_REACHED, b.qp, 5),
+	       "a QP on an SRQ moved to ERR: last WQE reached", why);
+	reap_for(wc, 16, 0.3);	/* the SRQ's WQEs are not the QP's: nothing is flushed */
+out:
+	unpair(&a, &b);
+	if (srq)
+		ibv_destroy_srq(srq);
+}
+
+/*
+ * CQ overrun: a QP whose send CQ has two entries posts four signalled
+ * WRITEs and nobody polls: CQ error on that CQ, QP fatal on the QP, which
+ * is in ERR. The same on a CQ created to ignore overrun (as UCX asks): no
+ * event, the QP stays in RTS.
+ */
+static void t_cq_overrun(int ignore)
+{
+	const char *what = ignore ? "CQ overrun on a CQ that ignores it: no event, the QP in RTS" :
+				    "CQ overrun: CQ error event, QP fatal event, the QP in ERR";
+	struct ibv_cq_init_attr_ex cia = { .cqe = 1, .wc_flags = IBV_WC_STANDARD_FLAGS,
+					   .comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS,
+					   .flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN };
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 8, 0 };
+	struct ibv_send_wr wr[4];
+	struct ibv_async_event ev;
+	struct ibv_cq *small;
+	struct ibv_wc wc[4];
+	int i;
+
+	why[0] = 0;
+	small = ignore ? ibv_cq_ex_to_cq(ibv_create_cq_ex(ctx, &cia)) : ibv_create_cq(ctx, 1, NULL,
+										    NULL, 0);
+	if (!small || make_side_on(&a, small, cq, NULL) || make_side(&b) ||
+	    connect_to(&a, b.qp->qp_num) || connect_to(&b, a.qp->qp_num)) {
+		report(0, what, "CQ or QPs not made");
+		goto out;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	for (i = 0; i < 4; i++)
+		wr[i] = (struct ibv_send_wr){ .wr_id = 940 + i, .sg_list = &sge, .num_sge = 1,
+					      .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+					      .wr.rdma = { (uintptr_t)b.buf, b.mr->rkey },
+					      .next = i < 3 ? &wr[i + 1] : NULL };
+	if (post_send(&a, wr)) {
+		report(0, what, "post failed");
+		goto out;
+	}
+	if (ignore) {
+		if (async_event(&ev, 1.5) == 0)
+			snprintf(why, sizeof(why), "%s event", ibv_event_type_str(ev.event_type));
+		else if (state_of(a.qp) != IBV_QPS_RTS)
+			snprintf(why, sizeof(why), "the QP is in state %d", state_of(a.qp));
+		report(!why[0], what, why);
+	} else {
+		int cq_err = 0, fatal = 0;
+		double end = now_s() + 10;
+
+		while (now_s() < end && (!cq_err || !fatal) && async_event(&ev, end - now_s()) == 0) {
+			if (ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == small)
+				cq_err = 1;
+			else if (ev.event_type == IBV_EVENT_QP_FATAL && ev.element.qp == a.qp)
+				fatal = 1;
+		}
+		snprintf(why, sizeof(why), "CQ error %s, QP fatal %s, QP state %d", cq_err ? "seen" : "not seen",
+			 fatal ? "seen" : "not seen", state_of(a.qp));
+		report(cq_err && fatal && state_of(a.qp) == IBV_QPS_ERR, what, why);
+	}
+	reap_for(wc, 4, 0.1);
+out:
+	unpair(&a, &b);
+	if (small)
+		ibv_destroy_cq(small);
+}
+
 /*
  * A WQE written into the send ring by hand (mlx5dv's view of the QP), as a
  * faulty writer would: the engine must refuse it with an error CQE and a
@@ -631,6 +983,7 @@ int main(int argc, char **argv)
 	t_write(&a, &b, 0);
 	t_write(&a, &b, 1);
 	t_read(&a, &b);
+	t_atomic(&a, &b);
 	t_wrap(&a, &b);
 	t_unsignalled(&a, &b);
 	t_event(&a, &b);
@@ -638,6 +991,12 @@ int main(int argc, char **argv)
 	t_bad_lkey();
 	t_bad_rkey();
 	t_short_recv();
+	t_atomic_bad();
+	t_rnr_late();
+	t_rnr_exceeded();
+	t_srq_events();
+	t_cq_overrun(0);
+	t_cq_overrun(1);
 	t_raw();
 	ibv_destroy_cq(cq);
 	ibv_destroy_comp_channel(chan);

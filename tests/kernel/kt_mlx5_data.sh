@@ -6,13 +6,15 @@
 # the number of failures.
 #  (a) the stand-in on dummy0, mlx5_0 seen;
 #  (b) kt_mlx5_data: two RC QPs of one process, every opcode of the
-#      engine, ring wrap, unsignalled WQEs, an event, and its error paths;
+#      engine (atomics too), ring wrap, unsignalled WQEs, a completion
+#      event, its error paths, RNR (a late receive, rnr_retry 0) and the
+#      asynchronous events (SRQ limit, last WQE reached, CQ overrun);
 #      the kernel log names the fields it refused;
 #  (c) ibv_rc_pingpong -g 0 -n 20, server and client in this guest
 #      (polling, then -e: completion events), ibv_uc_pingpong, and the
-#      others of the list (ibv_srq_pingpong, perftest) each as far as it
-#      goes (ibv_ud_pingpong: the address vector, the GRH): both sides
-#      exit 0 and report their iterations;
+#      others of the list (ibv_srq_pingpong, perftest's send, write, read
+#      and atomic tests; ibv_ud_pingpong: the address vector, the GRH):
+#      both sides exit 0 and report their iterations;
 #  (d) a pingpong killed mid-transfer: nothing left in rdma resource;
 #  (e) after each program nothing is left on mlx5_0; at the end the module
 #      unloads and the kernel log holds no warning.
@@ -68,7 +70,7 @@ if dmesg | grep -q "mlx5_standin: QP 0x[0-9a-f]* send WQE 0x0000 (opcode 0x0a): 
 else
 	bad "no kernel log line names the wrong index field"
 fi
-dmesg | grep 'mlx5_standin: QP' | sed 's/^/  dmesg: /'
+dmesg | grep -E 'mlx5_standin: (QP|CQ)' | sed 's/^/  dmesg: /'
 
 # --- (c) Debian's programs ------------------------------------------------
 port=18600
@@ -92,7 +94,7 @@ pair() {
 	# READ test is passive and prints none)
 	case $1 in
 	ib_*) want='^ *[0-9]+ +[0-9]+ ' srv=.
-	      [ $1 = ib_read_lat ] || srv=$want ;;
+	      case $1 in ib_read_lat|ib_atomic_lat) ;; *) srv=$want ;; esac ;;
 	*) want="^$it iters in " srv=$want ;;
 	esac
 	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli; then
@@ -111,6 +113,8 @@ pair ud 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
 pair send_lat 100 ib_send_lat -d $DEV -x 0 -n 100 -F
 pair write_bw 100 ib_write_bw -d $DEV -x 0 -n 100 -F
 pair read_lat 100 ib_read_lat -d $DEV -x 0 -n 100 -F
+pair atomic_fa 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F
+pair atomic_cs 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F -A CMP_AND_SWAP
 
 # --- (d) killed mid-transfer ----------------------------------------------
 port=$((port + 1))

@@ -50,6 +50,12 @@
  *    remote write or read); a violation is "remote access" (0x13) at the
  *    requester, its QP to ERR. WRITE_IMM takes a receive WQE of the peer
  *    (RESP_WR_IMM, the write's length). UC has no READ.
+ *  - ATOMIC_CS, ATOMIC_FA (RC): the remote address segment, then the
+ *    atomic segment (swap or add, compare); 8 bytes at an 8-byte aligned
+ *    remote address (else "remote invalid request", 0x12) in an MR with
+ *    remote atomic access granted by the peer QP too (else 0x13), on the
+ *    value in host byte order; the former value to the data segments
+ *    (8 bytes, else "local length", 0x01); byte count 8 in the CQE.
  *  - NOP: a completion only.
  *  - Inline data and data segments alike; zero-length segments are
  *    skipped as libmlx5 skips them.
@@ -72,15 +78,23 @@
  * CQEs: the 64-byte CQE (the second half of a 128-byte one) at the
  * producer index, user index with CQE version 1 (libmlx5's), written whole
  * before a write barrier and then op_own: opcode, SE, owner bit = lap & 1.
- * A CQ full to the consumer index its record shows is an overrun: the CQE
- * is dropped and one log line says so (the CQ error event is not raised).
+ * A CQ full to the consumer index its record shows is an overrun: the CQ
+ * is in error from then on (IB_EVENT_CQ_ERR, every later CQE dropped, one
+ * log line) and the QP whose CQE it was goes to ERR with IB_EVENT_QP_FATAL;
+ * a CQ created with IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN is written regardless.
+ * Other events: IB_EVENT_QP_LAST_WQE_REACHED when a QP on an SRQ enters ERR
+ * (a modify or an error), IB_EVENT_SRQ_LIMIT_REACHED when an armed SRQ's
+ * posted and untaken WQEs fall below its limit (then disarmed: limit 0).
+ * All go through the object's event_handler (the core's dispatch to the
+ * uverbs async file), from the engine's thread or the modify under
+ * eng_lock.
  * The engine sleeps 20-60 us between passes while it has had work in the
  * last 100 ms, 0.5-1 ms while QPs are live and idle, and waits for a QP to
  * reach RTS or ERR otherwise.
- * Not done (yet): atomics, SEND_INV, memory windows (their opcodes are
- * refused as a local QP operation error with a log line), the async events
- * (QP fatal, SRQ limit, CQ error), packet pacing, a second device to route
- * to, RoCE v2's IPv4 header in a UD receiver's GRH area.
+ * Not done (yet): SEND_INV (from user space it can only invalidate a
+ * memory window), memory windows, masked atomics (their opcodes are refused
+ * as a local QP operation error with a log line), packet pacing, a second
+ * device to route to, RoCE v2's IPv4 header in a UD receiver's GRH area.
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
@@ -144,6 +158,47 @@ union sd_cqe {
 	u8 b[SD_CQE64];
 };
 
+/* ---- asynchronous events ------------------------------------------------------ */
+
+/* The events the HCA reports through the core's dispatch (the uverbs
+ * async file), under eng_lock: the handlers only queue. */
+void sd_qp_event(struct sd_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = { .device = qp->ibqp.device, .event = type, .element.qp = &qp->ibqp };
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+static void sd_cq_event(struct sd_cq *cq, enum ib_event_type type)
+{
+	struct ib_event ev = { .device = cq->ibcq.device, .event = type, .element.cq = &cq->ibcq };
+
+	if (cq->ibcq.event_handler)
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+}
+
+static void sd_srq_event(struct sd_srq *srq, enum ib_event_type type)
+{
+	struct ib_event ev = { .device = srq->ibsrq.device, .event = type,
+			       .element.srq = &srq->ibsrq };
+
+	if (srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+}
+
+/* The QP to ERR (by the engine or by a modify): a QP on an SRQ takes no
+ * more of its WQEs, which the HCA says with "last WQE reached". */
+static void sd_qp_to_err(struct sd_qp *qp)
+{
+	bool was = qp->state == IB_QPS_ERR;
+
+	qp->state = IB_QPS_ERR;
+	qp->stalled = false;
+	if (!was && qp->ibqp.srq)
+		sd_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+}
+
 static void sd_cq_fire(struct sd_cq *cq)
 {
 	cq->armed = false;
@@ -152,8 +207,11 @@ static void sd_cq_fire(struct sd_cq *cq)
 }
 
 /* The CQE at the producer index: body, barrier, then op_own with the
- * owner bit of this lap. */
-static void sd_cq_push(struct sd_cq *cq, union sd_cqe *c, u8 opcode, bool se)
+ * owner bit of this lap. A CQ full to its consumer index overruns: unless
+ * it was made to ignore that, it is in error from then on (CQ error event,
+ * every later CQE dropped) and the QP whose CQE it was goes to ERR with a
+ * QP fatal event. Returns false when the CQE was dropped. */
+static bool sd_cq_push(struct sd_cq *cq, struct sd_qp *qp, union sd_cqe *c, u8 opcode, bool se)
 {
 	u32 nent = cq->ibcq.cqe + 1;
 	u32 ci = sd_rd32(&cq->dbrec[SD_CQ_SET_CI]) & 0xffffff;
@@ -163,14 +221,20 @@ static void sd_cq_push(struct sd_cq *cq, union sd_cqe *c, u8 opcode, bool se)
 	if (cq->cqe_size < SD_CQE64) {	/* a resize may name any size */
 		pr_notice_ratelimited("mlx5_standin: CQ 0x%x has %d-byte CQEs: CQE dropped\n",
 				      cq->cqn, cq->cqe_size);
-		return;
+		return false;
 	}
-	if (((cq->produced - ci) & 0xffffff) >= nent) {
-		if (!cq->overrun)
-			pr_notice("mlx5_standin: CQ 0x%x overrun (consumer index 0x%x, %u entries): CQEs dropped\n",
-				  cq->cqn, ci, nent);
+	if (cq->overrun)
+		return false;
+	if (((cq->produced - ci) & 0xffffff) >= nent && !cq->ignore_overrun) {
+		pr_notice("mlx5_standin: CQ 0x%x overrun (consumer index 0x%x, %u entries): CQ error, QP 0x%x fatal\n",
+			  cq->cqn, ci, nent, qp->qpn);
 		cq->overrun = true;
-		return;
+		sd_cq_event(cq, IB_EVENT_CQ_ERR);
+		if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET) {
+			sd_qp_to_err(qp);
+			sd_qp_event(qp, IB_EVENT_QP_FATAL);
+		}
+		return false;
 	}
 	e = cq->buf + (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - SD_CQE64;
 	memcpy(e, c->b, SD_CQE64 - 1);
@@ -179,6 +243,7 @@ static void sd_cq_push(struct sd_cq *cq, union sd_cqe *c, u8 opcode, bool se)
 	cq->produced++;
 	if (cq->armed && (!cq->arm_solicited || se || err))
 		sd_cq_fire(cq);
+	return true;
 }
 
 static __be32 sd_srqn_uidx(struct sd_qp *qp)
@@ -196,7 +261,7 @@ static void sd_cqe_req(struct sd_qp *qp, u8 wqe_op, u16 idx, u32 bytes)
 	c.ok.byte_cnt = cpu_to_be32(bytes);
 	c.ok.sop_drop_qpn = cpu_to_be32((u32)wqe_op << 24 | qp->qpn);
 	c.ok.wqe_counter = cpu_to_be16(idx);
-	sd_cq_push(to_sdcq(qp->ibqp.send_cq), &c, MLX5_CQE_REQ, false);
+	sd_cq_push(to_sdcq(qp->ibqp.send_cq), qp, &c, MLX5_CQE_REQ, false);
 }
 
 static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 imm,
@@ -210,7 +275,7 @@ static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 
 	c.ok.flags_rqpn = cpu_to_be32(src_qpn);
 	c.ok.sop_drop_qpn = cpu_to_be32(qp->qpn);
 	c.ok.wqe_counter = cpu_to_be16(ctr);
-	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), &c, cqe_op, se);
+	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), qp, &c, cqe_op, se);
 }
 
 static void sd_cqe_err(struct sd_qp *qp, bool req, u8 wqe_op, u16 ctr, u8 syndrome)
@@ -221,15 +286,10 @@ static void sd_cqe_err(struct sd_qp *qp, bool req, u8 wqe_op, u16 ctr, u8 syndro
 	c.err.syndrome = syndrome;
 	c.err.s_wqe_opcode_qpn = cpu_to_be32((req ? (u32)wqe_op << 24 : 0) | qp->qpn);
 	c.err.wqe_counter = cpu_to_be16(ctr);
-	sd_cq_push(to_sdcq(req ? qp->ibqp.send_cq : qp->ibqp.recv_cq), &c,
+	sd_cq_push(to_sdcq(req ? qp->ibqp.send_cq : qp->ibqp.recv_cq), qp, &c,
 		   req ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false);
 }
 
-static void sd_qp_to_err(struct sd_qp *qp)
-{
-	qp->state = IB_QPS_ERR;
-	qp->stalled = false;
-}
 
 /* ---- memory keys ------------------------------------------------------------ */
 
@@ -306,6 +366,7 @@ struct sd_wqe {
 	__be32 imm;
 	u64 raddr;
 	u32 rkey;
+	u64 swap_add, compare;	/* an atomic's operands */
 	int nsge;
 	u64 len;
 };
@@ -491,6 +552,11 @@ static void sd_recv_take(struct sd_qp *d, struct sd_rwqe *r)
 
 		srq->hw_head = be16_to_cpu(READ_ONCE(next->next_wqe_index));
 		srq->hw_cons++;
+		/* armed: fewer WQEs left than the limit, one event, disarmed */
+		if (srq->limit && (u16)(sd_rd32(srq->dbrec) - srq->hw_cons) < srq->limit) {
+			srq->limit = 0;
+			sd_srq_event(srq, IB_EVENT_SRQ_LIMIT_REACHED);
+		}
 	} else {
 		d->rq_cons++;
 	}
@@ -596,12 +662,50 @@ static u8 *sd_remote(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w, str
 	const char *why = "the peer QP's access flags lack it";
 	u8 *kva = NULL;
 
-	if ((d->attr.qp_access_flags & need) == need)
+	if ((d->hw_access & need) == need)
 		kva = sd_key_range(dev, d->ibqp.pd, w->rkey, w->raddr, w->len, need, &why);
 	if (!kva)
 		sd_wqe_log(qp, w, "rkey 0x%x addr 0x%llx length %llu at QP 0x%x: %s", w->rkey,
 			   w->raddr, w->len, d->qpn, why);
 	return kva;
+}
+
+/*
+ * ATOMIC_CS, ATOMIC_FA: 8 bytes at the peer, 8-byte aligned, in an MR with
+ * remote atomic access (and the peer QP's rights); compare-and-swap or
+ * fetch-and-add on the value in host byte order (the mode mlx5_ib sets the
+ * HCA to before it advertises IB_ATOMIC_HCA); the former value goes to the
+ * requester's data segments (8 bytes in all). Requests of one device are
+ * carried one at a time by the engine: each is atomic against the others.
+ */
+static enum sd_step sd_atomic(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w,
+			      struct sd_qp *d)
+{
+	struct sd_eng_sge old = { .len = 8 };
+	u64 len = w->len, v, nv;
+	u8 *p;
+
+	if (len != 8) {
+		sd_wqe_log(qp, w, "atomic response of %llu bytes, not 8", len);
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	}
+	if (w->raddr & 7) {
+		sd_wqe_log(qp, w, "atomic at 0x%llx: not 8-byte aligned", w->raddr);
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+	}
+	p = sd_remote(dev, qp, w, d, IB_ACCESS_REMOTE_ATOMIC);
+	if (!p)
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	memcpy(&v, p, 8);	/* the MR's pages need not share the iova's alignment */
+	if (w->opcode == MLX5_OPCODE_ATOMIC_CS)
+		nv = v == w->compare ? w->swap_add : v;
+	else
+		nv = v + w->swap_add;
+	memcpy(p, &nv, 8);
+	old.kva = (u8 *)&v;
+	sd_copy(dev->gather, &old, 8);
+	sd_req_done(qp, w, 8);
+	return SD_DONE;
 }
 
 /*
@@ -727,6 +831,8 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		}
 		data += sizeof(*av);
 		break;
+	case MLX5_OPCODE_ATOMIC_CS:
+	case MLX5_OPCODE_ATOMIC_FA:
 	case MLX5_OPCODE_RDMA_READ:
 		if (uc || ud)
 			goto bad_opcode;
@@ -745,6 +851,17 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		w.raddr = be64_to_cpu(ra->raddr);
 		w.rkey = be32_to_cpu(ra->rkey);
 		data += sizeof(*ra);
+		if (w.opcode == MLX5_OPCODE_ATOMIC_CS || w.opcode == MLX5_OPCODE_ATOMIC_FA) {
+			struct mlx5_wqe_atomic_seg *as = (void *)(dev->wqe + data);
+
+			if (w.ds * SD_SEG < data + sizeof(*as)) {
+				sd_wqe_log(qp, &w, "ds %u leaves no room for the atomic segment", w.ds);
+				return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			}
+			w.swap_add = be64_to_cpu(as->swap_add);
+			w.compare = be64_to_cpu(as->compare);
+			data += sizeof(*as);
+		}
 		break;
 	}
 	default:
@@ -787,6 +904,9 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		sd_copy(&remote, dev->gather, w.len);
 		sd_req_done(qp, &w, w.len);
 		return SD_DONE;
+	case MLX5_OPCODE_ATOMIC_CS:
+	case MLX5_OPCODE_ATOMIC_FA:
+		return sd_atomic(dev, qp, &w, d);
 	case MLX5_OPCODE_RDMA_READ:
 		remote.kva = sd_remote(dev, qp, &w, d, IB_ACCESS_REMOTE_READ);
 		if (!remote.kva)
@@ -947,7 +1067,7 @@ void sd_engine_qp_state(struct sd_dev *dev, struct sd_qp *qp, enum ib_qp_state n
 		qp->stalled = false;
 	}
 	if (next == IB_QPS_ERR)
-		qp->stalled = false;
+		sd_qp_to_err(qp);
 	qp->state = next;
 	if (next == IB_QPS_RTS || next == IB_QPS_ERR) {
 		dev->eng_live = true;

@@ -111,7 +111,8 @@ struct sd_cq {
 	u32 arm_db_last;	/* dbrec[1] as last read */
 	u32 arm_req_last;	/* the last arm request taken */
 	bool armed, arm_solicited;
-	bool overrun;
+	bool ignore_overrun;	/* created with IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
+	bool overrun;		/* in error after an overrun: CQEs dropped */
 };
 
 struct sd_srq {
@@ -121,11 +122,10 @@ struct sd_srq {
 	u32 max_gs;
 	u32 wqe_shift;
 	bool wq_sig;
-	u32 limit;
+	u32 limit;		/* armed when not 0; under the device's eng_lock */
 	u32 uidx;
 	struct ib_umem *umem;
 	struct sd_db_page *db;
-	struct mutex lock;
 	/* the engine's view */
 	void *vbuf;
 	u8 *buf;
@@ -153,6 +153,8 @@ struct sd_qp {
 	u8 port;
 	u8 resp_depth;
 	int atomic_rd_en;
+	int hw_access;		/* the remote rights in force: write alone without
+				 * responder resources */
 	/* the engine's view */
 	bool cqe_v1;		/* the context's CQE version is 1 */
 	void *vbuf;
@@ -187,5 +189,6 @@ void *sd_umem_vmap(struct ib_umem *umem);
 int sd_engine_start(struct sd_dev *dev);
 void sd_engine_stop(struct sd_dev *dev);
 void sd_engine_qp_state(struct sd_dev *dev, struct sd_qp *qp, enum ib_qp_state next);
+void sd_qp_event(struct sd_qp *qp, enum ib_event_type type);
 
 #endif /* MLX5_STANDIN_H */

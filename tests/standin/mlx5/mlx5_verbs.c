@@ -96,8 +96,10 @@
  *    field not zero: EOPNOTSUPP), the state machine of the core and
  *    mlx5's transition table, port 1, pkey index 0, path MTU 256-4096, a
  *    GRH for RoCE addresses, the sgid index within the table, the static
- *    rate's range, at most 16 outstanding reads each way, no atomics
- *    (EOPNOTSUPP); mlx5_ib_modify_qp_resp out when the caller has room.
+ *    rate's range, at most 16 outstanding reads and atomics each way,
+ *    remote atomic access taken (the HCA has 8-byte compare-and-swap and
+ *    fetch-and-add, IB_ATOMIC_HCA in QUERY_DEVICE; no masked atomics);
+ *    mlx5_ib_modify_qp_resp out when the caller has room.
  *  - CREATE_SRQ: mlx5_ib_create_srq (reserved fields and bytes past it:
  *    EINVAL; the user index for XRC and tag-matching SRQs), the buffer
  *    pinned for (max_wr + 1 rounded to a power of two) descriptors of
@@ -413,7 +415,10 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 	props->max_srq_sge = max_rq_sg - 1;
 	props->local_ca_ack_delay = SD_LOCAL_CA_ACK_DELAY;
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
-	props->atomic_cap = IB_ATOMIC_NONE;
+	/* 8-byte compare-and-swap and fetch-and-add, in the host byte order
+	 * mlx5_ib asks of the HCA (the condition of IB_ATOMIC_HCA); no masked
+	 * (extended) atomics */
+	props->atomic_cap = IB_ATOMIC_HCA;
 	props->masked_atomic_cap = IB_ATOMIC_NONE;
 	props->max_ah = INT_MAX;
 	props->timestamp_mask = 0x7FFFFFFFFFFFFFFFULL;
@@ -963,6 +968,7 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (entries > (1 << SD_LOG_MAX_CQ_SZ))
 		return -EINVAL;
 	cq->ibcq.cqe = entries - 1;
+	cq->ignore_overrun = attr->flags & IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
 	mutex_init(&cq->resize_lock);
 
 	ucmdlen = min(udata->inlen, sizeof(ucmd));
@@ -1205,7 +1211,6 @@ static int sd_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -EOPNOTSUPP;
 	if (init->attr.max_wr >= max_wqes || init->attr.max_sge > max_sge)
 		return -EINVAL;
-	mutex_init(&srq->lock);
 	srq->max = roundup_pow_of_two(init->attr.max_wr + 1);
 	srq->max_gs = init->attr.max_sge;
 	desc = SD_SRQ_NEXT_SEG + (size_t)srq->max_gs * SD_DATA_SEG;
@@ -1280,6 +1285,7 @@ err_umem:
 static int sd_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 			 enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
+	struct sd_dev *dev = to_sddev(ibsrq->device);
 	struct sd_srq *srq = to_sdsrq(ibsrq);
 
 	if (mask & IB_SRQ_MAX_WR)	/* mlx5_ib does not resize SRQs */
@@ -1287,9 +1293,9 @@ static int sd_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	if (mask & IB_SRQ_LIMIT) {
 		if (attr->srq_limit >= srq->max)
 			return -EINVAL;
-		mutex_lock(&srq->lock);
+		mutex_lock(&dev->eng_lock);	/* the engine disarms it */
 		srq->limit = attr->srq_limit;
-		mutex_unlock(&srq->lock);
+		mutex_unlock(&dev->eng_lock);
 	}
 	return 0;
 }
@@ -1298,9 +1304,9 @@ static int sd_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct sd_srq *srq = to_sdsrq(ibsrq);
 
-	mutex_lock(&srq->lock);
+	mutex_lock(&to_sddev(ibsrq->device)->eng_lock);
 	attr->srq_limit = srq->limit;
-	mutex_unlock(&srq->lock);
+	mutex_unlock(&to_sddev(ibsrq->device)->eng_lock);
 	attr->max_wr = srq->max - 1;
 	attr->max_sge = srq->max_gs;
 	return 0;
@@ -1669,7 +1675,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mlx5_ib_modify_qp ucmd = {};
 	struct mlx5_ib_modify_qp_resp resp = {};
 	enum ib_qp_state cur, next;
-	int dest_rd, access, err = -EINVAL;
+	int dest_rd, access = 0, err = -EINVAL;
 
 	if (mask & ~(IB_QP_ATTR_STANDARD_BITS | IB_QP_RATE_LIMIT))
 		return -EOPNOTSUPP;
@@ -1724,12 +1730,11 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		dest_rd = mask & IB_QP_MAX_DEST_RD_ATOMIC ? attr->max_dest_rd_atomic :
 							    qp->resp_depth;
 		access = mask & IB_QP_ACCESS_FLAGS ? attr->qp_access_flags : qp->atomic_rd_en;
+		/* without responder resources only remote write stays; remote
+		 * atomic is taken (this HCA has both 8-byte operations in host
+		 * byte order) for every QP type mlx5_ib takes it on */
 		if (!dest_rd)
 			access &= IB_ACCESS_REMOTE_WRITE;
-		if (access & IB_ACCESS_REMOTE_ATOMIC) {	/* no atomics */
-			err = -EOPNOTSUPP;
-			goto out;
-		}
 	}
 	if (!sd_transition_ok(cur, next)) {
 		err = -EINVAL;
@@ -1741,6 +1746,8 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* applied */
 	err = 0;
 	sd_engine_qp_state(dev, qp, next);
+	if (mask & (IB_QP_ACCESS_FLAGS | IB_QP_MAX_DEST_RD_ATOMIC))
+		qp->hw_access = access;		/* what the engine lets peers do */
 	if (mask & IB_QP_ACCESS_FLAGS) {
 		qp->atomic_rd_en = attr->qp_access_flags;
 		qp->attr.qp_access_flags = attr->qp_access_flags;
