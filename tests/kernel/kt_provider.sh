@@ -207,7 +207,8 @@ last_lines() {
 			grep -v "^uverbs-ioctl: " "$ll_f" | tail -n 20 | sed "s/^/  [$ll_side]   /"
 			grep -q "^uverbs-ioctl: " "$ll_f" || continue
 			echo "  [$ll_side] ${ll_f##*/}: the library's last commands:"
-			grep "^uverbs-ioctl: " "$ll_f" | tail -n 5 | cut -c1-200 | sed "s/^/  [$ll_side]   /" ;;
+			grep "^uverbs-ioctl: [^ ]* [a-z0-9-]*: " "$ll_f" | tail -n 5 | cut -c1-200 |
+				sed "s/^/  [$ll_side]   /" ;;
 		esac
 	done
 }
