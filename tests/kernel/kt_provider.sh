@@ -302,10 +302,12 @@ kill_case() {	# kill_case PROGRAM
 		# waits for an event that does not come, and the main thread for it
 		# (pthread_join): the [hung] lines show a thread in
 		# ib_uverbs_event_read, the QP in ERR. tests/kernel/kt_rping_kill.sh
-		# reproduces it: in 220 kills, same boots, 5 such hangs on the
-		# plug-in and 1 on stock (the CI's "wait for RDMA_WRITE_ADV state
-		# 10" among them). In one guest the case runs once more; a second
-		# hang fails.
+		# reproduces it: on rxe, in 220 kills a provider, same boots, 5
+		# such hangs on the plug-in and 1 on stock (the CI's "wait for
+		# RDMA_WRITE_ADV state 10" among them); on siw, in 40 kills, 1 on
+		# the plug-in and 2 on stock, with the same threads' picture (its
+		# sequence not traced). In one guest the case runs once more; a
+		# second hang fails.
 		if { [ $rc = 124 ] || [ $rc = 143 ]; } && [ "$role" = loop ] && [ -z "${kill_retried:-}" ]; then
 			barrier "$name: done" || bad "$name: closing barrier"
 			check_resources "$name"
