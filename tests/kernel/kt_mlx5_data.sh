@@ -4,7 +4,7 @@
 # for Debian's programs on the stock libmlx5, unmodified. Each check prints
 # "--- PASS mlx5-data: ..." or "--- FAIL mlx5-data: ..."; the exit status is
 # the number of failures.
-#  (a) the stand-in on dummy0, mlx5_0 seen;
+#  (a) the stand-in on dummy0 and dummy1, mlx5_0 and mlx5_1 seen;
 #  (b) kt_mlx5_data: two RC QPs of one process, every opcode of the
 #      engine (atomics too), ring wrap, unsignalled WQEs, a completion
 #      event, its error paths, RNR (a late receive, rnr_retry 0) and the
@@ -15,8 +15,15 @@
 #      others of the list (ibv_srq_pingpong, perftest's send, write, read
 #      and atomic tests; ibv_ud_pingpong: the address vector, the GRH):
 #      both sides exit 0 and report their iterations;
-#  (d) a pingpong killed mid-transfer: nothing left in rdma resource;
-#  (e) after each program nothing is left on mlx5_0; at the end the module
+#  (d) a second device, mlx5_1 on dummy1: ibv_rc_pingpong (-c, the data
+#      checked) and ibv_ud_pingpong with the server on mlx5_0 and the client
+#      on mlx5_1, each on its own GID 0 (the engine routes by GID);
+#  (e) UCX: the device's sysfs parent has ConnectX-5's PCI ids, ucx_info -d
+#      lists rc_mlx5 and ud_mlx5 for mlx5_0, ucx_perftest at UCT level over
+#      rc_mlx5 (am_lat, put_bw, get, fadd, cswap; UCX's defaults, and
+#      am_lat again with the settings that avoid DEVX and BlueFlame);
+#  (f) a pingpong killed mid-transfer: nothing left in rdma resource;
+#  (g) after each program nothing is left on mlx5_0; at the end the module
 #      unloads and the kernel log holds no warning.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx5_data
@@ -27,18 +34,30 @@ DRV=mlx5-data
 rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
 t00=$(cut -d' ' -f1 /proc/uptime)
 
+# two devices: mlx5_0 on dummy0, mlx5_1 on dummy1 (the second netdev made here)
+DEV2=mlx5_1
+ip link show dummy1 >/dev/null 2>&1 || ip link add dummy1 type dummy
+ip link set dummy1 up
 ko=$(ls $B/mlx5-*.ko 2>/dev/null | head -n1)
-if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
-	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0"
+if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0,dummy1; then
+	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0,dummy1"
 	dmesg | tail -20
 	exit 1
 fi
-t=0
-until [ -e /sys/class/infiniband/$DEV/ports/1/gids/0 ]; do
-	t=$((t + 1)); [ $t -gt 100 ] && break
-	sleep 0.05
+# each port's GID 0 (the link-local address) in place
+for d in $DEV $DEV2; do
+	t=0
+	until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
+		/sys/class/infiniband/$d/ports/1/gids/0 2>/dev/null; do
+		t=$((t + 1)); [ $t -gt 100 ] && break
+		sleep 0.05
+	done
 done
-if ibv_devices 2>&1 | grep -qw $DEV; then ok "ibv_devices sees $DEV"; else bad "no $DEV"; fi
+if ibv_devices 2>&1 | grep -qw $DEV && ibv_devices 2>&1 | grep -qw $DEV2; then
+	ok "ibv_devices sees $DEV and $DEV2"
+else
+	bad "no $DEV or no $DEV2"
+fi
 dmesg > dmesg.before
 
 # Is something listening on TCP port $1?
@@ -77,9 +96,11 @@ port=18600
 # pair NAME ITERS SERVER_COMMAND...: the server, then the same command with
 # 127.0.0.1 as the client; both exit 0 and print "ITERS iters in"
 # (perftest: its result table) and nothing is left.
+# With CDEV set, the client runs on device CDEV instead of $DEV.
 pair() {
 	n=$1 it=$2; shift 2
 	port=$((port + 1))
+	cli=$(echo "$*" | sed "s/-d $DEV /-d ${CDEV:-$DEV} /")
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout $TMO "$@" -p $port > $n.srv 2>&1 & sp=$!
 	t=0
@@ -87,7 +108,7 @@ pair() {
 		t=$((t + 1)); [ $t -gt 300 ] && break
 		sleep 0.1
 	done
-	timeout $TMO "$@" -p $port 127.0.0.1 > $n.cli 2>&1; c=$?
+	timeout $TMO $cli -p $port 127.0.0.1 > $n.cli 2>&1; c=$?
 	wait $sp; s=$?
 	sed "s/^/  [server] /" $n.srv; sed "s/^/  [client] /" $n.cli
 	# perftest: the client prints the result table (the server of a
@@ -98,9 +119,9 @@ pair() {
 	*) want="^$it iters in " srv=$want ;;
 	esac
 	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli; then
-		ok "$*: server and client exit 0, $it iterations ($(elapsed $t0) s)"
+		ok "$*${CDEV:+ against $CDEV}: server and client exit 0, $it iterations ($(elapsed $t0) s)"
 	else
-		bad "$*: server exit $s, client exit $c"
+		bad "$*${CDEV:+ against $CDEV}: server exit $s, client exit $c"
 	fi
 	nothing_left "$1"
 }
@@ -116,7 +137,77 @@ pair read_lat 100 ib_read_lat -d $DEV -x 0 -n 100 -F
 pair atomic_fa 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F
 pair atomic_cs 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F -A CMP_AND_SWAP
 
-# --- (d) killed mid-transfer ----------------------------------------------
+# --- (d) a second device: mlx5_1 on dummy1, reached from mlx5_0 by GID ------
+# The server on mlx5_0, the client on mlx5_1, each with its own GID 0: the
+# engine sends each message to the device whose GID table holds the
+# destination GID (both QPs are QPN 2, each on its own device).
+CDEV=$DEV2
+pair rc-2dev 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -c
+pair ud-2dev 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
+CDEV=
+DEV=$DEV2
+nothing_left "the two-device pingpongs"
+DEV=mlx5_0
+
+# --- (e) UCX (Debian's 1.13) on the stand-in as on a ConnectX --------------
+# UCX knows an mlx5 device by the PCI ids of its sysfs parent; then it runs
+# its own WQE writer (rc_mlx5, ud_mlx5) on the rings libmlx5 set up.
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null	# UCX's shared memory
+export UCX_MODULE_DIR=$B	# UCX's transports, copied beside the programs
+ids="$(cat /sys/class/infiniband/$DEV/device/vendor):$(cat /sys/class/infiniband/$DEV/device/device)"
+if [ "$ids" = 0x15b3:0x1017 ]; then
+	ok "$DEV's parent in sysfs says $ids (ConnectX-5)"
+else
+	bad "$DEV's parent in sysfs says '$ids', not 0x15b3:0x1017"
+fi
+t0=$(cut -d' ' -f1 /proc/uptime)
+UCX_NET_DEVICES=$DEV:1 timeout $TMO ucx_info -d > ucx_info.out 2>&1; rc=$?
+tls=$(awk -v md="# Memory domain: $DEV" '/# Memory domain:/ { in_md = ($0 == md) }
+	in_md && /Transport:/ { printf "%s ", $3 }' ucx_info.out)
+case " $tls" in
+*" rc_mlx5 "*" ud_mlx5 "*|*" ud_mlx5 "*" rc_mlx5 "*)
+	ok "ucx_info -d: exit $rc, $DEV has $tls($(elapsed $t0) s)" ;;
+*)	bad "ucx_info -d: exit $rc, $DEV has transports '$tls', not rc_mlx5 and ud_mlx5"
+	grep -E "Memory domain|Transport|ERROR|WARN" ucx_info.out | sed 's/^/  /' ;;
+esac
+# ucx_pair NAME TEST [ARGS...]: ucx_perftest's server, and its client over
+# rc_mlx5 on $DEV, -n 100; both exit 0, the client prints its Final line.
+# The variables in UCX_SETTINGS (VAR=VALUE ...) go to both.
+ucx_pair() {
+	n=$1 tst=$2; shift 2
+	port=$((port + 1))
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	env $UCX_SETTINGS timeout $TMO ucx_perftest -p $port > $n.srv 2>&1 & sp=$!
+	t=0
+	until listening $port; do
+		t=$((t + 1)); [ $t -gt 300 ] && break
+		sleep 0.1
+	done
+	env $UCX_SETTINGS timeout $TMO ucx_perftest -p $port -d $DEV:1 -x rc_mlx5 -t $tst -n 100 "$@" \
+		127.0.0.1 > $n.cli 2>&1; c=$?
+	wait $sp; s=$?
+	what="ucx_perftest -x rc_mlx5 -t $tst $*${UCX_SETTINGS:+ with $UCX_SETTINGS}"
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq '^Final: +100 ' $n.cli; then
+		ok "$what: server and client exit 0, $(grep '^Final:' $n.cli | tr -s ' ') ($(elapsed $t0) s)"
+	else
+		bad "$what: server exit $s, client exit $c"
+		tail -n 15 $n.srv | sed "s/^/  [server] /"; tail -n 15 $n.cli | sed "s/^/  [client] /"
+	fi
+	nothing_left "ucx_perftest $tst"
+}
+UCX_SETTINGS=
+ucx_pair ucx-am am_lat
+ucx_pair ucx-put put_bw
+ucx_pair ucx-get get -D bcopy
+ucx_pair ucx-fadd fadd
+ucx_pair ucx-cswap cswap
+# the settings that keep UCX off DEVX, BlueFlame, inline scatter to CQEs and
+# device memory: not needed here, the other way through still checked
+UCX_SETTINGS="UCX_IB_MLX5_DEVX=n UCX_RC_MLX5_MMIO_MODE=db UCX_RC_MLX5_RX_INLINE=0 UCX_RC_MLX5_TX_INLINE_RESP=0 UCX_RC_MLX5_DM_COUNT=0"
+ucx_pair ucx-am-db am_lat
+UCX_SETTINGS=
+
+# --- (f) killed mid-transfer ----------------------------------------------
 port=$((port + 1))
 timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 1000000 -p $port > kill.srv 2>&1 & sp=$!
 t=0
@@ -132,7 +223,7 @@ kill -9 $cp $sp 2>/dev/null
 wait $cp $sp 2>/dev/null
 nothing_left "two ibv_rc_pingpong killed (SIGKILL) mid-transfer"
 
-# --- (e) unload, and the kernel log ----------------------------------------
+# --- (g) unload, and the kernel log ----------------------------------------
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
 dmesg > dmesg.after
 new=$(tail -n +$(($(wc -l < dmesg.before) + 1)) dmesg.after)

@@ -23,8 +23,11 @@ kdir=$("$vm/fetch.sh" "$kernel" kbuild) || skip "could not fetch $kernel and its
 ko=$("$here/../standin/build.sh" mlx5 "$kdir") || { echo "vm: FAIL: building the mlx5 stand-in"; exit 1; }
 echo "vm: mlx5 stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
 programs="$ko $checker @USERLAND@/usr/bin/ibv_devices"
-for p in ibv_rc_pingpong ibv_uc_pingpong ibv_srq_pingpong ibv_ud_pingpong ib_send_lat ib_write_bw ib_read_lat ib_atomic_lat; do
+for p in ibv_rc_pingpong ibv_uc_pingpong ibv_srq_pingpong ibv_ud_pingpong ib_send_lat ib_write_bw ib_read_lat ib_atomic_lat \
+	ucx_info ucx_perftest; do
 	programs="$programs @USERLAND@/usr/bin/$p"
 done
+# UCX's transports (UCX_MODULE_DIR in the guest: beside the programs)
+programs="$programs @USERLAND@/usr/lib/x86_64-linux-gnu/ucx/libuct_*.so.0"
 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-data \
 	exec "$vm/run.sh" "$build" "$kernel" run "$here/kt_mlx5_data.sh"

@@ -8,8 +8,9 @@
  * code is written anew.
  *
  * One kernel thread per device (named after the module) polls, under the
- * device's eng_lock, what the hardware would be told by doorbells it
- * cannot trap here (the UAR pages are plain memory):
+ * eng_lock that all the module's devices share (a message may cross from
+ * one to another), what the hardware would be told by doorbells it cannot
+ * trap here (the UAR pages are plain memory):
  *  - each QP in RTS: its send doorbell record (dbrec[1], the producer
  *    counter in 64-byte basic blocks). Each WQE from the engine's counter
  *    on is read out of the pinned ring (it may wrap to block 0) after a
@@ -34,8 +35,10 @@
  *    completion channel's event) at the next CQE, or at once when CQEs lie
  *    past the request's consumer index; solicited-only fires on a CQE with
  *    the SE bit or an error CQE.
- * Transport, RC and UC between QPs of this device (the peer is the QP named
- * by the RTR modify's dest_qp_num, in this process or another):
+ * Transport, RC and UC between QPs of the module's devices, in one process
+ * or several: the peer is the QP the RTR modify's dest_qp_num names on the
+ * device whose GID table holds the path's destination GID (RoCE routes by
+ * GID; no device holds it: the peer is absent):
  *  - SEND, SEND_IMM: the peer's next receive WQE (its RQ by dbrec[0], or
  *    its SRQ's list by the SRQ record: each WQE's next segment names the
  *    next), scatter entries up to the 0x100 lkey terminator, each checked
@@ -66,7 +69,8 @@
  *    for ever), then "transport retry exceeded" (0x15). UC drops the
  *    message and completes the send.
  *  - UD: SEND and SEND_IMM after the 48-byte address vector; the receiver
- *    is the vector's QPN, a UD QP in RTR or RTS whose Q_Key matches (the
+ *    is the vector's QPN on the device that holds the vector's destination
+ *    GID, a UD QP in RTR or RTS whose Q_Key matches (the
  *    WQE's, or the sender's own when its top bit is set); its buffer gets
  *    a 40-byte GRH (IB format: the sender's GID at the vector's GID index,
  *    the vector's destination GID) before the data, its CQE the GRH flag
@@ -93,8 +97,8 @@
  * reach RTS or ERR otherwise.
  * Not done (yet): SEND_INV (from user space it can only invalidate a
  * memory window), memory windows, masked atomics (their opcodes are refused
- * as a local QP operation error with a log line), packet pacing, a second
- * device to route to, RoCE v2's IPv4 header in a UD receiver's GRH area.
+ * as a local QP operation error with a log line), packet pacing, RoCE v2's
+ * IPv4 header in a UD receiver's GRH area.
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
@@ -464,9 +468,11 @@ static const u32 sd_rnr_us[32] = {
 	163840, 245760, 327680, 491520,
 };
 
-static struct sd_qp *sd_peer(struct sd_dev *dev, struct sd_qp *qp)
+/* The QP the path names: dest_qp_num on the device that holds the
+ * destination GID (this one or another of the module: RoCE routes by GID). */
+static struct sd_qp *sd_peer(struct sd_qp *qp)
 {
-	struct sd_qp *d = xa_load(&dev->qps, qp->attr.dest_qp_num);
+	struct sd_qp *d = qp->dest_dev ? xa_load(&qp->dest_dev->qps, qp->attr.dest_qp_num) : NULL;
 
 	if (!d || d->ibqp.qp_type != qp->ibqp.qp_type)
 		return NULL;
@@ -530,7 +536,8 @@ static bool sd_recv_peek(struct sd_dev *dev, struct sd_qp *d, struct sd_rwqe *r)
 			break;
 		if (!len)
 			continue;
-		g->kva = sd_key_range(dev, d->ibqp.pd, lkey, addr, len, IB_ACCESS_LOCAL_WRITE, &why);
+		g->kva = sd_key_range(to_sddev(d->ibqp.device), d->ibqp.pd, lkey, addr, len,
+				      IB_ACCESS_LOCAL_WRITE, &why);
 		if (!g->kva) {
 			pr_notice_ratelimited("mlx5_standin: QP 0x%x receive WQE 0x%04x: scatter entry %u: lkey 0x%x addr 0x%llx length %u: %s\n",
 					      d->qpn, r->ctr, i, lkey, addr, len, why);
@@ -663,7 +670,8 @@ static u8 *sd_remote(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w, str
 	u8 *kva = NULL;
 
 	if ((d->hw_access & need) == need)
-		kva = sd_key_range(dev, d->ibqp.pd, w->rkey, w->raddr, w->len, need, &why);
+		kva = sd_key_range(to_sddev(d->ibqp.device), d->ibqp.pd, w->rkey, w->raddr, w->len,
+				   need, &why);
 	if (!kva)
 		sd_wqe_log(qp, w, "rkey 0x%x addr 0x%llx length %llu at QP 0x%x: %s", w->rkey,
 			   w->raddr, w->len, d->qpn, why);
@@ -721,7 +729,8 @@ static enum sd_step sd_deliver_ud(struct sd_dev *dev, struct sd_qp *qp, struct s
 	u32 dqpn = be32_to_cpu(av->dqp_dct) & 0xffffff;
 	u32 qkey = be32_to_cpu(av->key.qkey.qkey);
 	u32 gidx = (be32_to_cpu(av->grh_gid_fl) >> 20) & 0xff;
-	struct sd_qp *d = xa_load(&dev->qps, dqpn);
+	struct sd_dev *ddev = sd_route_gid(av->rgid);
+	struct sd_qp *d = ddev ? xa_load(&ddev->qps, dqpn) : NULL;
 	const char *drop = NULL;
 	union ib_gid sgid = {};
 	struct sd_rwqe r;
@@ -875,7 +884,7 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	if (ud)
 		return sd_deliver_ud(dev, qp, &w, av);
 
-	d = sd_peer(dev, qp);
+	d = sd_peer(qp);
 	if (!d) {
 		if (uc) {
 			sd_req_done(qp, &w, w.len);
@@ -1041,10 +1050,10 @@ static int sd_engine_main(void *arg)
 	bool live, work;
 
 	while (!kthread_should_stop()) {
-		mutex_lock(&dev->eng_lock);
+		mutex_lock(dev->eng_lock);
 		work = sd_engine_pass(dev, &live);
 		dev->eng_live = live;
-		mutex_unlock(&dev->eng_lock);
+		mutex_unlock(dev->eng_lock);
 		if (work)
 			last_work = jiffies;
 		if (!live && !work)
@@ -1079,7 +1088,6 @@ int sd_engine_start(struct sd_dev *dev)
 {
 	struct task_struct *t;
 
-	mutex_init(&dev->eng_lock);
 	xa_init(&dev->qps);
 	xa_init(&dev->cqs);
 	xa_init(&dev->mrs);

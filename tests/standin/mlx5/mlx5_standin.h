@@ -41,8 +41,10 @@ struct sd_dev {
 	struct ida pdn_ida, cqn_ida, qpn_ida, srqn_ida, mkey_ida, uar_ida;
 	atomic_t mkey_variant;
 
-	/* the engine (mlx5_engine.c) */
-	struct mutex eng_lock;
+	struct device *parent;	/* the "PCI function" in sysfs: ConnectX's ids */
+	/* the engine (mlx5_engine.c): one thread per device, one lock for all
+	 * the module's devices, so that a message may cross to another */
+	struct mutex *eng_lock;
 	struct xarray qps;	/* qpn -> sd_qp, every QP of the device */
 	struct xarray cqs;	/* cqn -> sd_cq */
 	struct xarray mrs;	/* mkey index -> sd_mr */
@@ -147,6 +149,8 @@ struct sd_qp {
 	struct sd_db_page *db;
 	struct mutex lock;	/* attributes; the state is under eng_lock too */
 	enum ib_qp_state state;
+	struct sd_dev *dest_dev;	/* the device whose GID table has the path's
+					 * destination GID (RC, UC), or NULL */
 	struct ib_qp_attr attr;	/* as last set; sgid_attr pointers dropped */
 	struct ib_qp_cap init_cap;
 	enum ib_sig_type sq_sig_type;
@@ -190,5 +194,8 @@ int sd_engine_start(struct sd_dev *dev);
 void sd_engine_stop(struct sd_dev *dev);
 void sd_engine_qp_state(struct sd_dev *dev, struct sd_qp *qp, enum ib_qp_state next);
 void sd_qp_event(struct sd_qp *qp, enum ib_event_type type);
+
+/* mlx5_verbs.c: the device of the module whose GID table holds gid */
+struct sd_dev *sd_route_gid(const u8 *gid);
 
 #endif /* MLX5_STANDIN_H */

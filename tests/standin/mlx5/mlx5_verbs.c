@@ -8,11 +8,15 @@
  * headers of the guest's kernel and the kernel suite loads it in a qemu
  * guest.
  *
- *   insmod mlx5_standin.ko [netdev=dummy0]
+ *   insmod mlx5_standin.ko [netdev=dummy0[,dummy1...]]
  *
  * registers mlx5_0 (driver id RDMA_DRIVER_MLX5, uverbs ABI version 1) with
- * one RoCE port on NETDEV, so that Debian's libmlx5 (rdma-core 44) drives it
- * through libibverbs as it drives a ConnectX.
+ * one RoCE port on the first NETDEV, mlx5_1 on the second, and so on (four
+ * at most), so that Debian's libmlx5 (rdma-core 44) drives them through
+ * libibverbs as it drives ConnectX HCAs. Each device's parent in sysfs
+ * (/sys/devices/mlx5_standin.N, the device link of mlx5_N) shows the PCI
+ * ids of a ConnectX-5, vendor 0x15b3 and device 0x1017, where UCX looks to
+ * know an mlx5 device; it is no PCI device and DMA stays virtual.
  *
  * What of mlx5_ib it reproduces, as Linux 6.1 states it (Debian 6.1.192,
  * drivers/infiniband/hw/mlx5 and include/uapi/rdma/mlx5*.h) and, built for
@@ -136,6 +140,7 @@
  */
 #include <linux/module.h>
 #include <linux/version.h>
+#include <linux/device.h>
 #include <linux/etherdevice.h>
 #include <linux/highmem.h>
 #include <linux/idr.h>
@@ -148,6 +153,7 @@
 #include <linux/xarray.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -165,7 +171,7 @@
 
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
-MODULE_PARM_DESC(netdev, "the Ethernet device under the RoCE port (default dummy0)");
+MODULE_PARM_DESC(netdev, "the Ethernet devices under the RoCE ports, comma-separated: one device each, mlx5_0 first (default dummy0)");
 
 /* The HCA this stands in for: ConnectX-5-like limits, few capabilities. */
 enum {
@@ -189,6 +195,9 @@ enum {
 	SD_LOCAL_CA_ACK_DELAY = 16,
 	SD_VENDOR_ID = 0x02c9,	/* Mellanox */
 	SD_VENDOR_PART = 4119,	/* ConnectX-5 */
+	SD_PCI_VENDOR = 0x15b3,	/* Mellanox, as the PCI function says it */
+	SD_PCI_DEVICE = 0x1017,	/* ConnectX-5 */
+	SD_MAX_DEVS = 4,
 	SD_FW_MAJOR = 16, SD_FW_MINOR = 35, SD_FW_SUB = 0,
 };
 
@@ -218,7 +227,30 @@ enum {
 #define SD_INVALID_UAR BIT(31)
 #define SD_INVALID_BFREG BIT(31)
 
-static struct sd_dev *sd_the_dev;
+/* The module's devices, mlx5_0 first; under sd_eng_mutex once published
+ * (the engine routes by GID among them). */
+static DEFINE_MUTEX(sd_eng_mutex);
+static struct sd_dev *sd_devs[SD_MAX_DEVS];
+static int sd_ndevs;
+
+/* Under sd_eng_mutex: the device whose GID table holds gid (RoCE v1 or v2
+ * entry), or NULL. */
+struct sd_dev *sd_route_gid(const u8 *gid)
+{
+	static const enum ib_gid_type types[] = { IB_GID_TYPE_ROCE_UDP_ENCAP, IB_GID_TYPE_ROCE };
+	const struct ib_gid_attr *a;
+	int i, t;
+
+	for (i = 0; i < sd_ndevs; i++)
+		for (t = 0; t < ARRAY_SIZE(types); t++) {
+			a = rdma_find_gid(&sd_devs[i]->ibdev, (const union ib_gid *)gid, types[t], NULL);
+			if (!IS_ERR(a)) {
+				rdma_put_gid_attr(a);
+				return sd_devs[i];
+			}
+		}
+	return NULL;
+}
 
 struct sd_ah {
 	struct ib_ah ibah;
@@ -1051,9 +1083,9 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	get_page(cq->uar_page);
 	cq->arm_req_last = U32_MAX;
 	cq->arm_db_last = be32_to_cpu(READ_ONCE(cq->dbrec[1]));
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	err = xa_insert(&dev->cqs, cq->cqn, cq, GFP_KERNEL);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	if (err) {
 		put_page(cq->uar_page);
 		goto err_cqn;
@@ -1077,9 +1109,9 @@ static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct sd_cq *cq = to_sdcq(ibcq);
 
 	/* out of the engine's reach: no CQE and no event after this */
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	xa_erase(&dev->cqs, cq->cqn);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	put_page(cq->uar_page);
 	sd_db_unmap(udata_uc(udata), cq->db);
 	vunmap(cq->vbuf);
@@ -1154,7 +1186,7 @@ static int sd_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	}
 	/* the engine writes the next CQE in the new buffer, at the same
 	 * producer index */
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	sd_write_resize_cqe(cq);
 	swap(cq->umem, umem);
 	swap(cq->vbuf, vbuf);
@@ -1162,7 +1194,7 @@ static int sd_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	cq->cqe_size = ucmd.cqe_size;
 	cq->ibcq.cqe = entries - 1;
 	cq->overrun = false;
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	vunmap(vbuf);
 	ib_umem_release(umem);
 out:
@@ -1293,9 +1325,9 @@ static int sd_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	if (mask & IB_SRQ_LIMIT) {
 		if (attr->srq_limit >= srq->max)
 			return -EINVAL;
-		mutex_lock(&dev->eng_lock);	/* the engine disarms it */
+		mutex_lock(dev->eng_lock);	/* the engine disarms it */
 		srq->limit = attr->srq_limit;
-		mutex_unlock(&dev->eng_lock);
+		mutex_unlock(dev->eng_lock);
 	}
 	return 0;
 }
@@ -1304,9 +1336,9 @@ static int sd_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct sd_srq *srq = to_sdsrq(ibsrq);
 
-	mutex_lock(&to_sddev(ibsrq->device)->eng_lock);
+	mutex_lock(to_sddev(ibsrq->device)->eng_lock);
 	attr->srq_limit = srq->limit;
-	mutex_unlock(&to_sddev(ibsrq->device)->eng_lock);
+	mutex_unlock(to_sddev(ibsrq->device)->eng_lock);
 	attr->max_wr = srq->max - 1;
 	attr->max_sge = srq->max_gs;
 	return 0;
@@ -1576,9 +1608,9 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		err = -EFAULT;
 		goto err_qpn;
 	}
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	err = xa_insert(&dev->qps, qp->qpn, qp, GFP_KERNEL);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	if (err)
 		goto err_qpn;
 	return 0;
@@ -1605,9 +1637,9 @@ static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	/* out of the engine's reach: neither its own WQEs nor a peer's
 	 * messages touch it after this */
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	xa_erase(&dev->qps, qp->qpn);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	sd_db_unmap(uc, qp->db);
 	if (qp->vbuf)
 		vunmap(qp->vbuf);
@@ -1694,7 +1726,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 
 	mutex_lock(&qp->lock);
-	mutex_lock(&dev->eng_lock);	/* the engine moves a QP to ERR itself */
+	mutex_lock(dev->eng_lock);	/* the engine moves a QP to ERR itself */
 	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
@@ -1764,8 +1796,12 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->attr.pkey_index = attr->pkey_index;
 	if (mask & IB_QP_QKEY)
 		qp->attr.qkey = attr->qkey;
-	if (mask & IB_QP_AV)
+	if (mask & IB_QP_AV) {
 		sd_keep_ah(&qp->attr.ah_attr, &attr->ah_attr);
+		/* RoCE: the message goes where the destination GID is */
+		if (rdma_ah_get_ah_flags(&attr->ah_attr) & IB_AH_GRH)
+			qp->dest_dev = sd_route_gid(rdma_ah_read_grh(&attr->ah_attr)->dgid.raw);
+	}
 	if (mask & IB_QP_ALT_PATH) {
 		sd_keep_ah(&qp->attr.alt_ah_attr, &attr->alt_ah_attr);
 		qp->attr.alt_port_num = attr->alt_port_num;
@@ -1796,7 +1832,7 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (resp.response_length && udata->outlen >= resp.response_length)
 		err = ib_copy_to_udata(udata, &resp, resp.response_length);
 out:
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	mutex_unlock(&qp->lock);
 	return err;
 }
@@ -1810,9 +1846,9 @@ static int sd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *qa, int mask,
 	memset(init, 0, sizeof(*init));
 	mutex_lock(&qp->lock);
 	*qa = qp->attr;
-	mutex_lock(&to_sddev(ibqp->device)->eng_lock);
+	mutex_lock(to_sddev(ibqp->device)->eng_lock);
 	qa->qp_state = qp->state;
-	mutex_unlock(&to_sddev(ibqp->device)->eng_lock);
+	mutex_unlock(to_sddev(ibqp->device)->eng_lock);
 	qa->cur_qp_state = qa->qp_state;
 	mutex_unlock(&qp->lock);
 	/* a user QP's send queue is the library's: mlx5_ib reports none */
@@ -1877,9 +1913,9 @@ static struct ib_mr *sd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64
 		}
 		mr->kva = mr->vbuf + ib_umem_offset(mr->umem);
 	}
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	err = xa_insert(&dev->mrs, mr->index, mr, GFP_KERNEL);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	if (err)
 		goto err_vmap;
 	return &mr->ibmr;
@@ -1899,9 +1935,9 @@ static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct sd_dev *dev = to_sddev(ibmr->device);
 	struct sd_mr *mr = to_sdmr(ibmr);
 
-	mutex_lock(&dev->eng_lock);
+	mutex_lock(dev->eng_lock);
 	xa_erase(&dev->mrs, mr->index);
-	mutex_unlock(&dev->eng_lock);
+	mutex_unlock(dev->eng_lock);
 	if (mr->vbuf)
 		vunmap(mr->vbuf);
 	ib_umem_release(mr->umem);
@@ -1987,6 +2023,53 @@ static const struct ib_device_ops sd_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sd_ucontext, ibuc),
 };
 
+/* The parent of each ib_device: what a ConnectX's PCI function shows in
+ * sysfs (/sys/class/infiniband/mlx5_N/device/{vendor,device}), where UCX
+ * looks to know an mlx5 device. It is no PCI device: nothing binds to it. */
+static ssize_t vendor_show(struct device *d, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", SD_PCI_VENDOR);
+}
+static DEVICE_ATTR_RO(vendor);
+
+static ssize_t device_show(struct device *d, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", SD_PCI_DEVICE);
+}
+static DEVICE_ATTR_RO(device);
+
+static struct attribute *sd_parent_attrs[] = {
+	&dev_attr_vendor.attr,
+	&dev_attr_device.attr,
+	NULL,
+};
+
+static const struct attribute_group sd_parent_group = { .attrs = sd_parent_attrs };
+
+static struct device *sd_parent_add(int n)
+{
+	char name[32];
+	struct device *p;
+	int err;
+
+	snprintf(name, sizeof(name), "mlx5_standin.%d", n);
+	p = root_device_register(name);
+	if (IS_ERR(p))
+		return p;
+	err = sysfs_create_group(&p->kobj, &sd_parent_group);
+	if (err) {
+		root_device_unregister(p);
+		return ERR_PTR(err);
+	}
+	return p;
+}
+
+static void sd_parent_del(struct device *p)
+{
+	sysfs_remove_group(&p->kobj, &sd_parent_group);
+	root_device_unregister(p);
+}
+
 static void sd_destroy_ids(struct sd_dev *dev)
 {
 	ida_destroy(&dev->pdn_ida);
@@ -1997,21 +2080,30 @@ static void sd_destroy_ids(struct sd_dev *dev)
 	ida_destroy(&dev->uar_ida);
 }
 
-static int __init sd_init(void)
+/* One device on the netdev named name, the n-th: registered and published. */
+static int sd_add_one(const char *name, int n)
 {
 	struct net_device *ndev;
+	struct device *parent;
 	struct sd_dev *dev;
 	int err;
 
-	BUILD_BUG_ON(PAGE_SIZE != SD_ADAPTER_PAGE);	/* one UAR per system page */
-	ndev = sd_netdev_by_name(netdev);
+	ndev = sd_netdev_by_name(name);
 	if (!ndev)
 		return -ENODEV;
+	parent = sd_parent_add(n);
+	if (IS_ERR(parent)) {
+		dev_put(ndev);
+		return PTR_ERR(parent);
+	}
 	dev = ib_alloc_device(sd_dev, ibdev);
 	if (!dev) {
 		dev_put(ndev);
+		sd_parent_del(parent);
 		return -ENOMEM;
 	}
+	dev->parent = parent;
+	dev->eng_lock = &sd_eng_mutex;
 	dev->ifindex = ndev->ifindex;
 	ida_init(&dev->pdn_ida);
 	ida_init(&dev->cqn_ida);
@@ -2027,34 +2119,100 @@ static int __init sd_init(void)
 	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
 	dev->ibdev.local_dma_lkey = 0;
 	dev->ibdev.driver_def = sd_uapi_defs;
+	dev->ibdev.dev.parent = parent;
 
 	err = sd_register_on_netdev(&dev->ibdev, ndev, "mlx5_%d");
 	if (err)
 		goto err_engine;
-	sd_the_dev = dev;
-	pr_info("mlx5_standin: %s on %s\n", dev_name(&dev->ibdev.dev), netdev);
+	mutex_lock(&sd_eng_mutex);
+	sd_devs[sd_ndevs++] = dev;
+	mutex_unlock(&sd_eng_mutex);
+	pr_info("mlx5_standin: %s on %s\n", dev_name(&dev->ibdev.dev), name);
 	return 0;
 
 err_engine:
 	sd_engine_stop(dev);
 	sd_destroy_ids(dev);
 	ib_dealloc_device(&dev->ibdev);
+	sd_parent_del(parent);
 	return err;
 err_ids:
 	dev_put(ndev);
 	sd_destroy_ids(dev);
 	ib_dealloc_device(&dev->ibdev);
+	sd_parent_del(parent);
+	return err;
+}
+
+static void sd_remove_all(void)
+{
+	struct sd_dev *dev;
+	int n;
+
+	/* unpublished first: no route leads to a device going away */
+	mutex_lock(&sd_eng_mutex);
+	n = sd_ndevs;
+	sd_ndevs = 0;
+	mutex_unlock(&sd_eng_mutex);
+	while (n--) {
+		dev = sd_devs[n];
+		ib_unregister_device(&dev->ibdev);
+	}
+}
+
+static void sd_free_all(int n)
+{
+	while (n--) {
+		struct sd_dev *dev = sd_devs[n];
+		struct device *parent = dev->parent;
+
+		sd_engine_stop(dev);
+		sd_destroy_ids(dev);
+		ib_dealloc_device(&dev->ibdev);
+		sd_parent_del(parent);
+		sd_devs[n] = NULL;
+	}
+}
+
+static int __init sd_init(void)
+{
+	char *list, *cur, *name;
+	int err = 0, n;
+
+	BUILD_BUG_ON(PAGE_SIZE != SD_ADAPTER_PAGE);	/* one UAR per system page */
+	list = kstrdup(netdev, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	cur = list;
+	while ((name = strsep(&cur, ",")) != NULL) {
+		if (!*name)
+			continue;
+		if (sd_ndevs == SD_MAX_DEVS) {
+			pr_err("mlx5_standin: at most %d devices\n", SD_MAX_DEVS);
+			err = -EINVAL;
+			break;
+		}
+		err = sd_add_one(name, sd_ndevs);
+		if (err)
+			break;
+	}
+	kfree(list);
+	if (!err && !sd_ndevs)
+		err = -EINVAL;
+	if (err) {
+		n = sd_ndevs;
+		sd_remove_all();
+		sd_free_all(n);
+	}
 	return err;
 }
 
 static void __exit sd_exit(void)
 {
-	struct sd_dev *dev = sd_the_dev;
+	int n = sd_ndevs;
 
-	ib_unregister_device(&dev->ibdev);
-	sd_engine_stop(dev);
-	sd_destroy_ids(dev);
-	ib_dealloc_device(&dev->ibdev);
+	sd_remove_all();
+	sd_free_all(n);
 }
 
 module_init(sd_init);
