@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rc_pingpong: an RC ping-pong over rxe with libuverbs-ioctl alone, no
- * libibverbs. It speaks to rdma-core's ibv_rc_pingpong: the same options,
+ * rc_pingpong: an RC ping-pong over rxe or mlx5 with libuverbs-ioctl alone,
+ * no libibverbs. It speaks to rdma-core's ibv_rc_pingpong: the same options,
  * the same out-of-band exchange, the same traffic, so either side may be the
  * reference program.
  *
@@ -15,8 +15,9 @@
  *  - Data path, through the library's data-path layer (<uvio/dp.h>): the CQ
  *    and QP created with their rings mapped, receive and send WQEs written
  *    there, completions read from there, the doorbell after each send.
- *  - Waiting: uvio_dp_arm_cq() arms the CQ (REQ_NOTIFY_CQ on rxe), a read()
- *    of the completion channel sleeps; the program never spins on the CQ.
+ *  - Waiting: uvio_dp_arm_cq() arms the CQ (REQ_NOTIFY_CQ on rxe, the CQ's
+ *    doorbell record and UAR page on mlx5), a read() of the completion
+ *    channel sleeps; the program never spins on the CQ.
  *
  * The out-of-band exchange (TCP, port 18515 by default), as ibv_rc_pingpong
  * does it: the client sends "LLLL:QQQQQQ:PPPPPP:GGGG...G" (LID, QPN and PSN
@@ -49,9 +50,11 @@
  * for a client (default: forever, as the reference). A client retries
  * connecting until -T expires, so it may start before the server.
  *
- * Devices: rxe only. siw is left out because an iWARP QP cannot reach RTS
- * with MODIFY_QP alone: iWARP needs the connection manager
- * (/dev/infiniband/rdma_cm), a second ABI.
+ * Devices: rxe, and mlx5 (ConnectX-4 and later: the data-path layer writes
+ * the hardware's WQEs into queues the library allocates; shown on the mlx5
+ * stand-in's emulated ConnectX, kernel/6.1-mlx5-dp). siw is left out
+ * because an iWARP QP cannot reach RTS with MODIFY_QP alone: iWARP needs
+ * the connection manager (/dev/infiniband/rdma_cm), a second ABI.
  *
  * Accepted for compatibility and always on: -e (events), -c (payload
  * checks). Refused: -o, -O, -P, -t, -j, -N (ODP, timestamps, device
@@ -525,9 +528,11 @@ static int pp_open(struct pp *pp, const struct options *o, struct dest *me)
 			strerror(-err));
 		return err;
 	}
-	if (uvio_device_driver_id(pp->dev) != RDMA_DRIVER_RXE) {
-		fprintf(stderr, "%s: %s is not an rxe device (driver id %u): only rxe reaches "
-			"RTS without the connection manager\n", prog, uvio_device_name(pp->dev),
+	if (uvio_device_driver_id(pp->dev) != RDMA_DRIVER_RXE &&
+	    uvio_device_driver_id(pp->dev) != RDMA_DRIVER_MLX5) {
+		fprintf(stderr, "%s: %s is neither an rxe nor an mlx5 device (driver id %u): "
+			"only those reach RTS without the connection manager and have the "
+			"library's data path\n", prog, uvio_device_name(pp->dev),
 			uvio_device_driver_id(pp->dev));
 		return -EOPNOTSUPP;
 	}

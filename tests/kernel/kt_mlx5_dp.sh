@@ -1,0 +1,109 @@
+#!/bin/sh
+# kernel/6.1-mlx5-dp, in the guest (tests/kernel/mlx5-dp.sh boots it): the
+# library's own mlx5 data path (providers/mlx5.c: WQEs, CQEs, doorbell
+# records, the UAR page) against the mlx5 stand-in's engine
+# (tests/standin/mlx5/mlx5_engine.c), an emulated ConnectX. Each check
+# prints "--- PASS mlx5-dp: ..." or "--- FAIL mlx5-dp: ..."; the exit
+# status is the number of failures.
+#  (a) the stand-in on dummy0, mlx5_0 seen, its GID 0 in place;
+#  (b) kt_mlx5_dp: <uvio/dp.h> alone on mlx5_0 (every opcode the engine
+#      has, the rings wrapped, unsignalled sends, arming and events, UD
+#      through an AH, an SRQ, the flush), every byte checked;
+#  (c) examples/rc_pingpong -d mlx5_0 -g 0 against Debian's
+#      ibv_rc_pingpong -d mlx5_0 -g 0 (libmlx5), each side the reference
+#      once: both exit 0, the example checked every message;
+#  (d) after each program nothing is left on mlx5_0; at the end the module
+#      unloads and the kernel log holds no warning.
+B=/opt/uvio/bin
+T=/tmp/kt_mlx5_dp
+DEV=mlx5_0
+TMO=90
+DRV=mlx5-dp
+ITERS=${KT_MLX5_DP_ITERS:-50}
+. /opt/uvio/standin-lib.sh
+rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
+t00=$(cut -d' ' -f1 /proc/uptime)
+elapsed() { awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- (a) the device ---------------------------------------------------------
+ko=$(ls $B/mlx5-*.ko 2>/dev/null | head -n1)
+if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
+	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0"
+	dmesg | tail -20
+	exit 1
+fi
+t=0
+until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
+	/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
+	t=$((t + 1)); [ $t -gt 100 ] && break
+	sleep 0.05
+done
+if ibv_devices 2>&1 | grep -qw $DEV; then ok "ibv_devices sees $DEV"; else bad "no $DEV"; fi
+echo "  GID 0: $(cat /sys/class/infiniband/$DEV/ports/1/gids/0) ($(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/0 2>/dev/null))"
+dmesg > dmesg.before
+
+# --- (b) kt_mlx5_dp ---------------------------------------------------------
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout $TMO kt_mlx5_dp $DEV > dp.out 2>&1; rc=$?
+show dp.out
+if [ $rc -eq 0 ] && ! grep -q '^not ok ' dp.out && grep -q '^ok flush' dp.out; then
+	ok "kt_mlx5_dp: $(grep -c '^ok ' dp.out) parts ($(elapsed $t0) s)"
+else
+	bad "kt_mlx5_dp: exit $rc; failed: $(grep '^not ok ' dp.out | cut -d' ' -f3 | tr '\n' ' ')"
+fi
+nothing_left "kt_mlx5_dp"
+new=$(dmesg | tail -n +$(($(wc -l < dmesg.before) + 1)) | grep -E 'mlx5_standin: (QP|CQ)')
+[ -n "$new" ] && echo "$new" | sed 's/^/  dmesg: /'
+
+# --- (c) examples/rc_pingpong against ibv_rc_pingpong -------------------------
+# Is something listening on TCP port $1?
+listening() {
+	hex=$(printf '%04X' "$1")
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
+}
+port=18700
+# pp NAME SERVER CLIENT: SERVER and CLIENT are "ours" or "ref"
+cmd() {
+	case $1 in
+	ours) echo "rc_pingpong -d $DEV -g 0 -n $ITERS -p $port" ;;
+	ref) echo "ibv_rc_pingpong -d $DEV -g 0 -n $ITERS -p $port" ;;
+	esac
+}
+pp() {
+	n=$1; port=$((port + 1))
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout $TMO $(cmd $2) > $n.srv 2>&1 & sp=$!
+	t=0
+	until listening $port; do t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1; done
+	timeout $TMO $(cmd $3) 127.0.0.1 > $n.cli 2>&1; c=$?
+	wait $sp; s=$?
+	sed "s/^/  [server $2] /" $n.srv; sed "s/^/  [client $3] /" $n.cli
+	ours=$n.srv; [ $3 = ours ] && ours=$n.cli
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -q "^$ITERS iters in " $n.srv &&
+		grep -q "^$ITERS iters in " $n.cli &&
+		grep -q "$ITERS of $ITERS received messages checked" $ours; then
+		ok "server $(cmd $2 | cut -d' ' -f1), client $(cmd $3 | cut -d' ' -f1): both exit 0, $ITERS iterations, every message checked ($(elapsed $t0) s)"
+	else
+		bad "server $(cmd $2 | cut -d' ' -f1) exit $s, client $(cmd $3 | cut -d' ' -f1) exit $c"
+	fi
+	nothing_left "$n"
+}
+pp ours-ref ours ref
+pp ref-ours ref ours
+pp ours-ours ours ours
+
+# --- (d) unload, and the kernel log ------------------------------------------
+if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
+dmesg > dmesg.after
+new=$(tail -n +$(($(wc -l < dmesg.before) + 1)) dmesg.after)
+warn=$(echo "$new" | grep -E 'WARNING|BUG|Oops|general protection|refcount_t|leak|Call Trace|INFO: task' | head -20)
+if [ -z "$warn" ]; then
+	ok "the kernel log since insmod holds no warning ($(echo "$new" | grep -c .) lines)"
+else
+	bad "the kernel log warns:"
+	echo "$warn" | sed 's/^/  /'
+fi
+
+echo "mlx5-dp: $pass passed, $fail failed ($(elapsed $t00) s in the guest)"
+exit $fail
