@@ -17,13 +17,16 @@
  * a CQ armed for the next completion and for solicited ones only, the
  * events read from the channel; UD through an address handle (the 40-byte
  * GRH, the source QP, the immediate); an SRQ's list taken and given back
- * until it has wrapped; a QP moved to ERR flushing its receives. Every
- * object destroyed and the kernel's tables empty after.
+ * until it has wrapped; a QP moved to ERR flushing its receives; two
+ * threads posting inline SENDs on one QP while two others poll its CQ and
+ * the peer's (reposting each receive). Every object destroyed and the
+ * kernel's tables empty after.
  *
  *   kt_mlx5_dp [DEVICE]     (default mlx5_0)
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -924,6 +927,149 @@ out:
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
 }
 
+/* Two threads post SENDs on one QP while one thread polls its CQ and
+ * another the peer's, reposting each receive; each message carries its
+ * wr_id, which the receiver checks. */
+#define PER_THREAD 1000u
+#define MSG 16u
+struct mt {
+	struct env *e;
+	struct uvio_dp_qp *a, *b;
+	struct uvio_dp_cq *ca, *cb;
+	uint8_t seen_send[2 * PER_THREAD];
+	uint8_t seen_recv[2 * PER_THREAD];
+	_Atomic unsigned sends_done, recvs_done, full;
+	_Atomic int errors;
+};
+static struct mt mt;
+
+static void *mt_post(void *arg)
+{
+	unsigned t = (unsigned)(uintptr_t)arg;
+	uint64_t end = now_ms() + 60000;
+
+	for (unsigned i = 0; i < PER_THREAD && now_ms() < end;) {
+		uint64_t id = t * PER_THREAD + i;
+		uint64_t payload[MSG / 8] = { id, ~id };
+		struct uvio_dp_sge s = { (uintptr_t)payload, MSG, 0 };
+		struct uvio_dp_send_wr w = { .wr_id = id, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
+					     .sg_list = &s, .num_sge = 1 };
+		int err = uvio_dp_post_send(mt.a, &w, 1, NULL);
+
+		if (err == -ENOSPC) {
+			mt.full++;
+			usleep(50);
+			continue;
+		}
+		if (err) {
+			mt.errors++;
+			break;
+		}
+		i++;
+	}
+	return NULL;
+}
+
+static void *mt_poll_sends(void *arg)
+{
+	struct uvio_dp_wc wc[16];
+	uint64_t end = now_ms() + 60000;
+	(void)arg;
+
+	while (mt.sends_done < 2 * PER_THREAD && now_ms() < end) {
+		int n = uvio_dp_poll_cq(mt.ca, wc, 16);
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status || wc[i].wr_id >= 2 * PER_THREAD || mt.seen_send[wc[i].wr_id]++)
+				mt.errors++;
+			mt.sends_done++;
+		}
+		if (n < 0)
+			mt.errors++;
+		if (n <= 0)
+			usleep(20);
+	}
+	return NULL;
+}
+
+static void *mt_poll_recvs(void *arg)
+{
+	struct uvio_dp_wc wc[16];
+	uint64_t end = now_ms() + 60000;
+	(void)arg;
+
+	while (mt.recvs_done < 2 * PER_THREAD && now_ms() < end) {
+		int m = uvio_dp_poll_cq(mt.cb, wc, 16);
+
+		for (int i = 0; i < m; i++) {
+			uint64_t slot = wc[i].wr_id;
+			uint64_t *p = (uint64_t *)(mt.e->buf + B_RX + slot * MSG);
+
+			if (wc[i].status || wc[i].byte_len != MSG || p[0] >= 2 * PER_THREAD ||
+			    p[1] != ~p[0] || mt.seen_recv[p[0]]++)
+				mt.errors++;
+			mt.recvs_done++;
+			memset(p, 0xff, MSG);
+			/* the slot takes the next message */
+			struct uvio_dp_sge s = { (uintptr_t)p, MSG, mt.e->mr.lkey };
+			struct uvio_dp_recv_wr r = { .wr_id = slot, .sg_list = &s, .num_sge = 1 };
+			if (uvio_dp_post_recv(mt.b, &r, 1, NULL))
+				mt.errors++;
+		}
+		if (m < 0)
+			mt.errors++;
+		if (m <= 0)
+			usleep(20);
+	}
+	return NULL;
+}
+
+static void threads(struct env *e)
+{
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_qp a, b;
+	pthread_t t[4];
+	uint64_t t0 = now_ms();
+
+	make_cq(e, &ca, 256, 0x7a);
+	make_cq(e, &cb, 256, 0x7b);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x7a);
+	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x7b);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+	memset(&mt, 0, sizeof(mt));
+	mt.e = e;
+	mt.a = &a;
+	mt.b = &b;
+	mt.ca = &ca;
+	mt.cb = &cb;
+	for (uint64_t i = 0; i < 48; i++) {
+		struct uvio_dp_sge s = sge(e, B_RX + i * MSG, MSG);
+		struct uvio_dp_recv_wr r = { .wr_id = i, .sg_list = &s, .num_sge = 1 };
+
+		KT_EQ(uvio_dp_post_recv(&b, &r, 1, NULL), 0);
+	}
+	pthread_create(&t[0], NULL, mt_post, (void *)0);
+	pthread_create(&t[1], NULL, mt_post, (void *)1);
+	pthread_create(&t[2], NULL, mt_poll_sends, NULL);
+	pthread_create(&t[3], NULL, mt_poll_recvs, NULL);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	KT_EQ(mt.errors, 0);
+	KT_EQ(mt.sends_done, 2 * PER_THREAD);
+	KT_EQ(mt.recvs_done, 2 * PER_THREAD);
+	printf("threads: 2 posters x %u inline SENDs, 2 pollers: %u send and %u receive "
+	       "completions, %d errors, the send queue full %u times, %llu ms\n", PER_THREAD,
+	       (unsigned)mt.sends_done, (unsigned)mt.recvs_done, mt.errors, (unsigned)mt.full,
+	       (unsigned long long)(now_ms() - t0));
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
@@ -951,6 +1097,7 @@ int main(int argc, char **argv)
 	RUN(ud_send);
 	RUN(srq_list);
 	RUN(flush);
+	RUN(threads);
 	env_close(&e);
 	KT_EQ(kt_rdma_res_count("qp", name, getpid()), 0);
 	KT_EQ(kt_rdma_res_count("cq", name, getpid()), 0);
