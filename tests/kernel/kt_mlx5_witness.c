@@ -15,7 +15,9 @@
  * through INIT and RTR (to itself) to RTS, the UD QP to RTS; each state is
  * read back with ibv_query_qp. libmlx5 then posts on every queue and rings
  * every doorbell (stores into the buffers and UAR pages the stand-in
- * pinned and mapped); nothing completes, as the stand-in has no data path.
+ * pinned and mapped): the RC QP sends to itself and the UD QP to itself,
+ * and the stand-in's engine (an emulated ConnectX's data path) completes
+ * both sends and both receives; nothing completes on the second CQ.
  * Everything is destroyed and the device closed.
  *
  * What the kernel pins is checked too: the process's pinned pages
@@ -159,6 +161,41 @@ static long cq_info(struct ibv_cq *cq, unsigned int want_size, const char *name,
 	if (out)
 		*out = dc;
 	return pages_of(dc.buf, (size_t)dc.cqe_cnt * dc.cqe_size);
+}
+
+/* The two sends and the two receives of the post step, each a success,
+ * within 10 s (the stand-in's engine under TCG). */
+static void four_completions(struct ibv_cq *cq)
+{
+	int sends = 0, recvs = 0;
+
+	for (int tries = 0; sends + recvs < 4 && tries < 10000; tries++) {
+		struct ibv_wc wc;
+		int n = ibv_poll_cq(cq, 1, &wc);
+
+		if (n < 0) {
+			fail("ibv_poll_cq after the posts: %d", n);
+			return;
+		}
+		if (!n) {
+			usleep(1000);
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS) {
+			fail("a completion of opcode %d: status %s (vendor error 0x%x)", wc.opcode,
+			     ibv_wc_status_str(wc.status), wc.vendor_err);
+			continue;
+		}
+		if (wc.opcode == IBV_WC_SEND)
+			sends++;
+		else if (wc.opcode == IBV_WC_RECV)
+			recvs++;
+		else
+			fail("a completion of opcode %d", wc.opcode);
+	}
+	if (sends != 2 || recvs != 2)
+		fail("after the posts: %d send and %d receive completions, 2 of each expected",
+		     sends, recvs);
 }
 
 static void no_completion(struct ibv_cq *cq, const char *name)
@@ -361,9 +398,12 @@ int main(int argc, char **argv)
 
 	step = "post";
 	{
+		/* A UD receive holds the 40-byte GRH before the message: 16
+		 * bytes sent fit the 64 received. */
 		struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey };
+		struct ibv_sge ssge = { .addr = (uintptr_t)buf + 1024, .length = 16, .lkey = mr->lkey };
 		struct ibv_recv_wr rw = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 }, *bad_r;
-		struct ibv_send_wr sw = { .wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		struct ibv_send_wr sw = { .wr_id = 2, .sg_list = &ssge, .num_sge = 1,
 					  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
 		struct ibv_send_wr *bad_s;
 
@@ -375,9 +415,11 @@ int main(int argc, char **argv)
 		sw.wr.ud.remote_qpn = ud->qp_num;
 		sw.wr.ud.remote_qkey = QKEY;
 		check_rc(ibv_post_send(ud, &sw, &bad_s), "ibv_post_send UD");
-		no_completion(cq, "CQ after the posts");
+		four_completions(cq);
+		no_completion(cq, "CQ after its four completions");
 		no_completion(cq128, "CQ128 after the posts");
-		ok("receives on the SRQ, RC and UD, sends on RC and UD rung; nothing completes");
+		ok("receives on the SRQ, RC and UD, sends on RC and UD to themselves: both sends "
+		   "and both receives complete, nothing more");
 	}
 
 	step = "destroy";
