@@ -101,13 +101,14 @@ barrier() { meet "$1" - > /dev/null; }
 # perftest ends "Can't produce a report" when its own estimate of the CPU
 # clock is too noisy (r^2 < 0.9 against gettimeofday), which a guest under
 # TCG on a busy host sometimes is, whatever library or provider runs it.
-# A case that ends so runs once more, announced by retry_line; any other
-# failure, or that one twice, stays a failure.
+# A case that ends so runs once more (kt_provider.sh's: three attempts at
+# most), announced by retry_line; any other failure, or that one at every
+# attempt, stays a failure.
 no_report_count() {	# no_report_count FILE...: how many outputs say so (none: 0)
 	cat "$@" 2>/dev/null </dev/null | grep -c "Can't produce a report"
 }
-retry_line() {	# retry_line CASE
-	echo "--- RETRY $*: perftest could not estimate the CPU clock (\"Can't produce a report\"); the lines above are the first attempt's"
+retry_line() {	# retry_line CASE [ATTEMPT]
+	echo "--- RETRY $1: perftest could not estimate the CPU clock (\"Can't produce a report\"); the lines above are attempt ${2:-1}'s"
 }
 
 # Open MPI between the guests, which have no SSH: distinct host names (Open

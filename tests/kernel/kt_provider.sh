@@ -72,11 +72,16 @@ check_trace() {	# check_trace CASE SIDE FILE
 	fi
 }
 
-# judge CASE SIDE PROGRAM RC FILE: exit 0 and the program's own result.
+# judge CASE SIDE PROGRAM RC OUT ERR: exit 0 and the program's own result
+# (on its stdout, OUT). A side that failed shows the last lines of both
+# files: perftest's stdout, a file's, is written out at its exit, after
+# every line of its stderr, and its header alone is some 20 lines; in one
+# file the header hid why it ended (perftest's "Can't produce a report", a
+# flushed completion: "Bad wc status -- 5").
 judge() {
 	grep -v "^uverbs-ioctl: " "$5" | sed "s/^/  [$2] /" | tail -n 4
 	if [ "$4" != 0 ]; then
-		bad "$1: the $2 exited $4"; grep -v "^uverbs-ioctl: " "$5" | tail -n 20; return
+		bad "$1: the $2 exited $4"; last_lines "$2" "$5" "$6"; return
 	fi
 	case $3 in
 	ibv_*_pingpong)
@@ -98,23 +103,103 @@ judge() {
 }
 
 # A perftest case that could not estimate the CPU clock (guest-lib.sh's
-# rule) runs once more, both guests deciding alike.
+# rule) runs again, three attempts at most, both guests deciding alike.
+# The client exits 1 after its header and the result table's title (its
+# data all moved), and the server, its exchange QP flushed by the client's
+# exit, exits 1 too ("Bad wc status -- 5 -- 5", "Failed to exchange data
+# between server and clients"), on the plug-in and on stock alike. Across
+# two guests on a busy host it comes often: ib_write_bw -R on siw (6.1,
+# the host shared with other boots), 23 runs on the plug-in and 23 on
+# stock alternating in two boots, ended so in 3 on the plug-in and 1 on
+# stock (r^2 0.03 to 0.87), and in no other way. With one retry,
+# kernel/provider-siw-2guests failed once on that case's second attempt
+# (exit 1 after the header on both sides; why was not shown: see judge).
+#
+# A perftest -R or rping case on siw that met siw's accept window
+# (guest-lib.sh, siw_stall) runs again too, three attempts at most (rping's
+# stall, the same window, is examples/README.md's). perftest's first
+# message lands in the server's socket before siw_accept() hands it to the
+# QP, and lies there unread (Recv-Q 40: one SEND of 16 bytes in siw's
+# framing, the size of the version string perftest sends first); the
+# server polls for it and the client for the answer until their bounds,
+# the client then exiting 1 ("Bad wc status -- 5 -- 5"), the server by
+# its timeout, before either printed its header. watch_unread sees it (the
+# same bytes unread on the server's port for 10 s) and ends the server.
+# ib_send_lat and ib_read_lat send that message as soon as the connection
+# is made; ib_write_bw sleeps 1 s first, and never met it. Across two
+# guests (6.1, the host shared with other boots), in one boot of 4 rounds
+# of the three, plug-in and stock alternating: ib_send_lat 1 of 4 on the
+# plug-in, 2 of 4 on stock; ib_read_lat 2 of 4 and 0 of 4; ib_write_bw 0
+# of 4 and 0 of 4 (and 0 of 46 in two boots before); each of the 5 hangs
+# with Recv-Q 40 on the server's connection. In the suite's own run, 2 of
+# its 3 -R cases (ib_send_lat, ib_read_lat; plug-in) ended so; in the next,
+# ib_send_lat twice in a row (40 bytes unread each time), and the rping
+# case (no round; the server at its bound), which had no retry then.
 with_retry() {	# with_retry FUNCTION ARGS...
 	p0=$pass f0=$fail
-	for attempt in 1 2; do
-		rm -f $T/*.out
+	for attempt in 1 2 3; do
+		rm -f $T/*.out $T/*.err $T/stall
 		"$@"
 		# Both sides decide alike: each tells the other whether perftest
-		# said so (r) and whether anything failed (f).
-		r=0 f=0
-		[ "$(no_report_count $T/*.out)" = 0 ] || r=1
+		# said so (r), whether anything failed (f) and whether its server
+		# was ended by watch_unread (s).
+		r=0 f=0 s=0
+		[ "$(no_report_count $T/*.out $T/*.err)" = 0 ] || r=1
 		[ $fail -gt $f0 ] && f=1
-		theirs=$(exchange "retry? $*" $r$f) || { bad "$*: no answer from the other guest"; return; }
-		[ $attempt = 1 ] && [ "$r${theirs%?}" != 00 ] && [ "$f${theirs#?}" != 00 ] || return
-		retry_line "$*"
+		[ -f $T/stall ] && s=1
+		theirs=$(exchange "retry? $*" $r$f$s) || { bad "$*: no answer from the other guest"; return; }
+		wr_r=${theirs%??} wr_f=${theirs#?} wr_s=${theirs#??}
+		wr_f=${wr_f%?}
+		[ "$f$wr_f" != 00 ] || return
+		if [ "$s$wr_s" != 00 ]; then wr_why="siw's accept window: the client's first message lay unread in the server's socket"
+		elif [ "$r$wr_r" != 00 ]; then wr_why="perftest could not estimate the CPU clock"
+		else return; fi
+		[ $attempt = 3 ] && { say "$*: $wr_why, in each of 3 attempts"; return; }
+		case $wr_why in
+		siw*) echo "--- RETRY $*: $wr_why ($(if [ -f $T/stall ]; then echo "$(cat $T/stall) bytes, 10 s unread"
+			else echo "seen in the server's guest"; fi)); the FAIL lines above are attempt $attempt's" ;;
+		*) retry_line "$*" $attempt ;;
+		esac
 		pass=$p0 fail=$f0
 	done
 }
+
+# unread_bytes PORT: the bytes a TCP connection on local port PORT holds
+# unread (siw's connections are the kernel's sockets: /proc/net/tcp has
+# them), the most of any; 0 for none.
+unread_bytes() {
+	ub_max=0
+	for ub_q in $(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$(printf '%04X' "$1")" '$4 == "01" && substr($2, length($2) - 4) == p {
+			sub(/.*:/, "", $5); print $5 }'); do
+		[ $((0x$ub_q)) -gt $ub_max ] && ub_max=$((0x$ub_q))
+	done
+	echo $ub_max
+}
+# watch_unread PID PORT FILE, in the background beside a siw perftest -R
+# or rping server: the same bytes unread on PORT for 10 s (siw reads a connection's
+# socket as data comes, once the QP has it) is siw's accept window; the
+# count goes to FILE and the server is ended.
+watch_unread() {
+	wu_last=0 wu_n=0
+	while running $1; do
+		wu_q=$(unread_bytes $2)
+		if [ $wu_q != 0 ] && [ $wu_q = $wu_last ]; then wu_n=$((wu_n + 1)); else wu_n=0; fi
+		wu_last=$wu_q
+		if [ $wu_n -ge 10 ]; then
+			echo $wu_q > $3
+			echo "  [server] $wu_q bytes unread on port $2 for 10 s: the server ended"
+			kill $1 2>/dev/null
+			return
+		fi
+		sleep 1
+	done
+}
+watch_start() {	# watch_start PID: watch_unread for a server on siw
+	wpid=
+	case $dev in siw*) watch_unread $1 $port $T/stall & wpid=$! ;; esac
+}
+watch_stop() { [ -n "$wpid" ] && { kill $wpid 2>/dev/null; wait $wpid 2>/dev/null; }; wpid=; }
 
 iters=200 count=20
 args_of() {	# args_of PROGRAM: the options both sides give
@@ -139,22 +224,25 @@ run_case() {
 		port=18515 ;;
 	esac
 	if [ "$role" != client ]; then
-		$(envof $s) timeout 120 $p $sargs > $T/server.out 2>&1 &
+		$(envof $s) timeout 120 $p $sargs > $T/server.out 2> $T/server.err &
 		spid=$!
 		if [ "$p" = rping ] || [ -n "$cm" ]; then wait_cm_listen $port; else wait_listen $port; fi ||
-			{ bad "$name: the server does not listen"; kill $spid; wait $spid; cat $T/server.out; return; }
+			{ bad "$name: the server does not listen"; kill $spid; wait $spid
+			  last_lines server $T/server.out $T/server.err; return; }
 		check_maps $spid "$name" $s
+		wpid=; { [ -n "$cm" ] || [ "$p" = rping ]; } && watch_start $spid
 	fi
 	barrier "$name" || { bad "$name: barrier"; return; }
 	if [ "$role" != server ]; then
-		$(envof $c) timeout 120 $p $cargs > $T/client.out 2>&1
-		judge "$name" client $p $? $T/client.out
-		[ $c = uvio ] && check_trace "$name" client $T/client.out
+		$(envof $c) timeout 120 $p $cargs > $T/client.out 2> $T/client.err
+		judge "$name" client $p $? $T/client.out $T/client.err
+		[ $c = uvio ] && check_trace "$name" client $T/client.err
 	fi
 	if [ "$role" != client ]; then
-		wait $spid
-		judge "$name" server $p $? $T/server.out
-		[ $s = uvio ] && check_trace "$name" server $T/server.out
+		wait $spid; rc=$?
+		watch_stop
+		judge "$name" server $p $rc $T/server.out $T/server.err
+		[ $s = uvio ] && check_trace "$name" server $T/server.err
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
 	check_resources "$name"
@@ -223,10 +311,11 @@ trace_case() {	# trace_case PROGRAM [cm]
 	else sargs=$(args_of $p) cargs="$(args_of $p) $peer" port=18515; fi
 	case $p in rping) sargs="-s -a $me -S 4096" cargs="-c -a $peer -S 4096 -C $count" port=7174 ;; esac
 	if [ "$role" != client ]; then
-		$(envof uvio) timeout 120 $p $sargs > $T/server.out 2>&1 &
+		$(envof uvio) timeout 120 $p $sargs > $T/server.out 2> $T/server.err &
 		spid=$!
 		if [ "$p" = rping ] || [ -n "$cm" ]; then wait_cm_listen $port; else wait_listen $port; fi ||
 			{ bad "$name: the server does not listen"; kill $spid; wait $spid; return; }
+		wpid=; [ -n "$cm" ] && watch_start $spid
 	fi
 	barrier "$name" || { bad "$name: barrier"; return; }
 	if [ "$role" != server ]; then
@@ -238,7 +327,9 @@ trace_case() {	# trace_case PROGRAM [cm]
 			"libibverbs=$((all - lib)) rdma_cm=$cm_n"
 	fi
 	if [ "$role" != client ]; then
-		wait $spid || { bad "$name: the server exited $?"; last_lines server $T/server.out; }
+		wait $spid; rc=$?
+		watch_stop
+		[ $rc = 0 ] || { bad "$name: the server exited $rc"; last_lines server $T/server.out $T/server.err; }
 	fi
 	barrier "$name: done" || bad "$name: closing barrier"
 	check_resources "$name"
@@ -472,7 +563,7 @@ rxe*)
 	;;
 esac
 by_name_case
-run_case rping uvio uvio
+with_retry run_case rping uvio uvio
 for p in ib_send_lat ib_write_bw ib_read_lat; do
 	with_retry run_case $p uvio uvio cm
 done
