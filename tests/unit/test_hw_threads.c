@@ -28,7 +28,7 @@
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <uvio.h>
 #include <uvio/hw.h>
-#include "fake_sysfs.h"
+#include "hw_fake.h"
 #include "wrap.h"
 
 #define THREADS 4
@@ -61,20 +61,6 @@ static void handle_free(uint32_t h)
 	pthread_mutex_unlock(&table_lock);
 }
 
-static const struct ib_uverbs_attr *attr_of(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void answer(struct ib_uverbs_attr *a, const void *v, size_t len)
-{
-	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
-
 static int kernel_ioctl(unsigned long request, void *arg)
 {
 	struct ib_uverbs_ioctl_hdr *h = arg;
@@ -84,44 +70,44 @@ static int kernel_ioctl(unsigned long request, void *arg)
 	switch (h->object_id) {
 	case UVERBS_OBJECT_DEVICE:
 		if (h->method_id == UVERBS_METHOD_GET_CONTEXT &&
-		    (a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_UHW_OUT))) {
+		    (a = (struct ib_uverbs_attr *)find(h, UVERBS_ATTR_UHW_OUT))) {
 			struct mlx5_ib_alloc_ucontext_resp r = {
 				.cqe_version = 1, .cache_line_size = 64, .max_sq_desc_sz = 1024,
 				.max_rq_desc_sz = 512, .max_send_wqebb = 32768,
 				.max_recv_wr = 32768, .max_srq_recv_wr = 32768,
 			};
 
-			answer(a, &r, sizeof(r));
+			put_out(a, &r, sizeof(r));
 		}
 		return 0;
 	case UVERBS_OBJECT_ASYNC_EVENT:
-		if ((a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE)))
+		if ((a = (struct ib_uverbs_attr *)find(h, UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE)))
 			a->data = (uint64_t)dup(uverbs_fd);
 		return 0;
 	case MLX5_IB_OBJECT_UAR:
-		if ((a = (struct ib_uverbs_attr *)attr_of(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE)))
+		if ((a = (struct ib_uverbs_attr *)find(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE)))
 			a->data = 1;
-		if ((a = (struct ib_uverbs_attr *)attr_of(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH)))
-			answer(a, &(uint32_t){ 4096 }, 4);
-		if ((a = (struct ib_uverbs_attr *)attr_of(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET)))
-			answer(a, &(uint64_t){ 0 }, 8);
-		if ((a = (struct ib_uverbs_attr *)attr_of(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID)))
-			answer(a, &(uint32_t){ 1 }, 4);
+		if ((a = (struct ib_uverbs_attr *)find(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH)))
+			put_out(a, &(uint32_t){ 4096 }, 4);
+		if ((a = (struct ib_uverbs_attr *)find(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET)))
+			put_out(a, &(uint64_t){ 0 }, 8);
+		if ((a = (struct ib_uverbs_attr *)find(h, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID)))
+			put_out(a, &(uint32_t){ 1 }, 4);
 		return 0;
 	case UVERBS_OBJECT_CQ:
 		if (h->method_id == UVERBS_METHOD_CQ_CREATE) {
-			a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_CREATE_CQ_HANDLE);
+			a = (struct ib_uverbs_attr *)find(h, UVERBS_ATTR_CREATE_CQ_HANDLE);
 			a->data = handle_new();
-			if ((a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE)))
-				answer(a, &(uint32_t){ 1 }, 4);
+			if ((a = (struct ib_uverbs_attr *)find(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE)))
+				put_out(a, &(uint32_t){ 1 }, 4);
 		} else if (h->method_id == UVERBS_METHOD_CQ_DESTROY) {
 			/* The handle is free again the moment the kernel answers:
 			 * another thread's create may get it before this destroy
 			 * has returned to its caller. */
-			handle_free((uint32_t)attr_of(h, UVERBS_ATTR_DESTROY_CQ_HANDLE)->data);
+			handle_free((uint32_t)find(h, UVERBS_ATTR_DESTROY_CQ_HANDLE)->data);
 			usleep(20);	/* this thread descheduled on its way back */
-			if ((a = (struct ib_uverbs_attr *)attr_of(h, UVERBS_ATTR_DESTROY_CQ_RESP)))
-				answer(a, &(uint64_t){ 0 }, 8);
+			if ((a = (struct ib_uverbs_attr *)find(h, UVERBS_ATTR_DESTROY_CQ_RESP)))
+				put_out(a, &(uint64_t){ 0 }, 8);
 		}
 		return 0;
 	default:
