@@ -31,7 +31,7 @@
 #include <uvio/dp.h>
 #include <uvio/mlx5.h>
 #include "wrap.h"
-#include "fake_sysfs.h"
+#include "hw_fake.h"
 
 /* The UAR page the stand-in kernel offers: anonymous memory, kept. */
 static uint8_t *uar;
@@ -64,20 +64,6 @@ static struct {
 	uint32_t gid_type;		/* QUERY_GID_ENTRY */
 	struct mlx5_ib_alloc_ucontext_resp ctx;
 } k;
-
-static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void put_out(struct ib_uverbs_attr *a, const void *v, size_t len)
-{
-	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
 
 static struct ib_uverbs_attr *attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
 {

@@ -26,7 +26,7 @@
 #include <uvio.h>
 #include "wrap.h"
 #include "hw_query.h"
-#include "fake_sysfs.h"
+#include "hw_fake.h"
 
 /* The pages the stand-in kernel offers: anonymous memory; the offsets
  * asked for are kept. */
@@ -60,20 +60,6 @@ static struct {
 	uint32_t next_handle;
 	struct mlx4_ib_alloc_ucontext_resp ctx;
 } k;
-
-static const struct ib_uverbs_attr *find(const struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void put_out(struct ib_uverbs_attr *a, const void *v, size_t len)
-{
-	memcpy((void *)(uintptr_t)a->data, v, len < a->len ? len : a->len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
 
 static int kernel_ioctl(unsigned long request, void *arg)
 {
