@@ -24,5 +24,12 @@ check "arguments kept whole" 0 "a b|c|" -- \
 	"$top/scripts/vm-run.sh" printf '%s|' 'a b' c
 check "a failing program's status" 1 "vm: RESULT" -- \
 	"$top/scripts/vm-run.sh" false
+# The emulated ConnectX (--dev mlx5): the library's mlx5 half and data path
+# in the project's example, Debian's libmlx5 in ibv_rc_pingpong, one guest.
+check "create_cq on the emulated ConnectX" 0 "CQ destroyed via" -- \
+	"$top/scripts/vm-run.sh" --dev mlx5 "$build/examples/create_cq" mlx5_0 16
+check "rc_pingpong against ibv_rc_pingpong on mlx5" 0 "server exit 0, client exit 0" -- \
+	env UVIO_VM_WITH="$build/examples/rc_pingpong @USERLAND@/usr/bin/ibv_rc_pingpong" \
+	"$top/scripts/vm-run.sh" --dev mlx5 "$top/tests/vm/testdata/mlx5-pingpong.sh"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

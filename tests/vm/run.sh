@@ -2,7 +2,7 @@
 # Boot one of Debian's kernels under qemu with rxe and/or siw and run the
 # kernel tests inside; the exit status is theirs.
 #
-#   run.sh BUILD_DIR KERNEL [dev=rxe|siw|rxe,siw] [siw] [shell|example|bench|valgrind]
+#   run.sh BUILD_DIR KERNEL [dev=rxe|siw|rxe,siw|mlx5] [siw] [shell|example|bench|valgrind]
 #   run.sh BUILD_DIR KERNEL [dev=...] run PROGRAM [ARGS...]
 #
 # KERNEL: a suite (bullseye 5.10, bookworm 6.1, trixie 6.12, sid: the newest),
@@ -10,7 +10,8 @@
 # machine's own suite (linux-image-amd64). The version is resolved at run
 # time (see fetch.sh) and named in every result line.
 # dev=: the devices to make in the guest (default rxe); the word "siw" alone
-# means dev=rxe,siw.
+# means dev=rxe,siw. dev=mlx5: the init loads the mlx5 stand-in module that
+# the caller put among the programs (scripts/vm-run.sh --dev mlx5 does).
 # "shell" boots the same guest with a shell on the console instead;
 # "example" runs examples/create_cq on every device instead of the tests;
 # "bench" runs bench/guest-bench.sh: the benchmarks on every device, and
@@ -40,7 +41,7 @@ devs=rxe mode=tests
 while [ $# -gt 0 ]; do
 	case $1 in
 	siw) devs=rxe,siw ;;
-	dev=rxe|dev=siw|dev=rxe,siw|dev=siw,rxe) devs=${1#dev=} ;;
+	dev=rxe|dev=siw|dev=rxe,siw|dev=siw,rxe|dev=mlx5) devs=${1#dev=} ;;
 	shell|example|bench|valgrind) mode=$1 ;;
 	run) mode=run; shift; break ;;	# the rest is the program and its arguments
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
