@@ -3,7 +3,7 @@
 # ConnectX, ...): examples/create_cq on each, and on each device of a driver
 # the library has a half for (mlx5, mlx4, efa, bnxt_re, irdma, mana) that half's
 # checks (tests/kernel/kt_DRIVER_uvio), as the kernel suite runs them against
-# the stand-in. Skipped, with the reason, where the machine has no RDMA device
+# the stand-in, and on mlx5 the library's data path (kt_mlx5_dp). Skipped, with the reason, where the machine has no RDMA device
 # (exit 77).
 #   host-devices.sh BUILD_DIR
 set -u
@@ -35,6 +35,16 @@ for d in /sys/class/infiniband/*; do
 			echo "--- SKIP kt_${half}_uvio $name: not built (its driver's header is missing)"
 		elif "$build/tests/kernel/kt_${half}_uvio" "$name"; then echo "--- PASS kt_${half}_uvio $name"
 		else echo "--- FAIL kt_${half}_uvio $name"; fail=1; fi
+	fi
+	# The library's own data path where it has one for the driver: mlx5's
+	# (providers/mlx5.c), two RC QPs of the device connected to each other
+	# through its GID 0, every opcode's bytes checked (kt_mlx5_dp), as on the
+	# emulated ConnectX of the kernel suite.
+	if [ "$half" = mlx5 ]; then
+		if [ ! -x "$build/tests/kernel/kt_mlx5_dp" ]; then
+			echo "--- SKIP kt_mlx5_dp $name: not built"
+		elif "$build/tests/kernel/kt_mlx5_dp" "$name"; then echo "--- PASS kt_mlx5_dp $name"
+		else echo "--- FAIL kt_mlx5_dp $name"; fail=1; fi
 	fi
 done
 [ "$ran" -gt 0 ] || { echo "host-devices: SKIP: no device in /sys/class/infiniband"; exit 77; }
