@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel/6.1-mlx5-dp: one boot of Debian's kernel with the mlx5 stand-in
+# kernel/<series>-mlx5-dp: one boot of Debian's kernel with the mlx5 stand-in
 # (tests/standin/mlx5: the verbs and the engine that moves data as a
 # ConnectX does), running tests/kernel/kt_mlx5_dp.sh there: the library's
 # own mlx5 data path (providers/mlx5.c) through kt_mlx5_dp and
@@ -8,7 +8,7 @@
 #
 #   mlx5-dp.sh BUILD_DIR KERNEL KT_MLX5_DP RC_PINGPONG
 #
-# KERNEL as for tests/vm/run.sh (bookworm: 6.1). The exit status is the
+# KERNEL as for tests/vm/run.sh (bookworm: 6.1, trixie: 6.12). The exit status is the
 # guest script's. Exits 77 (skip) with the reason when qemu, apt-get or
 # busybox is missing, unless UVIO_REQUIRE_VM=1 (then it fails), as the
 # other kernel tests do.
