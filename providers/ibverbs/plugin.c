@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * A libibverbs provider for rxe and siw whose every command goes through
- * libuverbs-ioctl and whose queues are its data-path layer. libibverbs loads
- * it as it loads rdma-core's providers (RDMAV_DRIVERS=/path/libuvio, or a
- * .driver file); the first provider that claims a device wins.
+ * A libibverbs provider for rxe, siw and mlx5 whose every command goes
+ * through libuverbs-ioctl and whose queues are its data-path layer (on mlx5
+ * the library's mlx5 half lays out the queues and maps the doorbell page).
+ * libibverbs loads it as it loads rdma-core's providers
+ * (RDMAV_DRIVERS=/path/libuvio, or a .driver file); the first provider that
+ * claims a device wins.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +13,6 @@
 #include <rdma/ib_user_ioctl_verbs.h>
 
 #include "uvp.h"
-
-static const struct verbs_match_ent match_table[] = {
-	{ .u.driver_id = RDMA_DRIVER_RXE, .kind = VERBS_MATCH_DRIVER_ID },
-	{ .u.driver_id = RDMA_DRIVER_SIW, .kind = VERBS_MATCH_DRIVER_ID },
-	{ .kind = VERBS_MATCH_SENTINEL },
-};
 
 static int query_device_ex(struct ibv_context *context,
 			   const struct ibv_query_device_ex_input *input,
@@ -82,12 +78,17 @@ static int check_ops_layout(const struct verbs_context *v)
 	return 0;
 }
 
+/* The driver id of the device libibverbs matched: the one entry of the
+ * match table of the ops that claimed it (see uvp_drivers below). */
+static uint32_t matched_driver_id(struct ibv_device *ibdev)
+{
+	return (uint32_t)((struct verbs_device *)ibdev)->ops->match_table[0].u.driver_id;
+}
+
 static struct verbs_context *alloc_context(struct ibv_device *ibdev, int cmd_fd,
 					   void *private_data)
 {
-	/* Only rxe (RoCE: an IB transport) and siw (iWARP) match this table. */
-	uint32_t driver_id = ibdev->transport_type == IBV_TRANSPORT_IWARP ? RDMA_DRIVER_SIW
-									 : RDMA_DRIVER_RXE;
+	uint32_t driver_id = matched_driver_id(ibdev);
 	UVIO_OPTS(uvio_context, uctx);
 	struct uvp_context *ctx;
 	int err;
@@ -145,20 +146,35 @@ static void uninit_device(struct verbs_device *device)
 	free(device);
 }
 
-static const struct verbs_device_ops uvp_device_ops = {
-	.name = "uvio",
-	/* The drivers' own ABI versions: siw 1, rxe 2. */
-	.match_min_abi_version = 1,
-	.match_max_abi_version = 2,
-	.match_table = match_table,
-	.alloc_context = alloc_context,
-	.alloc_device = alloc_device,
-	.uninit_device = uninit_device,
+/*
+ * One provider per driver, each with a match table of one entry: libibverbs
+ * sets the verbs_device's ops to the provider that claimed the device, so
+ * alloc_context reads the driver id from what matched (which entry of a
+ * longer table matched is kept only in libibverbs' record of the device,
+ * whose layout is not ours to read). Each checks its driver's own uverbs
+ * ABI version, as rdma-core's providers do: rxe 2, siw 1, mlx5 1.
+ */
+#define UVP_MATCH(id)                                                              \
+	{ { .u.driver_id = (id), .kind = VERBS_MATCH_DRIVER_ID },                  \
+	  { .kind = VERBS_MATCH_SENTINEL } }
+static const struct verbs_match_ent match_rxe[] = UVP_MATCH(RDMA_DRIVER_RXE);
+static const struct verbs_match_ent match_siw[] = UVP_MATCH(RDMA_DRIVER_SIW);
+static const struct verbs_match_ent match_mlx5[] = UVP_MATCH(RDMA_DRIVER_MLX5);
+
+#define UVP_DRIVER(table, abi)                                                     \
+	{ .name = "uvio", .match_min_abi_version = (abi), .match_max_abi_version = (abi), \
+	  .match_table = (table), .alloc_context = alloc_context,                    \
+	  .alloc_device = alloc_device, .uninit_device = uninit_device }
+static const struct verbs_device_ops uvp_drivers[] = {
+	UVP_DRIVER(match_rxe, 2),	/* RXE_UVERBS_ABI_VERSION */
+	UVP_DRIVER(match_siw, 1),	/* SIW_ABI_VERSION */
+	UVP_DRIVER(match_mlx5, 1),	/* MLX5_IB_UVERBS_ABI_VERSION */
 };
 
 __attribute__((constructor)) static void uvp_register(void)
 {
-	verbs_register_driver_34(&uvp_device_ops);
+	for (size_t i = 0; i < sizeof(uvp_drivers) / sizeof(uvp_drivers[0]); i++)
+		verbs_register_driver_34(&uvp_drivers[i]);
 }
 
 /* fw_ver as rdma-core prints it: three 16-bit parts of the 64-bit value. */
