@@ -223,6 +223,9 @@ kill -9 $cp $sp 2>/dev/null
 wait $cp $sp 2>/dev/null
 nothing_left "two ibv_rc_pingpong killed (SIGKILL) mid-transfer"
 
+# --- (h), (i) the same programs through this library's libibverbs plug-in ---
+. $B/kt_mlx5_plugin.sh
+
 # --- (g) unload, and the kernel log ----------------------------------------
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
 dmesg > dmesg.after

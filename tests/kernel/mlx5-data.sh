@@ -2,7 +2,9 @@
 # kernel/<series>-mlx5-data: one boot of Debian's kernel with the mlx5
 # stand-in (tests/standin/mlx5: the verbs and the engine that moves data),
 # running tests/kernel/kt_mlx5_data.sh there: Debian's pingpongs and
-# perftest on the stock libmlx5, and kt_mlx5_data (libibverbs alone).
+# perftest on the stock libmlx5, and kt_mlx5_data (libibverbs alone); then
+# (tests/kernel/kt_mlx5_plugin.sh) the same programs and UCX's verbs
+# transports through the library's libibverbs plug-in.
 #
 #   mlx5-data.sh BUILD_DIR KERNEL CHECKER
 #
@@ -29,5 +31,11 @@ for p in ibv_rc_pingpong ibv_uc_pingpong ibv_srq_pingpong ibv_ud_pingpong ib_sen
 done
 # UCX's transports (UCX_MODULE_DIR in the guest: beside the programs)
 programs="$programs @USERLAND@/usr/lib/x86_64-linux-gnu/ucx/libuct_*.so.0"
+# The same programs through the library's libibverbs plug-in, where the
+# build has it (kt_mlx5_plugin.sh, sourced by the guest script, says SKIP
+# without it).
+programs="$programs $here/kt_mlx5_plugin.sh"
+plugin=$build/providers/ibverbs/libuvio-rdmav34.so
+[ -f "$plugin" ] && programs="$programs $plugin"
 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-data \
 	exec "$vm/run.sh" "$build" "$kernel" run "$here/kt_mlx5_data.sh"
