@@ -241,9 +241,11 @@ static bool sd_cq_push(struct sd_cq *cq, struct sd_qp *qp, union sd_cqe *c, u8 o
 		return false;
 	}
 	e = cq->buf + (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - SD_CQE64;
+	c->b[SD_CQE64 - 1] = opcode << 4 | (se ? 2 : 0) | !!(cq->produced & nent);
 	memcpy(e, c->b, SD_CQE64 - 1);
 	wmb();			/* the CQE's body before its ownership */
-	WRITE_ONCE(e[SD_CQE64 - 1], opcode << 4 | (se ? 2 : 0) | !!(cq->produced & nent));
+	WRITE_ONCE(e[SD_CQE64 - 1], c->b[SD_CQE64 - 1]);
+	sd_rec_cqe(cq, cq->produced, c->b);
 	cq->produced++;
 	if (cq->armed && (!cq->arm_solicited || se || err))
 		sd_cq_fire(cq);
@@ -809,6 +811,10 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	w.imm = ctrl->imm;
 	if (w.ds && DIV_ROUND_UP(w.ds * SD_SEG, SD_BB) <= qp->sq_wqe_cnt)
 		w.nbb = DIV_ROUND_UP(w.ds * SD_SEG, SD_BB);
+	if (w.nbb > 1)
+		sd_sq_read(qp, w.idx + 1, dev->wqe + SD_BB, w.nbb - 1);
+	if (!qp->stalled)	/* once: a waiting WQE is read again at each pass */
+		sd_rec_wqe(qp, w.idx, dev->wqe, w.ds, w.nbb);
 	if (((v >> MLX5_WQE_CTRL_WQE_INDEX_SHIFT) & 0xffff) != w.idx) {
 		sd_wqe_log(qp, &w, "index field 0x%04x, expected 0x%04x",
 			   (v >> MLX5_WQE_CTRL_WQE_INDEX_SHIFT) & 0xffff, w.idx);
@@ -822,8 +828,6 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		sd_wqe_log(qp, &w, "ds %u for a ring of %u basic blocks", w.ds, qp->sq_wqe_cnt);
 		return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 	}
-	if (w.nbb > 1)
-		sd_sq_read(qp, w.idx + 1, dev->wqe + SD_BB, w.nbb - 1);
 
 	switch (w.opcode) {
 	case MLX5_OPCODE_NOP:

@@ -195,6 +195,13 @@ void sd_engine_stop(struct sd_dev *dev);
 void sd_engine_qp_state(struct sd_dev *dev, struct sd_qp *qp, enum ib_qp_state next);
 void sd_qp_event(struct sd_qp *qp, enum ib_event_type type);
 
+/* mlx5_record.c: the record of the WQEs taken and CQEs written (debugfs
+ * mlx5_standin/record), off unless enabled; the hooks return at once then */
+int sd_record_init(void);
+void sd_record_exit(void);
+void sd_rec_wqe(struct sd_qp *qp, u16 idx, const u8 *wqe, unsigned int ds, unsigned int nbb);
+void sd_rec_cqe(struct sd_cq *cq, u32 pos, const u8 *cqe);
+
 /* mlx5_verbs.c: the device of the module whose GID table holds gid */
 struct sd_dev *sd_route_gid(const u8 *gid);
 

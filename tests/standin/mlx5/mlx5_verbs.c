@@ -2180,9 +2180,14 @@ static int __init sd_init(void)
 	int err = 0, n;
 
 	BUILD_BUG_ON(PAGE_SIZE != SD_ADAPTER_PAGE);	/* one UAR per system page */
+	err = sd_record_init();
+	if (err)
+		return err;
 	list = kstrdup(netdev, GFP_KERNEL);
-	if (!list)
+	if (!list) {
+		sd_record_exit();
 		return -ENOMEM;
+	}
 	cur = list;
 	while ((name = strsep(&cur, ",")) != NULL) {
 		if (!*name)
@@ -2203,6 +2208,7 @@ static int __init sd_init(void)
 		n = sd_ndevs;
 		sd_remove_all();
 		sd_free_all(n);
+		sd_record_exit();
 	}
 	return err;
 }
@@ -2213,6 +2219,7 @@ static void __exit sd_exit(void)
 
 	sd_remove_all();
 	sd_free_all(n);
+	sd_record_exit();	/* after the engines: no hook left running */
 }
 
 module_init(sd_init);
