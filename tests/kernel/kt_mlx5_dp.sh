@@ -13,6 +13,10 @@
 #  (c) examples/rc_pingpong -d mlx5_0 -g 0 against Debian's
 #      ibv_rc_pingpong -d mlx5_0 -g 0 (libmlx5), each side the reference
 #      once: both exit 0, the example checked every message;
+#  (b2) the engine's record (debugfs mlx5_standin/record) off by default;
+#      kt_mlx5_wqe_compare: the library's WQEs against the stock libmlx5's
+#      for one script, field by field as the engine recorded them, and both
+#      sides' completions;
 #  (d) after each program nothing is left on mlx5_0; at the end the module
 #      unloads and the kernel log holds no warning.
 B=/opt/uvio/bin
@@ -55,6 +59,38 @@ fi
 nothing_left "kt_mlx5_dp"
 new=$(dmesg | tail -n +$(($(wc -l < dmesg.before) + 1)) | grep -E 'mlx5_standin: (QP|CQ)')
 [ -n "$new" ] && echo "$new" | sed 's/^/  dmesg: /'
+
+# --- (b2) the engine's record; the library's WQEs against libmlx5's -----------
+# The record (tests/standin/mlx5/mlx5_record.c) is off unless enabled: after
+# kt_mlx5_dp's thousands of WQEs it is still empty. kt_mlx5_wqe_compare
+# enables it, runs one script through the library and through libmlx5, and
+# compares the two records field by field (and checks the record's bytes).
+R=/sys/kernel/debug/mlx5_standin
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+if [ -r $R/record ] && [ "$(cat $R/enable)" = 0 ] &&
+	head -n1 $R/record | grep -q '^# mlx5_standin record v1: enabled 0 records 0 lost 0 '; then
+	ok "the engine's record is off by default: empty after kt_mlx5_dp ($(head -n1 $R/record))"
+else
+	bad "the engine's record: enable '$(cat $R/enable 2>&1)', '$(head -n1 $R/record 2>&1)'"
+fi
+if command -v kt_mlx5_wqe_compare >/dev/null; then
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout $TMO kt_mlx5_wqe_compare $DEV $R > cmp.out 2>&1; rc=$?
+	show cmp.out
+	if [ $rc -eq 0 ] && grep -q '^kt_mlx5_wqe_compare: PASS$' cmp.out; then
+		ok "kt_mlx5_wqe_compare: $(grep '^compared:' cmp.out) ($(elapsed $t0) s)"
+	else
+		bad "kt_mlx5_wqe_compare: exit $rc, $(grep -c '^FAIL' cmp.out) checks failed"
+	fi
+	nothing_left "kt_mlx5_wqe_compare"
+	if head -n1 $R/record | grep -q '^# mlx5_standin record v1: enabled 0 records 0 lost 0 '; then
+		ok "the record disabled and cleared after it"
+	else
+		bad "the record after kt_mlx5_wqe_compare: $(head -n1 $R/record)"
+	fi
+else
+	echo "--- SKIP $DRV: kt_mlx5_wqe_compare was not built (no libibverbs and libmlx5 to link)"
+fi
 
 # --- (c) examples/rc_pingpong against ibv_rc_pingpong -------------------------
 # Is something listening on TCP port $1?
