@@ -18,7 +18,9 @@
 #      for one script, field by field as the engine recorded them, and both
 #      sides' completions;
 #  (d) after each program nothing is left on mlx5_0; at the end the module
-#      unloads and the kernel log holds no warning.
+#      unloads, is loaded again recording from load on with 8 records at
+#      most (a pingpong: 8 kept, the rest counted lost; a write clears),
+#      unloads with its record, and the kernel log holds no warning.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx5_dp
 DEV=mlx5_0
@@ -75,7 +77,11 @@ else
 fi
 if command -v kt_mlx5_wqe_compare >/dev/null; then
 	t0=$(cut -d' ' -f1 /proc/uptime)
+	# a reader of the record all along, while the engine writes it and the
+	# program clears it
+	( while :; do cat $R/record > /dev/null; done ) & rp=$!
 	timeout $TMO kt_mlx5_wqe_compare $DEV $R > cmp.out 2>&1; rc=$?
+	kill $rp; wait $rp 2>/dev/null
 	show cmp.out
 	if [ $rc -eq 0 ] && grep -q '^kt_mlx5_wqe_compare: PASS$' cmp.out; then
 		ok "kt_mlx5_wqe_compare: $(grep '^compared:' cmp.out) ($(elapsed $t0) s)"
@@ -132,6 +138,40 @@ pp ours-ours ours ours
 
 # --- (d) unload, and the kernel log ------------------------------------------
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
+# The record from load on (record=1), bounded (record_max=8): a pingpong's
+# first 8 records kept, the rest counted lost; a write clears it; the module
+# unloads with its record allocated.
+if insmod "$ko" netdev=dummy0 record=1 record_max=8; then
+	t=0
+	until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
+		/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
+		t=$((t + 1)); [ $t -gt 100 ] && break
+		sleep 0.05
+	done
+	port=$((port + 1))
+	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -p $port > rec.srv 2>&1 & sp=$!
+	t=0
+	until listening $port; do t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1; done
+	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -p $port 127.0.0.1 > rec.cli 2>&1; c=$?
+	wait $sp; s=$?
+	h=$(head -n1 $R/record) n=$(grep -c '^[WC] ' $R/record)
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && [ "$n" = 8 ] &&
+		echo "$h" | grep -Eq '^# mlx5_standin record v1: enabled 1 records 8 lost [1-9][0-9]* '; then
+		ok "record=1 record_max=8 at load: a pingpong's first 8 records kept, the rest counted ($h)"
+	else
+		bad "record=1 record_max=8: pingpong exit $s/$c, $n record lines, '$h'"
+	fi
+	grep '^[WC] ' $R/record | head -n 3 | cut -c1-120 | sed 's/^/  /'
+	echo clear > $R/record
+	if head -n1 $R/record | grep -q '^# mlx5_standin record v1: enabled 1 records 0 lost 0 '; then
+		ok "a write clears the record"
+	else
+		bad "the record after a write: $(head -n1 $R/record)"
+	fi
+	if rmmod mlx5_standin; then ok "rmmod mlx5_standin with its record"; else bad "rmmod mlx5_standin with its record"; fi
+else
+	bad "insmod $ko netdev=dummy0 record=1 record_max=8"
+fi
 dmesg > dmesg.after
 new=$(tail -n +$(($(wc -l < dmesg.before) + 1)) dmesg.after)
 warn=$(echo "$new" | grep -E 'WARNING|BUG|Oops|general protection|refcount_t|leak|Call Trace|INFO: task' | head -20)

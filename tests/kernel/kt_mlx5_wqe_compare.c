@@ -14,7 +14,8 @@
  * SGEs, a zero-length SGE among others, no SGE; inline data of 1, 8 and 60
  * bytes; signalled and unsignalled, fenced, solicited; enough of them to
  * wrap the send ring more than twice, one two-block WQE placed to run past
- * the ring's end; UD SEND and SEND_WITH_IMM through an address handle.
+ * the ring's end; UD SEND and SEND_WITH_IMM through an address handle of
+ * GID 0 (RoCE v1) and one of GID 1 (the same address as RoCE v2).
  * Posted in batches of 8 (one doorbell each), each batch's last WR
  * signalled, and each batch's completions awaited before the next, so that
  * both sides' rings hold the same WQEs at the same places.
@@ -25,7 +26,12 @@
  * rkey likewise, WQE indexes and CQE positions from each QP's and CQ's
  * start (both start at 0). Where libmlx5 legitimately differs the
  * difference is listed as known, with its reason (known()); any other
- * difference is a failure, printed by field.
+ * difference is a failure, printed by field. What the record cannot show
+ * is not compared: how each side rings the doorbell (libmlx5 copies a lone
+ * WQE to its BlueFlame register, the library writes the control segment's
+ * first 8 bytes to the UAR page: both publish the WQE in the ring first and
+ * move the doorbell record, which is all the engine reads, as a ConnectX
+ * reads the ring whenever BlueFlame's copy is not taken).
  *
  * The record itself is checked once at the byte level: the first WQE (a
  * SEND of one SGE) and the first CQE against bytes built here from the
@@ -83,6 +89,7 @@ struct step {
 	uint32_t imm;			/* host order here, big-endian in the WR */
 	uint32_t roff;			/* remote: DST + roff */
 	uint64_t cmp_add, swap;
+	uint8_t ah;			/* UD: the AH of GID 0 (RoCE v1) or of GID 1 (v2) */
 	uint64_t wr_id;
 };
 
@@ -144,6 +151,7 @@ static const struct step ud_base[] = {
 
 static struct step script[MAX_STEPS];
 static int nscript;
+static int ud_ahs = 1;			/* 2 when GID 1 is GID 0's address as RoCE v2 */
 static int cross_step = -1;		/* the step placed across the ring's end */
 
 static bool is_rdma(uint8_t op)
@@ -204,7 +212,8 @@ static int batch_len(int k)
  * The RC script on a send ring of ring blocks: the base list, then
  * one-block SENDs until the next WQE starts at the ring's last block, then a
  * two-block inline SEND there (it runs past the end), then the base list
- * again until the ring has wrapped twice; then the UD list, four times.
+ * again until the ring has wrapped twice; then the UD list, four times,
+ * every other time through the AH of GID 1 (RoCE v2) where there is one.
  * The last WR of every batch is signalled (it retires the batch).
  */
 static void make_script(uint32_t ring)
@@ -234,9 +243,12 @@ static void make_script(uint32_t ring)
 			pos += step_nbb(&rc_base[i]);
 		}
 	}
-	for (int r = 0; r < 4; r++)
-		for (i = 0; i < sizeof(ud_base) / sizeof(ud_base[0]); i++)
+	for (int r = 0; r < 4; r++) {
+		for (i = 0; i < sizeof(ud_base) / sizeof(ud_base[0]); i++) {
 			add_step(&ud_base[i]);
+			script[nscript - 1].ah = (uint8_t)(r & 1) % ud_ahs;
+		}
+	}
 	for (int k = 0; k < nscript; k += batch_len(k))
 		script[k + batch_len(k) - 1].sig = true;
 }
@@ -319,8 +331,8 @@ static struct {
 	struct uvio_mr mr[NMR];
 	struct uvio_dp_cq cq[NQP];
 	struct uvio_dp_qp qp[NQP];
-	struct uvio_dp_ah ah;
-	bool have_ah;
+	struct uvio_dp_ah ah[2];
+	int nah;
 	int nqp, ncq, nmr;
 } L;
 
@@ -358,7 +370,7 @@ static int lib_post(struct side *s, const struct step *st, int n)
 			wr[i].rdma.remote_addr = (uintptr_t)(s->buf[DST] + t->roff);
 			wr[i].rdma.rkey = s->rkey[DST];
 		} else if (t->qp == UA) {
-			wr[i].ud.ah = &L.ah;
+			wr[i].ud.ah = &L.ah[t->ah];
 			wr[i].ud.remote_qpn = s->qpn[UB];
 			wr[i].ud.remote_qkey = QKEY;
 		}
@@ -508,16 +520,23 @@ static int lib_open(struct side *s)
 		s->qpn[q] = L.qp[q].qp_num;
 	}
 	s->sq_ring = uvio_dp_queue_capacity(&L.qp[QA].sq);
-	{
+	/* GID 1: GID 0's address as RoCE v2 (the core adds both types)? */
+	if (!uvio_query_gid_entry(L.dev, 1, 1, &g, NULL) && g.gid_type == 2 &&
+	    !memcmp(g.gid, s->gid, 16))
+		ud_ahs = 2;
+	else
+		printf("library: GID 1 is not GID 0's address as RoCE v2: UD through GID 0 alone\n");
+	for (int i = 0; i < ud_ahs; i++) {
 		UVIO_OPTS(uvio_ah_attr, aa, .pd_handle = L.pd,
-			  .av = { .is_global = 1, .port_num = 1, .sgid_index = 0, .hop_limit = 64 });
+			  .av = { .is_global = 1, .port_num = 1, .sgid_index = (uint8_t)i,
+				  .hop_limit = 64 });
 
 		memcpy(aa.av.dgid, s->gid, 16);
-		if (uvio_dp_create_ah(L.dev, &aa, &L.ah)) {
-			printf("library: create AH: %s\n", uvio_last_error());
+		if (uvio_dp_create_ah(L.dev, &aa, &L.ah[i])) {
+			printf("library: create AH of GID %d: %s\n", i, uvio_last_error());
 			return -1;
 		}
-		L.have_ah = true;
+		L.nah++;
 	}
 	if (lib_modify(QA, false, s->qpn[QB], s->gid) || lib_modify(QB, false, s->qpn[QA], s->gid) ||
 	    lib_modify(UA, true, 0, NULL) || lib_modify(UB, true, 0, NULL))
@@ -527,8 +546,8 @@ static int lib_open(struct side *s)
 
 static void lib_close(void)
 {
-	if (L.have_ah)
-		KT_EQ(uvio_dp_destroy_ah(&L.ah), 0);
+	while (L.nah)
+		KT_EQ(uvio_dp_destroy_ah(&L.ah[--L.nah]), 0);
 	while (L.nqp)
 		KT_EQ(uvio_dp_destroy_qp(&L.qp[--L.nqp], NULL), 0);
 	while (L.ncq)
@@ -552,7 +571,7 @@ static struct {
 	struct ibv_mr *mr[NMR];
 	struct ibv_cq *cq[NQP];
 	struct ibv_qp *qp[NQP];
-	struct ibv_ah *ah;
+	struct ibv_ah *ah[2];
 } V;
 
 static int ibv_side_post(struct side *s, const struct step *st, int n)
@@ -588,7 +607,7 @@ static int ibv_side_post(struct side *s, const struct step *st, int n)
 			wr[i].wr.rdma.remote_addr = (uintptr_t)(s->buf[DST] + t->roff);
 			wr[i].wr.rdma.rkey = s->rkey[DST];
 		} else if (t->qp == UA) {
-			wr[i].wr.ud.ah = V.ah;
+			wr[i].wr.ud.ah = V.ah[t->ah];
 			wr[i].wr.ud.remote_qpn = s->qpn[UB];
 			wr[i].wr.ud.remote_qkey = QKEY;
 		}
@@ -735,14 +754,14 @@ static int vside_open(struct side *s)
 		}
 		s->qpn[q] = V.qp[q]->qp_num;
 	}
-	{
+	for (int i = 0; i < ud_ahs; i++) {
 		struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1,
-					  .grh = { .sgid_index = 0, .hop_limit = 64 } };
+					  .grh = { .sgid_index = (uint8_t)i, .hop_limit = 64 } };
 
 		memcpy(aa.grh.dgid.raw, s->gid, 16);
-		V.ah = ibv_create_ah(V.pd, &aa);
-		if (!V.ah) {
-			printf("libmlx5: create AH: %s\n", strerror(errno));
+		V.ah[i] = ibv_create_ah(V.pd, &aa);
+		if (!V.ah[i]) {
+			printf("libmlx5: create AH of GID %d: %s\n", i, strerror(errno));
 			return -1;
 		}
 	}
@@ -754,8 +773,9 @@ static int vside_open(struct side *s)
 
 static void vside_close(void)
 {
-	if (V.ah)
-		KT_EQ(ibv_destroy_ah(V.ah), 0);
+	for (int i = 0; i < 2; i++)
+		if (V.ah[i])
+			KT_EQ(ibv_destroy_ah(V.ah[i]), 0);
 	for (int q = NQP - 1; q >= 0; q--)
 		if (V.qp[q])
 			KT_EQ(ibv_destroy_qp(V.qp[q]), 0);
@@ -1105,31 +1125,31 @@ static void decode_wqe(const struct side *s, bool ud, const struct wqe_rec *w, s
 	put(fs, "ctrl.opmod", "%#x", v >> 24);
 	put(fs, "ctrl.idx", "%u%s", (v >> 8) & 0xffff,
 	    ((v >> 8) & 0xffff) == (w->idx & 0xffff) ? "" : " (not the engine's counter)");
-	put(fs, "ctrl.opcode", "%#04x", op);
+	put(fs, "ctrl.opcode", "0x%02x", op);
 	qpn_role(t, sizeof(t), s, be32(b + 4) >> 8);
 	put(fs, "ctrl.qpn", "%s", t);
 	put(fs, "ctrl.ds", "%u", b[7] & 0x3f);
 	put(fs, "ctrl.ds_top_bits", "%#x", b[7] & 0xc0);
-	put(fs, "ctrl.signature", "%#04x", b[8]);
+	put(fs, "ctrl.signature", "0x%02x", b[8]);
 	put(fs, "ctrl.reserved_9_10", "%02x%02x", b[9], b[10]);
-	put(fs, "ctrl.fm_ce_se", "%#04x", b[11]);
-	put(fs, "ctrl.imm", "%#010x", be32(b + 12));
+	put(fs, "ctrl.fm_ce_se", "0x%02x", b[11]);
+	put(fs, "ctrl.imm", "0x%08x", be32(b + 12));
 	if (end > w->nbb * 64u)
 		end = w->nbb * 64u;
 	if (ud && off + 48 <= end) {
-		put(fs, "av.qkey", "%#010x", be32(b + off));
-		put(fs, "av.reserved_4", "%#010x", be32(b + off + 4));
+		put(fs, "av.qkey", "0x%08x", be32(b + off));
+		put(fs, "av.reserved_4", "0x%08x", be32(b + off + 4));
 		qpn_role(t, sizeof(t), s, be32(b + off + 8));
 		put(fs, "av.dqpn", "%s, extended AV bit %u", t, b[off + 8] >> 7);
-		put(fs, "av.stat_rate_sl", "%#04x", b[off + 12]);
-		put(fs, "av.fl_mlid", "%#04x", b[off + 13]);
-		put(fs, "av.rlid", "%#06x", (unsigned)b[off + 14] << 8 | b[off + 15]);
-		put(fs, "av.reserved_16", "%#010x", be32(b + off + 16));
+		put(fs, "av.stat_rate_sl", "0x%02x", b[off + 12]);
+		put(fs, "av.fl_mlid", "0x%02x", b[off + 13]);
+		put(fs, "av.rlid", "0x%04x", (unsigned)b[off + 14] << 8 | b[off + 15]);
+		put(fs, "av.reserved_16", "0x%08x", be32(b + off + 16));
 		hexs(t, sizeof(t), b + off + 20, 6);
 		put(fs, "av.rmac", "%s", t);
-		put(fs, "av.tclass", "%#04x", b[off + 26]);
+		put(fs, "av.tclass", "0x%02x", b[off + 26]);
 		put(fs, "av.hop_limit", "%u", b[off + 27]);
-		put(fs, "av.grh_gid_fl", "%#010x", be32(b + off + 28));
+		put(fs, "av.grh_gid_fl", "0x%08x", be32(b + off + 28));
 		if (!memcmp(b + off + 32, s->gid, 16))
 			snprintf(t, sizeof(t), "the port's GID 0");
 		else
@@ -1140,7 +1160,7 @@ static void decode_wqe(const struct side *s, bool ud, const struct wqe_rec *w, s
 	if ((op == 0x08 || op == 0x09 || op == 0x10 || op == 0x11 || op == 0x12) && off + 16 <= end) {
 		by_role(t, sizeof(t), s, be32(b + off + 8), be64(b + off), true);
 		put(fs, "raddr.addr_rkey", "%s", t);
-		put(fs, "raddr.reserved", "%#010x", be32(b + off + 12));
+		put(fs, "raddr.reserved", "0x%08x", be32(b + off + 12));
 		off += 16;
 	}
 	if ((op == 0x11 || op == 0x12) && off + 16 <= end) {
@@ -1199,18 +1219,18 @@ static void decode_cqe(const struct side *s, const struct cqe_rec *c, struct fie
 	put(fs, "cqe.owner_of_lap", "%s", (b[63] & 1) == !!(c->idx & c->ring) ? "yes" : "no");
 	qpn_role(t, sizeof(t), s, be32(b + 56) & 0xffffff);
 	put(fs, "cqe.qpn", "%s", t);
-	put(fs, "cqe.wqe_opcode", "%#04x", b[56]);
+	put(fs, "cqe.wqe_opcode", "0x%02x", b[56]);
 	put(fs, "cqe.wqe_counter", "%u", (unsigned)b[60] << 8 | b[61]);
 	put(fs, "cqe.srqn_uidx", "%#x", be32(b + 32));
 	if (op == 13 || op == 14) {
-		put(fs, "cqe.syndrome", "%#04x vendor %#04x", b[55], b[54]);
+		put(fs, "cqe.syndrome", "0x%02x vendor 0x%02x", b[55], b[54]);
 		return;
 	}
 	put(fs, "cqe.byte_cnt", "%u", be32(b + 44));
-	put(fs, "cqe.imm", "%#010x", be32(b + 36));
+	put(fs, "cqe.imm", "0x%08x", be32(b + 36));
 	if (!c->req) {
 		qpn_role(t, sizeof(t), s, be32(b + 24) & 0xffffff);
-		put(fs, "cqe.src_qp", "%s, flags %#04x", t, b[24]);
+		put(fs, "cqe.src_qp", "%s, flags 0x%02x", t, b[24]);
 	}
 }
 
@@ -1231,7 +1251,7 @@ static void decode_wc(const struct side *s, const struct wc1 *w, struct fields *
 	put(fs, "wc.wc_flags", "%#x", w->wc_flags);
 	/* the immediate is valid on receives that carry one */
 	if ((w->wc_flags & IBV_WC_WITH_IMM) && w->opcode >= IBV_WC_RECV)
-		put(fs, "wc.imm", "%#010x", w->imm);
+		put(fs, "wc.imm", "0x%08x", w->imm);
 	qpn_role(t, sizeof(t), s, w->qp_num);
 	put(fs, "wc.qp_num", "%s", t);
 	if (w->opcode >= IBV_WC_RECV) {

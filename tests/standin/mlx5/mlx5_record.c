@@ -8,11 +8,12 @@
  * Off unless asked for: the module parameter record=1 at load, or "1"
  * written to /sys/kernel/debug/mlx5_standin/enable ("0" stops it; the
  * records stay until cleared). The engine's hooks then copy each WQE and
- * CQE into one fixed arena (SD_REC_BYTES of bytes, SD_REC_MAX records)
- * allocated when recording is first enabled and freed at rmmod: nothing
- * is allocated per WQE. When the arena or the table is full, later
- * records are dropped and counted ("lost" in the first line), so that a
- * reader knows the record is incomplete rather than seeing a hole.
+ * CQE into one fixed arena (SD_REC_BYTES of bytes, SD_REC_MAX records, or
+ * fewer with the module parameter record_max) allocated when recording is
+ * first enabled and freed at rmmod: nothing is allocated per WQE. When the
+ * arena or the table is full, later records are dropped and counted
+ * ("lost" in the first line), so that a reader knows the record is
+ * incomplete rather than seeing a hole.
  *
  * /sys/kernel/debug/mlx5_standin/record: a write of anything clears it
  * (the records, the lost count; the sequence numbers start again at 1).
@@ -79,6 +80,9 @@ struct sd_rec {
 static bool record;
 module_param(record, bool, 0444);
 MODULE_PARM_DESC(record, "record the send WQEs the engine takes and the CQEs it writes from load on (debugfs mlx5_standin/record; default off)");
+static unsigned int record_max = SD_REC_MAX;
+module_param(record_max, uint, 0444);
+MODULE_PARM_DESC(record_max, "the records kept until a clear, 1 to 16384 (default 16384); later ones are counted lost");
 
 static DEFINE_MUTEX(sd_rec_lock);
 static bool sd_rec_on;		/* read without the lock by the hooks */
@@ -95,7 +99,7 @@ static struct sd_rec *sd_rec_add(char kind, struct ib_device *ibdev, u32 len)
 
 	if (!sd_rec_on || !sd_rec_tab)
 		return NULL;
-	if (sd_rec_n == SD_REC_MAX || len > SD_REC_BYTES - sd_rec_used) {
+	if (sd_rec_n >= clamp_val(record_max, 1, SD_REC_MAX) || len > SD_REC_BYTES - sd_rec_used) {
 		sd_rec_lost++;
 		return NULL;
 	}
