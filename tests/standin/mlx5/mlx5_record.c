@@ -339,12 +339,20 @@ static ssize_t sd_rec_read(struct file *f, char __user *buf, size_t n, loff_t *p
 	return seq_read(f, buf, n, pos);
 }
 
+/* A file opened for writing alone has no seq_file to seek in. */
+static loff_t sd_rec_llseek(struct file *f, loff_t off, int whence)
+{
+	if (!(f->f_mode & FMODE_READ))
+		return noop_llseek(f, off, whence);
+	return seq_lseek(f, off, whence);
+}
+
 static const struct file_operations sd_rec_fops = {
 	.owner = THIS_MODULE,
 	.open = sd_rec_open,
 	.read = sd_rec_read,
 	.write = sd_rec_write,
-	.llseek = seq_lseek,
+	.llseek = sd_rec_llseek,
 	.release = sd_rec_release,
 };
 
