@@ -1,0 +1,67 @@
+#!/bin/sh
+# In the guest (bench/mlx5-dp.sh boots it): the mlx5 stand-in on dummy0,
+# then bench/mlx5_dp under callgrind once through this library and once
+# through libibverbs + libmlx5, the same work-request stream on mlx5_0.
+# Only the program's counted functions are collected (--collect-atstart=no
+# and a --toggle-collect for each); their inclusive counts are summed here
+# from the callgrind file (each counted function's own lines plus the
+# inclusive cost of every call it makes), and checked against callgrind's
+# total. Prints "MLX5DP INSN LIB FN INSTRUCTIONS" lines and the program's
+# "MLX5DP LIB ..." call counts; exits with the number of failures.
+#
+#   guest-mlx5-dp.sh MSGS
+B=/opt/uvio/bin
+DEV=mlx5_0
+DRV=mlx5-dp-bench
+TMO=600
+MSGS=${1:-256}
+. /opt/uvio/standin-lib.sh
+T=/tmp/mlx5-dp-bench
+rm -rf "$T" && mkdir -p "$T" && cd "$T" || exit 1
+ko=$(ls $B/mlx5-*.ko 2>/dev/null | head -n1)
+if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
+	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0"
+	exit 1
+fi
+t=0
+until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
+	/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
+	t=$((t + 1)); [ $t -gt 100 ] && break
+	sleep 0.05
+done
+fns="send write recv poll rpoll empty"
+for lib in uvio ibv; do
+	toggles=
+	for f in $fns; do toggles="$toggles --toggle-collect=${f}_$lib"; done
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout $TMO valgrind --tool=callgrind --collect-atstart=no --compress-strings=no \
+		--compress-pos=no $toggles --callgrind-out-file=cg.$lib \
+		$B/mlx5_dp $lib $DEV "$MSGS" > $lib.out 2> $lib.err; rc=$?
+	secs=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }')
+	if [ $rc -ne 0 ] || ! grep -q "^MLX5DP $lib " $lib.out; then
+		bad "mlx5_dp $lib under callgrind: exit $rc"
+		show $lib.out; tail -20 $lib.err | show
+		continue
+	fi
+	grep "^MLX5DP $lib " $lib.out
+	# fn= opens a function's lines; a cost line is "LINE COST" (one event,
+	# Ir); after calls= it is the callee's inclusive cost.
+	awk -v lib=$lib -v fns="$fns" '
+		BEGIN { n = split(fns, f, " "); for (i = 1; i <= n; i++) want[f[i] "_" lib] = 1 }
+		/^fn=/ { fn = substr($0, 4); next }
+		/^summary:/ { total = $2 }
+		/^[0-9+*-]/ { if (fn in want) incl[fn] += $NF }
+		END { sum = 0
+		      for (k in want) { printf "MLX5DP INSN %s %s %d\n", lib, k, incl[k]; sum += incl[k] }
+		      printf "MLX5DP TOTAL %s %d %d\n", lib, sum, total }' cg.$lib > $lib.insn
+	cat $lib.insn
+	if awk '/^MLX5DP TOTAL/ { exit !($4 > 0 && $3 == $4) }' $lib.insn; then
+		ok "mlx5_dp $lib under callgrind: every byte checked, the counted functions hold all $(awk '/^MLX5DP TOTAL/ { print $4 }' $lib.insn) instructions ($secs s)"
+	else
+		bad "mlx5_dp $lib: the counted functions' sum is not callgrind's total"
+	fi
+	nothing_left "mlx5_dp $lib"
+done
+rmmod mlx5_standin || bad "rmmod mlx5_standin"
+echo "mlx5-dp-bench: $pass passed, $fail failed"
+exit $fail
