@@ -82,6 +82,21 @@ struct uvio_mlx5_object {
 	uint32_t flags;			/* QP: the mlx5 create flags sent */
 	uint8_t dmac[6];		/* AH (RoCE): the destination MAC the kernel gave */
 	uint16_t reserved;
+	/* QP: the register its doorbell goes to, the first blue-flame
+	 * register of the UAR page (page + 0x800), shared by every QP the
+	 * library made on this device handle; NULL with static UAR pages
+	 * (kernels before dynamic UARs: the kernel's bfreg_index names it).
+	 * CQ: the page's CQ doorbell (page + 0x20), where an arm goes. Both lie
+	 * in the context's mapped page (uvio_mlx5_query_context). */
+	volatile void *reg;
+	/* QP: the bytes one blue-flame write may hold (bf_reg_size / 2): the
+	 * register is two halves of this size, and a writer alternates between
+	 * them (offset ^= bf_size after each doorbell, as libmlx5 does). 0: the
+	 * 8-byte doorbell only (the control segment's first 8 bytes, one
+	 * store). A blue-flame copy is several stores: two threads ringing the
+	 * shared register at once must take turns. */
+	uint32_t bf_size;
+	uint32_t reserved2;
 };
 
 /* object: UVERBS_OBJECT_PD, _CQ, _QP, _SRQ or _AH. */

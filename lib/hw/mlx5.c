@@ -80,6 +80,8 @@ enum {
 	MAX_STATIC_UARS = 16,
 	REQ_BFREGS = 16,	/* libmlx5's defaults, for a kernel without dynamic UARs */
 	REQ_LOW_LAT_BFREGS = 4,
+	UAR_CQ_DB = 0x20,	/* a UAR page's CQ doorbell (the arm) */
+	UAR_BF = 0x800,		/* its first blue-flame register (the send doorbell) */
 };
 
 /* One page of doorbell records, handed out by a bitmap. */
@@ -822,6 +824,15 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 		v.bfreg_index = o->bfreg_index;
 		v.flags = o->flags;
 		memcpy(v.dmac, o->dmac, sizeof(v.dmac));
+		/* The registers of the page the create named (dynamic UARs:
+		 * the UAR object's; static: the CQ's is page 0's, a QP's the
+		 * kernel picked, which is not said here). */
+		if (kind == HW_CQ && st->uar) {
+			v.reg = (uint8_t *)st->uar + UAR_CQ_DB;
+		} else if (kind == HW_QP && st->uar && st->dyn_uar) {
+			v.reg = (uint8_t *)st->uar + UAR_BF;
+			v.bf_size = st->resp.bf_reg_size / 2;
+		}
 	}
 	uvio_hw_unlock(&st->base);
 	if (!o)

@@ -156,6 +156,7 @@ static struct uvio_device *mlx5_device(void)
 	uar_maps = 0;
 	fake.on_ioctl = kernel_ioctl;
 	k.ctx.cqe_version = 1;
+	k.ctx.bf_reg_size = 512;
 	k.ctx.cache_line_size = 64;
 	k.ctx.max_sq_desc_sz = 1024;
 	k.ctx.max_rq_desc_sz = 512;
@@ -227,6 +228,23 @@ static struct mlx5_ib_create_qp qp_req(struct uvio_device *dev, uint32_t type,
 	assert_true((r.db_addr & 63) == 0);
 	assert_int_equal(r.flags, MLX5_QP_FLAG_SCATTER_CQE | (1 << 10) /* UAR_PAGE_INDEX */);
 	assert_int_equal(r.bfreg_index, 5);
+	{
+		/* Its register: the page's first blue-flame one, two halves of
+		 * 256 bytes; an output sized before those fields keeps them. */
+		UVIO_OPTS(uvio_mlx5_context, m);
+		UVIO_OPTS(uvio_mlx5_object, o);
+		struct uvio_mlx5_object old;
+
+		assert_int_equal(uvio_mlx5_query_context(dev, &m), 0);
+		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_QP, qp.handle, &o), 0);
+		assert_ptr_equal(o.reg, (uint8_t *)m.uar + 0x800);
+		assert_int_equal(o.bf_size, 256);
+		memset(&old, 0x77, sizeof(old));
+		old.sz = offsetof(struct uvio_mlx5_object, reg);
+		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_QP, qp.handle, &old), 0);
+		assert_int_equal(old.sq_wqe_cnt, o.sq_wqe_cnt);
+		assert_int_equal(old.bf_size, 0x77777777);
+	}
 	return r;
 }
 
@@ -326,6 +344,13 @@ static void cq_kept_and_freed(void **state)
 	assert_int_equal(o.buf_len, 128 * 64);
 	assert_ptr_equal(o.buf, (void *)(uintptr_t)r.buf_addr);
 	assert_int_equal(((uint8_t *)o.buf)[127 * 64 + 63], 0xf0);
+	{
+		UVIO_OPTS(uvio_mlx5_context, m);
+
+		assert_int_equal(uvio_mlx5_query_context(dev, &m), 0);
+		assert_ptr_equal(o.reg, (uint8_t *)m.uar + 0x20);	/* the arm's */
+		assert_int_equal(o.bf_size, 0);
+	}
 	assert_int_equal(uvio_destroy_cq(dev, cq.handle, NULL, NULL), 0);
 	assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_CQ, cq.handle, &o), -ENOENT);
 	/* A failed create keeps nothing. */
