@@ -91,12 +91,17 @@ struct uvio_mlx5_object {
 	volatile void *reg;
 	/* QP: the bytes one blue-flame write may hold (bf_reg_size / 2): the
 	 * register is two halves of this size, and a writer alternates between
-	 * them (offset ^= bf_size after each doorbell, as libmlx5 does). 0: the
-	 * 8-byte doorbell only (the control segment's first 8 bytes, one
-	 * store). A blue-flame copy is several stores: two threads ringing the
-	 * shared register at once must take turns. */
+	 * them (offset ^= bf_size after each doorbell, as libmlx5 does). 0:
+	 * the context has no blue-flame registers. */
 	uint32_t bf_size;
-	uint32_t reserved2;
+	/* QP: 1 when the page is mapped write-combining (a blue-flame UAR):
+	 * a WQE of at most bf_size bytes may then be copied whole into the
+	 * register. 0: the page is non-cached (the library asks for that
+	 * first), and a doorbell is the control segment's first 8 bytes in
+	 * one store, as libmlx5 rings such a page. A copy is several stores
+	 * on a register every QP of the handle shares: threads ringing it at
+	 * once must take turns. */
+	uint32_t bf_wc;
 };
 
 /* object: UVERBS_OBJECT_PD, _CQ, _QP, _SRQ or _AH. */

@@ -102,6 +102,7 @@ struct mlx5_state {
 	uint32_t uar_page_id;		/* dynamic UARs: the object's page */
 	uint32_t uar_handle;		/* and the object */
 	int uar_error;			/* why there is no UAR page, or 0 */
+	bool uar_wc;			/* the UAR object is a blue-flame (WC) one */
 	void *static_uar[MAX_STATIC_UARS];
 	size_t uar_len;
 	unsigned int nstatic;
@@ -338,6 +339,7 @@ static int mlx5_uar_alloc(struct uvio_device *dev, struct mlx5_state *st)
 		st->uar_len = length;
 		st->uar_page_id = page_id;
 		st->uar_handle = (uint32_t)handle->data;
+		st->uar_wc = types[i] == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF;
 		return 0;
 	}
 	return ret;
@@ -832,6 +834,7 @@ UVIO_API int uvio_mlx5_query_object(struct uvio_device *dev, uint16_t object, ui
 		} else if (kind == HW_QP && st->uar && st->dyn_uar) {
 			v.reg = (uint8_t *)st->uar + UAR_BF;
 			v.bf_size = st->resp.bf_reg_size / 2;
+			v.bf_wc = st->uar_wc;
 		}
 	}
 	uvio_hw_unlock(&st->base);

@@ -239,6 +239,7 @@ static struct mlx5_ib_create_qp qp_req(struct uvio_device *dev, uint32_t type,
 		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_QP, qp.handle, &o), 0);
 		assert_ptr_equal(o.reg, (uint8_t *)m.uar + 0x800);
 		assert_int_equal(o.bf_size, 256);
+		assert_int_equal(o.bf_wc, 0);	/* the non-cached page, asked first */
 		memset(&old, 0x77, sizeof(old));
 		old.sz = offsetof(struct uvio_mlx5_object, reg);
 		assert_int_equal(uvio_mlx5_query_object(dev, UVERBS_OBJECT_QP, qp.handle, &old), 0);
