@@ -20,7 +20,12 @@
 #  (d) after each program nothing is left on mlx5_0; at the end the module
 #      unloads, is loaded again recording from load on with 8 records at
 #      most (a pingpong: 8 kept, the rest counted lost; a write clears),
-#      unloads with its record, and the kernel log holds no warning.
+#      unloads with its record, and the kernel log holds no warning;
+#  (e) a pair of rc_pingpong killed (SIGKILL) while their QPs are at RTS
+#      and messages flow leaves nothing on mlx5_0;
+#  (f) kt_mlx5_own_wqe: WQEs, doorbells and CQE reads of its own on queues
+#      the library's verbs made (<uvio/mlx5.h>), every byte checked;
+#  (g) kt_mlx5_dp under memcheck: no error, no definite leak.
 B=/opt/uvio/bin
 T=/tmp/kt_mlx5_dp
 DEV=mlx5_0
@@ -135,6 +140,59 @@ pp() {
 pp ours-ref ours ref
 pp ref-ours ref ours
 pp ours-ours ours ours
+
+# --- (e) a program killed mid-transfer leaves nothing ------------------------
+# rc_pingpong both sides, far more iterations than it gets time for; once
+# both hold a QP at RTS and messages have flowed a second, SIGKILL: the
+# kernel's cleanup of the fds must free every object of theirs.
+port=$((port + 1))
+rc_pingpong -d $DEV -g 0 -n 100000000 -p $port > kill.srv 2>&1 & sp=$!
+t=0
+until listening $port; do t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1; done
+rc_pingpong -d $DEV -g 0 -n 100000000 -p $port 127.0.0.1 > kill.cli 2>&1 & cp=$!
+rts() { rdma resource show qp 2>/dev/null | grep " state RTS " | grep -c " pid $1 "; }
+t=0
+until [ "$(rts $sp)" -ge 1 ] && [ "$(rts $cp)" -ge 1 ]; do
+	t=$((t + 1)); [ $t -gt 200 ] && break; sleep 0.1
+done
+sleep 1
+held="server $(rts $sp) QP at RTS, client $(rts $cp)"
+if [ "$(rts $sp)" -ge 1 ] && [ "$(rts $cp)" -ge 1 ] && kill -KILL $sp $cp; then
+	wait $sp $cp
+	ok "rc_pingpong pair killed (SIGKILL) mid-transfer ($held)"
+else
+	bad "rc_pingpong pair not both running with a QP at RTS ($held)"
+	show kill.srv kill.cli
+	kill -KILL $sp $cp 2>/dev/null; wait $sp $cp
+fi
+nothing_left "SIGKILL mid-transfer"
+
+# --- (f) a transport author's own WQEs on the library's queues ----------------
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout $TMO kt_mlx5_own_wqe $DEV > own.out 2>&1; rc=$?
+show own.out
+if [ $rc -eq 0 ] && ! grep -q '^not ok ' own.out && grep -q '^ok armed' own.out; then
+	ok "kt_mlx5_own_wqe: $(grep -c '^ok ' own.out) parts, every byte checked ($(elapsed $t0) s)"
+else
+	bad "kt_mlx5_own_wqe: exit $rc; failed: $(grep '^not ok ' own.out | cut -d' ' -f3 | tr '\n' ' ')"
+fi
+nothing_left "kt_mlx5_own_wqe"
+
+# --- (g) memcheck over kt_mlx5_dp --------------------------------------------
+if command -v valgrind >/dev/null; then
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout 600 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		--show-leak-kinds=definite kt_mlx5_dp $DEV > memcheck.out 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^ok threads' memcheck.out; then
+		ok "kt_mlx5_dp under memcheck: no error, no definite leak ($(elapsed $t0) s)"
+	else
+		bad "kt_mlx5_dp under memcheck: exit $rc ($(elapsed $t0) s)"
+		grep -E '==[0-9]+==|^not ok|^FAIL' memcheck.out | head -60
+	fi
+	nothing_left "kt_mlx5_dp under memcheck"
+else
+	bad "no valgrind in the guest"
+fi
 
 # --- (d) unload, and the kernel log ------------------------------------------
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi

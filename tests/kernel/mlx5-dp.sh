@@ -7,7 +7,7 @@
 # stock libmlx5, and kt_mlx5_wqe_compare (the library's WQEs against
 # libmlx5's, as the engine recorded them).
 #
-#   mlx5-dp.sh BUILD_DIR KERNEL KT_MLX5_DP RC_PINGPONG [WQE_COMPARE]
+#   mlx5-dp.sh BUILD_DIR KERNEL KT_MLX5_DP RC_PINGPONG KT_MLX5_OWN_WQE [WQE_COMPARE]
 #
 # WQE_COMPARE is "-" (or absent) when it was not built (no libibverbs and
 # libmlx5 to link): the guest then says the comparison did not run.
@@ -16,13 +16,13 @@
 # busybox is missing, unless UVIO_REQUIRE_VM=1 (then it fails), as the
 # other kernel tests do.
 set -euo pipefail
-[ $# -eq 4 ] || [ $# -eq 5 ] ||
-	{ echo "usage: mlx5-dp.sh BUILD_DIR KERNEL KT_MLX5_DP RC_PINGPONG [WQE_COMPARE]" >&2; exit 2; }
-build=$(cd "$1" && pwd) kernel=$2 checker=$3 example=$4 compare=${5:--}
+[ $# -eq 5 ] || [ $# -eq 6 ] ||
+	{ echo "usage: mlx5-dp.sh BUILD_DIR KERNEL KT_MLX5_DP RC_PINGPONG KT_MLX5_OWN_WQE [WQE_COMPARE]" >&2; exit 2; }
+build=$(cd "$1" && pwd) kernel=$2 checker=$3 example=$4 own=$5 compare=${6:--}
 here=$(cd "$(dirname "$0")" && pwd)
 vm=$here/../vm
 . "$vm/require.sh"
-for p in "$checker" "$example"; do
+for p in "$checker" "$example" "$own"; do
 	[ -x "$p" ] || { echo "vm: FAIL: no program $p (build the project)"; exit 1; }
 done
 
@@ -30,10 +30,11 @@ t0=$SECONDS
 kdir=$("$vm/fetch.sh" "$kernel" kbuild) || skip "could not fetch $kernel and its headers"
 ko=$("$here/../standin/build.sh" mlx5 "$kdir") || { echo "vm: FAIL: building the mlx5 stand-in"; exit 1; }
 echo "vm: mlx5 stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
-programs="$ko $checker $example @USERLAND@/usr/bin/ibv_devices @USERLAND@/usr/bin/ibv_rc_pingpong"
+programs="$ko $checker $example $own @USERLAND@/usr/bin/ibv_devices @USERLAND@/usr/bin/ibv_rc_pingpong"
 if [ "$compare" != - ]; then
 	[ -x "$compare" ] || { echo "vm: FAIL: no program $compare (build the project)"; exit 1; }
 	programs="$programs $compare"
 fi
-UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-dp \
+# valgrind: kt_mlx5_dp under memcheck (kt_mlx5_dp.sh).
+UVIO_VM_VALGRIND=1 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-dp \
 	exec "$vm/run.sh" "$build" "$kernel" run "$here/kt_mlx5_dp.sh"
