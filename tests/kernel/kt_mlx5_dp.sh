@@ -179,6 +179,7 @@ fi
 nothing_left "kt_mlx5_own_wqe"
 
 # --- (g) memcheck over kt_mlx5_dp --------------------------------------------
+# 16-30 s under TCG on a loaded host: in every boot, not a manual step.
 if command -v valgrind >/dev/null; then
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout 600 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \

@@ -115,6 +115,11 @@ static uint32_t get32(const uint8_t *p)
 	return be32toh(v);
 }
 
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
 static void fill(uint8_t *p, size_t len, unsigned seed)
 {
 	for (size_t i = 0; i < len; i++)
@@ -261,12 +266,12 @@ static void check_req(const uint8_t *c, struct qp *q, uint32_t wqe_index, uint8_
 {
 	KT_CHECK(c[CQE_OP_OWN] >> 4 == CQE_REQ && (get32(c + CQE_SOP_QPN) & 0xffffff) ==
 		 q->q.qp_num && get32(c + CQE_SOP_QPN) >> 24 == wqe_op &&
-		 (get32(c + CQE_WQE_COUNTER) & 0xffff) == (wqe_index & 0xffff) &&
+		 get16(c + CQE_WQE_COUNTER) == (wqe_index & 0xffff) &&
 		 (get32(c + CQE_SRQN_UIDX) & 0xffffff) == q->o.uidx,
 		 "%s: CQE opcode %u syndrome %#x qpn %#x wqe op %#x counter %u uidx %#x; expected "
 		 "qpn %#x counter %u uidx %#x", what, c[CQE_OP_OWN] >> 4, c[CQE_SYNDROME],
 		 get32(c + CQE_SOP_QPN) & 0xffffff, get32(c + CQE_SOP_QPN) >> 24,
-		 get32(c + CQE_WQE_COUNTER) & 0xffff, get32(c + CQE_SRQN_UIDX) & 0xffffff,
+		 get16(c + CQE_WQE_COUNTER), get32(c + CQE_SRQN_UIDX) & 0xffffff,
 		 q->q.qp_num, wqe_index & 0xffff, q->o.uidx);
 }
 
