@@ -31,10 +31,11 @@ UVIO_VM_WITH="$ko $prog @USERLAND@/usr/bin/ibv_devices" UVIO_VM_TIMEOUT=${UVIO_V
 	"$vm/run.sh" "$build" bookworm run "$here/guest-mlx5-dp.sh" "$msgs" > "$log" 2>&1 ||
 	{ tail -40 "$log"; echo "mlx5-dp.sh: the guest failed (log: $log)"; exit 1; }
 echo "mlx5-dp.sh: VM run took $((SECONDS - t0)) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+btype=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")
 kver=$(sed -n 's/.*kernel \(6\.1\.[0-9.-]*[a-z0-9-]*\).*/\1/p' "$log" | head -n1)
-python3 - "$log" "$top/bench/RESULTS.md" "bench/mlx5-dp.sh build $msgs" "$kver" <<'PY'
+python3 - "$log" "$top/bench/RESULTS.md" "bench/mlx5-dp.sh build $msgs" "$kver" "${btype:-default}" <<'PY'
 import re, sys
-log, results, cmd, kver = sys.argv[1:5]
+log, results, cmd, kver, btype = sys.argv[1:6]
 insn, calls = {}, {}
 for line in open(log, errors="replace"):
     m = re.search(r"MLX5DP INSN (\w+) (\w+)_\w+ (\d+)", line)
@@ -70,7 +71,8 @@ out = ["<!-- mlx5dp:begin (bench/mlx5-dp.sh: generated, do not edit by hand) -->
        "",
        f"`{cmd}` (kernel {kver or '6.1'}, the mlx5 stand-in's emulated ConnectX on dummy0, "
        "RoCE, GID 0; one process per library, two RC QPs of mlx5_0 against each other, "
-       "32 work requests in flight, one per post call, every one signalled; polls of 16).",
+       "32 work requests in flight, one per post call, every one signalled; polls of 16; "
+       f"the library built {btype}, Debian 12's libibverbs 44 and libmlx5).",
        "",
        "| user-space instructions | this library | libibverbs + libmlx5 | ratio |",
        "|---|---|---|---|"]
@@ -84,7 +86,8 @@ out += ["",
         "Instructions are callgrind's (in the guest, user space only: the kernel and the "
         "emulator's thread are not the process's) of exactly the functions of "
         "`bench/mlx5_dp.c` that make the calls: the library's or libibverbs' entry point and "
-        "all below it, libmlx5's BlueFlame copy included. A poll that found the CQ empty (the "
+        "all below it, libmlx5's BlueFlame copy included; both run with LD_BIND_NOW=1, so that "
+        "the dynamic linker's one lookup of a symbol called through the PLT is not counted. A poll that found the CQ empty (the "
         "emulator had not written the CQE yet) costs what a poll of an empty CQ costs (the "
         "last row, measured apart): those are taken out before dividing by the completions. "
         "Calls: " + "; ".join(f"{l}: " + ", ".join(f"{k} {v}" for k, v in calls[l].items())
