@@ -21,7 +21,12 @@
 #  (e) UCX: the device's sysfs parent has ConnectX-5's PCI ids, ucx_info -d
 #      lists rc_mlx5 and ud_mlx5 for mlx5_0, ucx_perftest at UCT level over
 #      rc_mlx5 (am_lat, put_bw, get, fadd, cswap; UCX's defaults, and
-#      am_lat again with the settings that avoid DEVX and BlueFlame);
+#      am_lat again with the settings that avoid DEVX and BlueFlame); at
+#      UCP level with UCX_TLS=rc_x, tag_lat (its endpoints wired up through
+#      ud_mlx5, seen in UCX's debug log) and tag_bw, the tag lane rc_mlx5 on
+#      both sides; an Open MPI job of two ranks (tests/kernel/mpi_check.c,
+#      every byte of its ping-pongs, allreduce and broadcast checked) over
+#      UCX's pml on rc_mlx5; UCX's warnings and errors shown;
 #  (f) a pingpong killed mid-transfer: nothing left in rdma resource;
 #  (g) after each program nothing is left on mlx5_0; at the end the module
 #      unloads and the kernel log holds no warning.
@@ -206,6 +211,80 @@ ucx_pair ucx-cswap cswap
 UCX_SETTINGS="UCX_IB_MLX5_DEVX=n UCX_RC_MLX5_MMIO_MODE=db UCX_RC_MLX5_RX_INLINE=0 UCX_RC_MLX5_TX_INLINE_RESP=0 UCX_RC_MLX5_DM_COUNT=0"
 ucx_pair ucx-am-db am_lat
 UCX_SETTINGS=
+# UCP level over UCX_TLS=rc_x: UCX 1.13's alias for rc_mlx5 carrying the
+# data with ud_mlx5 as the auxiliary transport that wires the RC endpoints
+# up (ucx_perftest's address exchange gives only the worker address, so
+# the RC QPs are connected through UD messages). UCX_LOG_LEVEL=info makes
+# each side print its endpoint's lanes: the tag lane must be rc_mlx5 on
+# $DEV, wire-up on ud_mlx5. ucp_pair NAME TEST [ARGS...]: as ucx_pair.
+ucp_pair() {
+	n=$1 tst=$2; shift 2
+	port=$((port + 1))
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	set -- UCX_TLS=rc_x UCX_NET_DEVICES=$DEV:1 UCX_LOG_LEVEL=${UCP_LOG:-info} timeout $TMO ucx_perftest -p $port -t $tst -n 100 "$@"
+	env "$@" > $n.srv 2>&1 & sp=$!
+	t=0
+	until listening $port; do
+		t=$((t + 1)); [ $t -gt 300 ] && break
+		sleep 0.1
+	done
+	env "$@" 127.0.0.1 > $n.cli 2>&1; c=$?
+	wait $sp; s=$?
+	what="ucx_perftest -t $tst $(echo "$@" | sed 's/.* -n 100 *//') with UCX_TLS=rc_x"
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq '^Final: +100 ' $n.cli &&
+	   grep -q "tag(rc_mlx5/$DEV:1)" $n.cli && grep -q "tag(rc_mlx5/$DEV:1)" $n.srv; then
+		ok "$what: server and client exit 0, tag lane rc_mlx5/$DEV:1, $(grep '^Final:' $n.cli | tr -s ' ') ($(elapsed $t0) s)"
+	else
+		bad "$what: server exit $s, client exit $c$(grep -q "tag(rc_mlx5/$DEV:1)" $n.cli || echo ', no rc_mlx5 tag lane')"
+		tail -n 25 $n.srv | sed "s/^/  [server] /"; tail -n 25 $n.cli | sed "s/^/  [client] /"
+	fi
+	grep -h 'ep_cfg\[' $n.cli | head -n 3 | sed 's/^/  [client] /'
+	grep -h 'UCX  \(WARN\|ERROR\)' $n.srv $n.cli | head -n 10 | sed 's/^/  /'
+	# with UCP_LOG=debug: the endpoint was wired up through ud_mlx5
+	if [ "${UCP_LOG:-}" = debug ]; then
+		if grep -q "created aux_ep .* using ud_mlx5/$DEV:1" $n.cli $n.srv; then
+			ok "$what: wired up through ud_mlx5/$DEV:1 ($(cat $n.cli $n.srv | grep -c "created aux_ep .* using ud_mlx5/$DEV:1") auxiliary endpoints)"
+		else
+			bad "$what: no auxiliary endpoint on ud_mlx5/$DEV:1 in the debug log"
+			grep -h 'aux_ep\|wireup' $n.cli $n.srv | head -n 10 | sed 's/^/  /'
+		fi
+	fi
+	nothing_left "ucx_perftest $tst"
+}
+ucp_log=$(dmesg | wc -l)
+UCP_LOG=debug ucp_pair ucp-tag-lat tag_lat
+ucp_pair ucp-tag-bw tag_bw -s 65536
+# Open MPI (Debian's 4.1, its runtime from the host: mlx5-data.sh) over UCX
+# on rc_mlx5: two ranks in this guest, mpi_check's ping-pongs (8 B to
+# 256 KiB, every byte compared), allreduce and broadcast. --mca pml ucx
+# --mca btl self leaves MPI no other way (no shared memory, no TCP), and
+# UCX_TLS=rc_x,self keeps UCX itself off its shared memory transports
+# (posix, sysv, cma), so the two ranks talk through the engine; self
+# carries a rank's messages to itself. plm isolated: the job is on this
+# node alone (no rsh agent). The lanes (UCX_LOG_LEVEL=info) name rc_mlx5.
+mpi=mpi
+if [ ! -x $B/mpi_check ] || [ ! -x /bin/orted ]; then
+	echo "--- SKIP $DRV: Open MPI over rc_mlx5: no Open MPI in the guest (openmpi-bin and libopenmpi-dev on the host)"
+else
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	hostname uvio-mlx5
+	echo "127.0.0.1 localhost uvio-mlx5" > /etc/hosts
+	timeout 300 mpirun --allow-run-as-root -np 2 --tag-output --mca plm isolated \
+		--mca pml ucx --mca btl self -x UCX_MODULE_DIR -x UCX_NET_DEVICES=$DEV:1 \
+		-x UCX_TLS=rc_x,self -x UCX_LOG_LEVEL=info $B/mpi_check > $mpi.out 2>&1; rc=$?
+	lanes=$(grep -c "tag(rc_mlx5/$DEV:1)" $mpi.out)
+	if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " $mpi.out && [ "$lanes" -ge 2 ]; then
+		ok "Open MPI over UCX rc_mlx5, 2 ranks: every byte checked, $lanes endpoints with tag lane rc_mlx5/$DEV:1 ($(elapsed $t0) s)"
+		grep -h "MPI-CHECK" $mpi.out | sed 's/^/  /'
+		grep -h 'UCX  \(WARN\|ERROR\)' $mpi.out | head -n 10 | sed 's/^/  /'
+	else
+		bad "Open MPI over UCX rc_mlx5, 2 ranks: mpirun exit $rc, $lanes endpoints with an rc_mlx5 tag lane"
+		tail -n 40 $mpi.out | sed 's/^/  /'
+	fi
+	nothing_left "mpirun -np 2 over rc_mlx5"
+fi
+# what the engine logged meanwhile (a refused WQE, a dropped UD message)
+dmesg | tail -n +$((ucp_log + 1)) | grep 'mlx5_standin: ' | sed 's/^/  dmesg: /'
 
 # --- (f) killed mid-transfer ----------------------------------------------
 port=$((port + 1))

@@ -10,6 +10,9 @@
 #
 # KERNEL as for tests/vm/run.sh (bookworm: 6.1, trixie: 6.12); CHECKER is
 # kt_mlx5_data of BUILD_DIR. The exit status is the guest script's.
+# UVIO_VM_MPI (CMake sets it where Open MPI is installed): mpi_check, and
+# with it Open MPI's runtime from the host (tests/vm/mkinitramfs.sh) for
+# the MPI job over UCX on rc_mlx5; unset, the guest says SKIP for it.
 # Exits 77 (skip) with the reason when qemu, apt-get or busybox is missing,
 # unless UVIO_REQUIRE_VM=1 (then it fails), as the other kernel tests do.
 set -euo pipefail
