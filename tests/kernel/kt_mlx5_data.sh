@@ -273,13 +273,18 @@ else
 	timeout 300 mpirun --allow-run-as-root -np 2 --tag-output --mca plm isolated \
 		--mca pml ucx --mca btl self -x UCX_MODULE_DIR -x UCX_NET_DEVICES=$DEV:1 \
 		-x UCX_TLS=rc_x -x UCX_LOG_LEVEL=info $B/mpi_check > $mpi.out 2>&1; rc=$?
-	lanes=$(grep -c "tag(rc_mlx5/$DEV:1)" $mpi.out)
-	if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " $mpi.out && [ "$lanes" -ge 2 ]; then
-		ok "Open MPI over UCX rc_mlx5, 2 ranks: every byte checked, $lanes endpoints with tag lane rc_mlx5/$DEV:1 ($(elapsed $t0) s)"
+	# each rank's endpoint to the other (--tag-output: "[1,RANK]" first)
+	lanes=0
+	for r in 0 1; do
+		grep -q "^\[1,$r\]<std[a-z]*>:.* ep_cfg\[[0-9]*\]: tag(rc_mlx5/$DEV:1)" $mpi.out &&
+			lanes=$((lanes + 1))
+	done
+	if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " $mpi.out && [ $lanes -eq 2 ]; then
+		ok "Open MPI over UCX rc_mlx5, 2 ranks: every byte checked, both ranks' tag lane rc_mlx5/$DEV:1 ($(elapsed $t0) s)"
 		grep -h "MPI-CHECK" $mpi.out | sed 's/^/  /'
 		grep -h 'UCX  \(WARN\|ERROR\)' $mpi.out | head -n 10 | sed 's/^/  /'
 	else
-		bad "Open MPI over UCX rc_mlx5, 2 ranks: mpirun exit $rc, $lanes endpoints with an rc_mlx5 tag lane"
+		bad "Open MPI over UCX rc_mlx5, 2 ranks: mpirun exit $rc, $lanes of 2 ranks with an rc_mlx5 tag lane"
 		tail -n 40 $mpi.out | sed 's/^/  /'
 	fi
 	nothing_left "mpirun -np 2 over rc_mlx5"
