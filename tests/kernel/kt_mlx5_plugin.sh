@@ -16,7 +16,9 @@
 #      libibverbs reads RDMAV_DRIVERS, and the first match wins (checked:
 #      the program links it, and no command went through the library);
 #  (i) ucx_perftest at UCT level over rc_verbs and ud_verbs on the plug-in
-#      (rc_mlx5 and ud_mlx5 need libmlx5's mlx5dv: not the plug-in's).
+#      (rc_mlx5 and ud_mlx5 need libmlx5's mlx5dv: not the plug-in's);
+#  (j) an Open MPI job (mpi_check, 2 ranks) over UCX's rc_verbs on the
+#      plug-in, every byte checked.
 # Each case: both sides exit 0 and report their iterations; a side on the
 # plug-in traced (UVERBS_IOCTL_TRACE=1) its QP created through the library,
 # a side on libmlx5 traced nothing (the same variable set: no command of
@@ -158,4 +160,33 @@ else
 	ucx_vpair p-ucx-rc-fadd rc_verbs fadd
 	ucx_vpair p-ucx-rc-cswap rc_verbs cswap
 	ucx_vpair p-ucx-ud-am ud_verbs am_lat
+	# (j) Open MPI over UCX's verbs transports, both ranks on the plug-in:
+	# as the rc_mlx5 job of kt_mlx5_data.sh, with UCX_TLS=rc_v (rc_verbs,
+	# wired up over ud_verbs) and each rank's commands traced.
+	if [ ! -x $B/mpi_check ] || [ ! -x /bin/orted ]; then
+		echo "--- SKIP $DRV: Open MPI through the plug-in: no Open MPI in the guest"
+	else
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		hostname uvio-mlx5
+		timeout 300 mpirun --allow-run-as-root -np 2 --tag-output --mca plm isolated \
+			--mca pml ucx --mca btl self -x UCX_MODULE_DIR -x UCX_NET_DEVICES=$DEV:1 \
+			-x UCX_TLS=rc_v -x UCX_IB_GID_INDEX=0 -x UCX_LOG_LEVEL=info \
+			-x RDMAV_DRIVERS=$UVP -x UVERBS_IOCTL_TRACE=1 $B/mpi_check > p-mpi.out 2>&1; rc=$?
+		lanes=0 traced=0
+		for r in 0 1; do
+			grep -q "^\[1,$r\]<std[a-z]*>:.* ep_cfg\[[0-9]*\]: tag(rc_verbs/$DEV:1)" p-mpi.out &&
+				lanes=$((lanes + 1))
+			grep -q "^\[1,$r\]<stderr>:uverbs-ioctl: [^ ]* ioctl: QP.CREATE" p-mpi.out &&
+				traced=$((traced + 1))
+		done
+		what="Open MPI over UCX rc_verbs on the plug-in, 2 ranks"
+		if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " p-mpi.out && [ $lanes -eq 2 ] &&
+			[ $traced -eq 2 ]; then
+			ok "$what: every byte checked, both ranks' tag lane rc_verbs/$DEV:1, both ranks' QPs made through libuverbs-ioctl ($(elapsed $t0) s)"
+		else
+			bad "$what: mpirun exit $rc, $lanes of 2 ranks with an rc_verbs tag lane, $traced of 2 with QP.CREATE traced"
+			grep -v 'uverbs-ioctl: ' p-mpi.out | tail -n 40 | sed 's/^/  /'
+		fi
+		nothing_left "mpirun -np 2 on the plug-in"
+	fi
 fi
