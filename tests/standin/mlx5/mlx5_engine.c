@@ -51,8 +51,10 @@
  *  - RDMA_WRITE, RDMA_WRITE_IMM, RDMA_READ: the remote range checked
  *    against the peer's access flags and the MR of its rkey (PD, bounds,
  *    remote write or read); a violation is "remote access" (0x13) at the
- *    requester, its QP to ERR. WRITE_IMM takes a receive WQE of the peer
- *    (RESP_WR_IMM, the write's length). UC has no READ.
+ *    requester, its QP to ERR, and (RC) the responder's QP to ERR with
+ *    IB_EVENT_QP_ACCESS_ERR (IB_EVENT_QP_REQ_ERR for a misaligned atomic).
+ *    WRITE_IMM takes a receive WQE of the peer (RESP_WR_IMM, the write's
+ *    length). UC has no READ. Error CQEs carry ConnectX's vendor syndrome.
  *  - ATOMIC_CS, ATOMIC_FA (RC): the remote address segment, then the
  *    atomic segment (swap or add, compare); 8 bytes at an 8-byte aligned
  *    remote address (else "remote invalid request", 0x12) in an MR with
@@ -284,12 +286,44 @@ static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 
 	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), qp, &c, cqe_op, se);
 }
 
+/*
+ * The vendor syndrome a ConnectX writes beside the syndrome of an error CQE
+ * (byte 54, which libmlx5 hands on as ibv_wc.vendor_err). The public PRM
+ * does not list them; these are the values ConnectX-4 to -7 give in public
+ * reports (libmlx5's "got completion with error" dumps, UCX's "synd 0x..
+ * vend 0x.." lines, mlx5_ib's "vendor syndrome" log): local protection
+ * 0x51 at the requester and 0x52 at the responder (a receive WQE), flushed
+ * 0xf9 on both, remote access 0x88, remote invalid request 0x8a, remote
+ * operation 0x89, transport retry exceeded 0x81. No report was found of
+ * the others (local length, local QP operation, RNR retry exceeded): 0.
+ */
+static u8 sd_vendor_synd(bool req, u8 syndrome)
+{
+	switch (syndrome) {
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return req ? 0x51 : 0x52;
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return 0xf9;
+	case MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR:
+		return 0x88;
+	case MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR:
+		return 0x8a;
+	case MLX5_CQE_SYNDROME_REMOTE_OP_ERR:
+		return 0x89;
+	case MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR:
+		return 0x81;
+	default:
+		return 0;
+	}
+}
+
 static void sd_cqe_err(struct sd_qp *qp, bool req, u8 wqe_op, u16 ctr, u8 syndrome)
 {
 	union sd_cqe c = {};
 
 	c.err.srqn = sd_srqn_uidx(qp);
 	c.err.syndrome = syndrome;
+	c.err.vendor_err_synd = sd_vendor_synd(req, syndrome);
 	c.err.s_wqe_opcode_qpn = cpu_to_be32((req ? (u32)wqe_op << 24 : 0) | qp->qpn);
 	c.err.wqe_counter = cpu_to_be16(ctr);
 	sd_cq_push(to_sdcq(req ? qp->ibqp.send_cq : qp->ibqp.recv_cq), qp, &c,
@@ -579,6 +613,23 @@ static void sd_resp_fail(struct sd_qp *d, struct sd_rwqe *r, u8 syndrome)
 	sd_qp_to_err(d);
 }
 
+/*
+ * An RDMA or atomic request the RC responder refuses, which takes no
+ * receive WQE and so gives no CQE there: IBA's responder class C errors
+ * NAK it and put the responder QP in the error state with an affiliated
+ * asynchronous error. A ConnectX raises WQ_ACCESS_ERROR for an R_Key,
+ * bounds or rights violation and WQ_INVAL_REQ_ERROR for an invalid request
+ * (a misaligned atomic), which mlx5_ib's mlx5_ib_qp_event reports as
+ * IB_EVENT_QP_ACCESS_ERR and IB_EVENT_QP_REQ_ERR.
+ */
+static void sd_resp_refuse(struct sd_qp *d, enum ib_event_type ev)
+{
+	if (d->state == IB_QPS_ERR)
+		return;
+	sd_qp_to_err(d);
+	sd_qp_event(d, ev);
+}
+
 /* The requester waits: for a receive WQE (rnr) or for its peer. */
 static enum sd_step sd_stall(struct sd_qp *qp, struct sd_wqe *w, bool rnr, u8 min_rnr_timer)
 {
@@ -701,11 +752,14 @@ static enum sd_step sd_atomic(struct sd_dev *dev, struct sd_qp *qp, struct sd_wq
 	}
 	if (w->raddr & 7) {
 		sd_wqe_log(qp, w, "atomic at 0x%llx: not 8-byte aligned", w->raddr);
+		sd_resp_refuse(d, IB_EVENT_QP_REQ_ERR);
 		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
 	}
 	p = sd_remote(dev, qp, w, d, IB_ACCESS_REMOTE_ATOMIC);
-	if (!p)
+	if (!p) {
+		sd_resp_refuse(d, IB_EVENT_QP_ACCESS_ERR);
 		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	}
 	memcpy(&v, p, 8);	/* the MR's pages need not share the iova's alignment */
 	if (w->opcode == MLX5_OPCODE_ATOMIC_CS)
 		nv = v == w->compare ? w->swap_add : v;
@@ -909,6 +963,7 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 				sd_req_done(qp, &w, w.len);
 				return SD_DONE;
 			}
+			sd_resp_refuse(d, IB_EVENT_QP_ACCESS_ERR);
 			return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 		}
 		remote.len = w.len;
@@ -922,8 +977,10 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 		return sd_atomic(dev, qp, &w, d);
 	case MLX5_OPCODE_RDMA_READ:
 		remote.kva = sd_remote(dev, qp, &w, d, IB_ACCESS_REMOTE_READ);
-		if (!remote.kva)
+		if (!remote.kva) {
+			sd_resp_refuse(d, IB_EVENT_QP_ACCESS_ERR);
 			return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		}
 		remote.len = w.len;
 		sd_copy(dev->gather, &remote, w.len);
 		sd_req_done(qp, &w, w.len);
