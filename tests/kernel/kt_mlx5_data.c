@@ -15,11 +15,19 @@
  * (WQEs that wrap to block 0), data checked each; three WQEs of which only
  * the last asks for a completion; a completion event through a channel
  * (ibv_req_notify_cq); a SEND whose lkey names no MR (local protection
- * error, the QP in ERR, a later WQE flushed); an RDMA WRITE with a bad
- * rkey (remote access error); a peer QP moved to ERR (its receive WQEs
+ * error, the QP in ERR, a later WQE flushed); an RDMA WRITE past the
+ * remote MR's end and one with an rkey of no MR (remote access error, the
+ * responder's QP in ERR with the QP access error event); an RDMA READ past
+ * the remote MR's end (the same, and the WQEs behind it, the responder's
+ * receive WQE and a later WQE flushed); RDMA READs into a bad lkey, past
+ * the end of the local MR and into an MR without local write (local
+ * protection error); a peer QP moved to ERR (its receive WQEs
  * flushed); a message longer than the receive WQE (local length at the
  * responder, remote invalid request at the requester); atomics on an MR
- * without remote atomic access and at an unaligned address; a SEND before
+ * without remote atomic access and at an unaligned address (the
+ * responder's event: QP access error, invalid request); every error
+ * completion's vendor_err is ConnectX's where public reports show it
+ * (find_v); a SEND before
  * its receive (waits, then completes) and with rnr_retry 0 (RNR retry
  * exceeded); the asynchronous events: SRQ limit, last WQE reached, CQ
  * error and QP fatal on a CQ overrun, none on a CQ that ignores overrun;
@@ -217,6 +225,28 @@ static int find(struct ibv_wc *wc, int n, uint64_t id, enum ibv_wc_status st, in
 	return -1;
 }
 
+/*
+ * As find, and the completion's vendor_err is ven: the vendor syndrome a
+ * ConnectX writes in an error CQE (byte 54), which libmlx5 hands on as it
+ * is. The values are those ConnectX-4 to -7 give in public reports
+ * (mlx5_engine.c's sd_vendor_synd lists them): local protection 0x51 at
+ * the requester, flushed 0xf9, remote access 0x88, remote invalid request
+ * 0x8a.
+ */
+static int find_v(struct ibv_wc *wc, int n, uint64_t id, enum ibv_wc_status st, uint32_t ven)
+{
+	int r = find(wc, n, id, st, -1);
+
+	if (r >= 0 && wc[r].vendor_err != ven) {
+		snprintf(why, sizeof(why), "wr_id %llu: %s, vendor_err 0x%x (want 0x%x)",
+			 (unsigned long long)id, ibv_wc_status_str(st), wc[r].vendor_err, ven);
+		return -1;
+	}
+	return r;
+}
+
+static int expect_event(enum ibv_event_type type, void *obj, double secs);
+
 static enum ibv_qp_state state_of(struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a;
@@ -225,6 +255,19 @@ static enum ibv_qp_state state_of(struct ibv_qp *qp)
 	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
 		return (enum ibv_qp_state)-1;
 	return a.qp_state;
+}
+
+/* The responder qp refused a request: the event type came for it and it
+ * is in ERR; 1, or 0 (why says which not). */
+static int refused(enum ibv_event_type type, struct ibv_qp *qp)
+{
+	if (!expect_event(type, qp, 5))
+		return 0;
+	if (state_of(qp) != IBV_QPS_ERR) {
+		snprintf(why, sizeof(why), "the responder's QP is in state %d", state_of(qp));
+		return 0;
+	}
+	return 1;
 }
 
 static void t_send_sges(struct side *a, struct side *b)
@@ -361,6 +404,8 @@ static void t_read(struct side *a, struct side *b)
 	report(!why[0], "RDMA READ (8000 bytes into 2 SGEs): data, byte_len", why);
 }
 
+static uint32_t last_vendor;	/* the vendor_err of atomic1's completion */
+
 /* One atomic WQE from a to the 8 bytes at b->buf + roff, the former value
  * to a->buf + 8; its completion's status, or -1 (why says). */
 static int atomic1(struct side *a, struct side *b, uint64_t id, int cs, uint64_t roff,
@@ -394,6 +439,7 @@ static int atomic1(struct side *a, struct side *b, uint64_t id, int cs, uint64_t
 		return -1;
 	}
 	memcpy(old, a->buf + 8, 8);
+	last_vendor = wc[r].vendor_err;
 	return wc[r].status;
 }
 
@@ -439,18 +485,27 @@ static void t_atomic_bad(void)
 		goto out;
 	}
 	st = atomic1(&a, &b, 810, 0, 4096, ro->rkey, 1, 0, &old);
-	report(st == IBV_WC_REM_ACCESS_ERR && state_of(a.qp) == IBV_QPS_ERR,
-	       "ATOMIC_FA on an MR without remote atomic access: remote access error, the QP in ERR",
-	       st < 0 ? why : ibv_wc_status_str(st));
+	if (st >= 0)
+		snprintf(why, sizeof(why), "%s, vendor_err 0x%x", ibv_wc_status_str(st), last_vendor);
+	report(st == IBV_WC_REM_ACCESS_ERR && last_vendor == 0x88 && state_of(a.qp) == IBV_QPS_ERR,
+	       "ATOMIC_FA on an MR without remote atomic access: remote access error (vendor 0x88), the QP in ERR",
+	       why);
+	/* the responder NAKs it: its QP in ERR, local access violation event */
+	report(refused(IBV_EVENT_QP_ACCESS_ERR, b.qp),
+	       "the responder of that atomic: QP access error event, its QP in ERR", why);
 	unpair(&a, &b);
 	if (pair(&a, &b)) {
 		report(0, "ATOMIC_CS at an address not 8-byte aligned", "QPs not made");
 		goto out;
 	}
 	st = atomic1(&a, &b, 811, 1, 68, b.mr->rkey, 1, 0, &old);
-	report(st == IBV_WC_REM_INV_REQ_ERR,
-	       "ATOMIC_CS at an address not 8-byte aligned: remote invalid request",
-	       st < 0 ? why : ibv_wc_status_str(st));
+	if (st >= 0)
+		snprintf(why, sizeof(why), "%s, vendor_err 0x%x", ibv_wc_status_str(st), last_vendor);
+	report(st == IBV_WC_REM_INV_REQ_ERR && last_vendor == 0x8a,
+	       "ATOMIC_CS at an address not 8-byte aligned: remote invalid request (vendor 0x8a)",
+	       why);
+	report(refused(IBV_EVENT_QP_REQ_ERR, b.qp),
+	       "the responder of that atomic: invalid request event, its QP in ERR", why);
 out:
 	if (ro)
 		ibv_dereg_mr(ro);
@@ -587,14 +642,16 @@ static void t_bad_lkey(void)
 	post_recv(&b, 501, 0, 64, 0);
 	post_send(&a, &wr);
 	n = reap(wc, 1);
-	report(find(wc, n, 500, IBV_WC_LOC_PROT_ERR, -1) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
-	       "SEND with an lkey of no MR: local protection error, the QP in ERR", why);
+	report(find_v(wc, n, 500, IBV_WC_LOC_PROT_ERR, 0x51) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
+	       "SEND with an lkey of no MR: local protection error (vendor 0x51), the QP in ERR", why);
+	/* a requester's local error stays local: the peer saw no packet */
+	report(state_of(b.qp) == IBV_QPS_RTS, "its peer still in RTS", "the peer left RTS");
 	wr.wr_id = 502;
 	sge.lkey = a.mr->lkey;
 	post_send(&a, &wr);
 	n = reap(wc, 1);
-	report(find(wc, n, 502, IBV_WC_WR_FLUSH_ERR, -1) >= 0,
-	       "a WQE posted to the QP in ERR: flushed", why);
+	report(find_v(wc, n, 502, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0,
+	       "a WQE posted to the QP in ERR: flushed (vendor 0xf9)", why);
 	/* the peer's receive WQE is still there: ERR flushes it */
 	{
 		struct ibv_qp_attr at = { .qp_state = IBV_QPS_ERR };
@@ -602,13 +659,23 @@ static void t_bad_lkey(void)
 		ibv_modify_qp(b.qp, &at, IBV_QP_STATE);
 	}
 	n = reap(wc, 1);
-	report(find(wc, n, 501, IBV_WC_WR_FLUSH_ERR, -1) >= 0,
-	       "the peer moved to ERR: its receive WQE flushed", why);
+	report(find_v(wc, n, 501, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0,
+	       "the peer moved to ERR: its receive WQE flushed (vendor 0xf9)", why);
 	unpair(&a, &b);
 }
 
-static void t_bad_rkey(void)
+/*
+ * An RDMA WRITE past the end of the remote MR, or with an rkey that names no
+ * MR: the responder NAKs it (IBA's responder class C error), so the
+ * requester completes with remote access error (vendor 0x88) and its QP is
+ * in ERR, and the responder's QP goes to ERR with the affiliated "local
+ * access violation work queue error" (mlx5's WQ_ACCESS_ERROR, which
+ * mlx5_ib_qp_event reports as IB_EVENT_QP_ACCESS_ERR); no data lands.
+ */
+static void t_bad_rkey(int past_end)
 {
+	const char *what = past_end ? "RDMA WRITE past the remote MR's end" :
+				      "RDMA WRITE with an rkey of no MR";
 	struct side a = {}, b = {};
 	struct ibv_sge sge = { 0, 64, 0 };
 	struct ibv_send_wr wr = { .wr_id = 600, .sg_list = &sge, .num_sge = 1,
@@ -617,18 +684,144 @@ static void t_bad_rkey(void)
 	int n;
 
 	if (pair(&a, &b)) {
-		report(0, "bad rkey", "QPs not made");
+		report(0, what, "QPs not made");
 		unpair(&a, &b);
 		return;
 	}
 	sge.addr = (uintptr_t)a.buf;
 	sge.lkey = a.mr->lkey;
-	wr.wr.rdma.remote_addr = (uintptr_t)b.buf + BUF - 32;	/* past the MR's end */
+	fill(a.buf, 64, 60);
+	wr.wr.rdma.remote_addr = (uintptr_t)b.buf + (past_end ? BUF - 32 : 0);
+	wr.wr.rdma.rkey = past_end ? b.mr->rkey : b.mr->rkey ^ 0x5500;
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	why[0] = 0;
+	report(find_v(wc, n, 600, IBV_WC_REM_ACCESS_ERR, 0x88) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
+	       past_end ? "RDMA WRITE past the remote MR's end: remote access error (vendor 0x88), the QP in ERR" :
+			  "RDMA WRITE with an rkey of no MR: remote access error (vendor 0x88), the QP in ERR",
+	       why);
+	report(refused(IBV_EVENT_QP_ACCESS_ERR, b.qp) &&
+	       !b.buf[past_end ? BUF - 32 : 0],
+	       past_end ? "its responder: QP access error event, its QP in ERR, no byte written" :
+			  "its responder (bad rkey): QP access error event, its QP in ERR, no byte written",
+	       why);
+	unpair(&a, &b);
+}
+
+/*
+ * An RDMA READ past the end of the remote MR, with a SEND and an RDMA WRITE
+ * posted behind it and a receive WQE waiting at the responder: the READ
+ * completes with remote access error (vendor 0x88), nothing is placed in
+ * the local buffer; the responder NAKs it and goes to ERR with the QP
+ * access error event; the WQEs behind the READ, the responder's receive
+ * WQE and a WQE posted afterwards are all flushed (vendor 0xf9).
+ */
+static void t_read_past_end(void)
+{
+	const char *what = "RDMA READ past the remote MR's end";
+	struct side a = {}, b = {};
+	struct ibv_sge rsge = { 0, 64, 0 }, ssge = { 0, 8, 0 };
+	struct ibv_send_wr wr[3];
+	struct ibv_wc wc[4];
+	int n, i, clean = 1;
+
+	if (pair(&a, &b)) {
+		report(0, what, "QPs not made");
+		unpair(&a, &b);
+		return;
+	}
+	rsge.addr = (uintptr_t)a.buf + 1024;
+	rsge.lkey = ssge.lkey = a.mr->lkey;
+	ssge.addr = (uintptr_t)a.buf;
+	memset(a.buf + 1024, 0xa5, 64);
+	fill(b.buf, BUF, 61);
+	wr[0] = (struct ibv_send_wr){ .wr_id = 610, .sg_list = &rsge, .num_sge = 1,
+				      .opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+				      .wr.rdma = { (uintptr_t)b.buf + BUF - 32, b.mr->rkey },
+				      .next = &wr[1] };
+	wr[1] = (struct ibv_send_wr){ .wr_id = 611, .sg_list = &ssge, .num_sge = 1,
+				      .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+				      .next = &wr[2] };
+	wr[2] = (struct ibv_send_wr){ .wr_id = 612, .sg_list = &ssge, .num_sge = 1,
+				      .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+				      .wr.rdma = { (uintptr_t)b.buf, b.mr->rkey } };
+	if (post_recv(&b, 613, 0, 64, 0) || post_send(&a, wr)) {
+		report(0, what, "post failed");
+		unpair(&a, &b);
+		return;
+	}
+	n = reap(wc, 4);
+	for (i = 0; i < 64; i++)
+		clean &= a.buf[1024 + i] == 0xa5;
+	if (find_v(wc, n, 610, IBV_WC_REM_ACCESS_ERR, 0x88) < 0)
+		;
+	else if (state_of(a.qp) != IBV_QPS_ERR)
+		snprintf(why, sizeof(why), "the requester's QP is in state %d", state_of(a.qp));
+	else if (!clean)
+		snprintf(why, sizeof(why), "bytes were placed in the local buffer");
+	else
+		why[0] = 0;
+	report(!why[0], "RDMA READ past the remote MR's end: remote access error (vendor 0x88), the QP in ERR, nothing placed",
+	       why);
+	report(refused(IBV_EVENT_QP_ACCESS_ERR, b.qp),
+	       "its responder: QP access error event, its QP in ERR", why);
+	report(find_v(wc, n, 611, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0 &&
+	       find_v(wc, n, 612, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0 &&
+	       find_v(wc, n, 613, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0 && b.buf[0] == (uint8_t)(61 * 31 + 1),
+	       "the SEND and WRITE behind the READ and the responder's receive WQE: flushed (vendor 0xf9), nothing written",
+	       why);
+	wr[0].next = NULL;
+	wr[0].wr_id = 614;
+	post_send(&a, wr);
+	n = reap(wc, 1);
+	report(find_v(wc, n, 614, IBV_WC_WR_FLUSH_ERR, 0xf9) >= 0 && reap_for(wc, 1, 0.3) == 0,
+	       "a READ posted afterwards: flushed (vendor 0xf9), and nothing more", why);
+	unpair(&a, &b);
+}
+
+/*
+ * An RDMA READ whose local side is wrong: an lkey of no MR, a scatter entry
+ * that runs past the end of its MR (a local buffer too small), an MR
+ * without local write. ConnectX checks the local key before it places the
+ * response: local protection error (vendor 0x51), the requester's QP in
+ * ERR; the responder saw a valid request and stays in RTS.
+ */
+static void t_read_local(int how)
+{
+	static const char *const what[] = {
+		"RDMA READ into an lkey of no MR: local protection error (vendor 0x51), the QP in ERR, the peer in RTS",
+		"RDMA READ into a scatter entry past its MR's end: local protection error (vendor 0x51), the QP in ERR, the peer in RTS",
+		"RDMA READ into an MR without local write: local protection error (vendor 0x51), the QP in ERR, the peer in RTS",
+	};
+	struct side a = {}, b = {};
+	struct ibv_mr *mr = NULL;
+	struct ibv_sge sge = { 0, 256, 0 };
+	struct ibv_send_wr wr = { .wr_id = 620 + how, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[1];
+	int n, good;
+
+	if (pair(&a, &b) || (how && !(mr = ibv_reg_mr(pd, a.buf + 8192, 4096,
+							 how == 1 ? IBV_ACCESS_LOCAL_WRITE : 0)))) {
+		report(0, what[how], "QPs or MR not made");
+		goto out;
+	}
+	sge.addr = (uintptr_t)a.buf + (how == 1 ? 8192 + 4096 - 100 : 8192);
+	sge.lkey = how ? mr->lkey : a.mr->lkey ^ 0x5500;
+	wr.wr.rdma.remote_addr = (uintptr_t)b.buf;
 	wr.wr.rdma.rkey = b.mr->rkey;
 	post_send(&a, &wr);
 	n = reap(wc, 1);
-	report(find(wc, n, 600, IBV_WC_REM_ACCESS_ERR, -1) >= 0 && state_of(a.qp) == IBV_QPS_ERR,
-	       "RDMA WRITE past the remote MR: remote access error, the QP in ERR", why);
+	good = find_v(wc, n, 620 + how, IBV_WC_LOC_PROT_ERR, 0x51) >= 0;
+	if (good && (state_of(a.qp) != IBV_QPS_ERR || state_of(b.qp) != IBV_QPS_RTS)) {
+		snprintf(why, sizeof(why), "the QPs are in states %d and %d", state_of(a.qp),
+			 state_of(b.qp));
+		good = 0;
+	}
+	report(good, what[how], why);
+out:
+	if (mr)
+		ibv_dereg_mr(mr);
 	unpair(&a, &b);
 }
 
@@ -639,7 +832,7 @@ static void t_short_recv(void)
 	struct ibv_send_wr wr = { .wr_id = 700, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED };
 	struct ibv_wc wc[2];
-	int n;
+	int n, good;
 
 	if (pair(&a, &b)) {
 		report(0, "short receive", "QPs not made");
@@ -651,9 +844,17 @@ static void t_short_recv(void)
 	post_recv(&b, 701, 0, 100, 0);
 	post_send(&a, &wr);
 	n = reap(wc, 2);
-	report(find(wc, n, 701, IBV_WC_LOC_LEN_ERR, -1) >= 0 &&
-	       find(wc, n, 700, IBV_WC_REM_INV_REQ_ERR, -1) >= 0,
-	       "256 bytes into a 100-byte receive: local length error at the responder, remote invalid request at the requester",
+	/* the responder's local length CQE has a vendor syndrome no public
+	 * report shows: only its status is checked */
+	good = find(wc, n, 701, IBV_WC_LOC_LEN_ERR, -1) >= 0 &&
+	       find_v(wc, n, 700, IBV_WC_REM_INV_REQ_ERR, 0x8a) >= 0;
+	if (good && (state_of(a.qp) != IBV_QPS_ERR || state_of(b.qp) != IBV_QPS_ERR)) {
+		snprintf(why, sizeof(why), "the QPs are in states %d and %d", state_of(a.qp),
+			 state_of(b.qp));
+		good = 0;
+	}
+	report(good,
+	       "256 bytes into a 100-byte receive: local length error at the responder, remote invalid request (vendor 0x8a) at the requester, both QPs in ERR",
 	       why);
 	unpair(&a, &b);
 }
@@ -989,7 +1190,12 @@ int main(int argc, char **argv)
 	t_event(&a, &b);
 	unpair(&a, &b);
 	t_bad_lkey();
-	t_bad_rkey();
+	t_bad_rkey(1);
+	t_bad_rkey(0);
+	t_read_past_end();
+	t_read_local(0);
+	t_read_local(1);
+	t_read_local(2);
 	t_short_recv();
 	t_atomic_bad();
 	t_rnr_late();

@@ -7,7 +7,9 @@
 #  (a) the stand-in on dummy0 and dummy1, mlx5_0 and mlx5_1 seen;
 #  (b) kt_mlx5_data: two RC QPs of one process, every opcode of the
 #      engine (atomics too), ring wrap, unsignalled WQEs, a completion
-#      event, its error paths, RNR (a late receive, rnr_retry 0) and the
+#      event, its error paths as a ConnectX gives them (status, vendor_err,
+#      the responder's event; READ past the remote MR, bad local keys),
+#      RNR (a late receive, rnr_retry 0) and the
 #      asynchronous events (SRQ limit, last WQE reached, CQ overrun);
 #      the kernel log names the fields it refused;
 #  (c) ibv_rc_pingpong -g 0 -n 20, server and client in this guest
