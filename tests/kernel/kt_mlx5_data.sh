@@ -12,6 +12,8 @@
 #      RNR (a late receive, rnr_retry 0) and the
 #      asynchronous events (SRQ limit, last WQE reached, CQ overrun);
 #      the kernel log names the fields it refused;
+#  (b2) kt_mlx5_soak: two processes, four threads each on four RC QPs,
+#      SENDs and RDMA WRITEs for 8 s, every byte and sequence number checked;
 #  (c) ibv_rc_pingpong -g 0 -n 20, server and client in this guest
 #      (polling, then -e: completion events), ibv_uc_pingpong, and the
 #      others of the list (ibv_srq_pingpong, perftest's send, write, read
@@ -97,6 +99,18 @@ else
 	bad "no kernel log line names the wrong index field"
 fi
 dmesg | grep -E 'mlx5_standin: (QP|CQ)' | sed 's/^/  dmesg: /'
+
+# --- (b2) the soak: two processes, four RC QPs each, SOAK seconds ----------
+SOAK=8
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout $((TMO + SOAK)) kt_mlx5_soak $DEV $SOAK > soak.out 2>&1; rc=$?
+show soak.out
+if [ $rc -eq 0 ] && grep -q '^kt_mlx5_soak: PASS$' soak.out; then
+	ok "kt_mlx5_soak $SOAK s: $(grep -o '[0-9]* QPs, .* checked' soak.out), nothing lost or doubled ($(elapsed $t0) s)"
+else
+	bad "kt_mlx5_soak $SOAK s: exit $rc"
+fi
+nothing_left "kt_mlx5_soak"
 
 # --- (c) Debian's programs ------------------------------------------------
 port=18600

@@ -2,9 +2,9 @@
 # kernel/<series>-mlx5-data: one boot of Debian's kernel with the mlx5
 # stand-in (tests/standin/mlx5: the verbs and the engine that moves data),
 # running tests/kernel/kt_mlx5_data.sh there: Debian's pingpongs and
-# perftest on the stock libmlx5, and kt_mlx5_data (libibverbs alone); then
-# (tests/kernel/kt_mlx5_plugin.sh) the same programs and UCX's verbs
-# transports through the library's libibverbs plug-in.
+# perftest on the stock libmlx5, kt_mlx5_data and kt_mlx5_soak (libibverbs
+# alone); then (tests/kernel/kt_mlx5_plugin.sh) the same programs and UCX's
+# verbs transports through the library's libibverbs plug-in.
 #
 #   mlx5-data.sh BUILD_DIR KERNEL CHECKER
 #
@@ -22,12 +22,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 vm=$here/../vm
 . "$vm/require.sh"
 [ -x "$checker" ] || { echo "vm: FAIL: no program $checker (build the project)"; exit 1; }
+soak=$(dirname "$checker")/kt_mlx5_soak	# built beside it (tests/kernel/CMakeLists.txt)
+[ -x "$soak" ] || { echo "vm: FAIL: no program $soak (build the project)"; exit 1; }
 
 t0=$SECONDS
 kdir=$("$vm/fetch.sh" "$kernel" kbuild) || skip "could not fetch $kernel and its headers"
 ko=$("$here/../standin/build.sh" mlx5 "$kdir") || { echo "vm: FAIL: building the mlx5 stand-in"; exit 1; }
 echo "vm: mlx5 stand-in $(basename "$ko") for $(cat "$kdir/version") ready in $((SECONDS - t0)) s"
-programs="$ko $checker @USERLAND@/usr/bin/ibv_devices"
+programs="$ko $checker $soak @USERLAND@/usr/bin/ibv_devices"
 for p in ibv_rc_pingpong ibv_uc_pingpong ibv_srq_pingpong ibv_ud_pingpong ib_send_lat ib_write_bw ib_read_lat ib_atomic_lat \
 	ucx_info ucx_perftest; do
 	programs="$programs @USERLAND@/usr/bin/$p"
