@@ -97,8 +97,9 @@
  * The engine sleeps 20-60 us between passes while it has had work in the
  * last 100 ms, 0.5-1 ms while QPs are live and idle, and waits for a QP to
  * reach RTS or ERR otherwise.
- * Not done (yet): SEND_INV (from user space it can only invalidate a
- * memory window), memory windows, masked atomics (their opcodes are refused
+ * Memory windows (sd_umr): UMR WQEs bind and invalidate them; SEND_INV
+ * (RC) invalidates one bound to the receiving QP (RESP_SEND_INV CQE).
+ * Not done (yet): zero-based windows, masked atomics (their opcodes are refused
  * as a local QP operation error with a log line), packet pacing, RoCE v2's
  * IPv4 header in a UD receiver's GRH area.
  */
@@ -659,7 +660,25 @@ static enum sd_step sd_stall(struct sd_qp *qp, struct sd_wqe *w, bool rnr, u8 mi
 				  MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
 }
 
-/* SEND, SEND_IMM, RDMA_WRITE_IMM: a message that takes a receive WQE. */
+/* SEND_INV at the responder d: the window key names, of type 2, bound to
+ * d and of its PD, becomes free (IBA's invalidation of a type 2B window);
+ * false (logged) when there is no such window. */
+static bool sd_mw_invalidate(struct sd_qp *d, u32 key)
+{
+	struct sd_mw *mw = xa_load(&to_sddev(d->ibqp.device)->mws, key >> 8);
+
+	if (!mw || !mw->bound || mw->key != key || mw->ibmw.type != IB_MW_TYPE_2 ||
+	    mw->qpn != d->qpn || mw->ibmw.pd != d->ibqp.pd) {
+		pr_notice_ratelimited("mlx5_standin: QP 0x%x: SEND with invalidate of key 0x%x: no type 2 window bound to the QP has it\n",
+				      d->qpn, key);
+		return false;
+	}
+	mw->bound = false;
+	return true;
+}
+
+/* SEND, SEND_IMM, SEND_INVAL, RDMA_WRITE_IMM: a message that takes a
+ * receive WQE. */
 static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w,
 			       struct sd_qp *d, const struct sd_eng_sge *wdst)
 {
@@ -693,6 +712,12 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 		}
 		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
 	}
+	/* an invalid key to invalidate: the request is invalid (the emulator's
+	 * reading of IBA; not compared with a ConnectX) */
+	if (w->opcode == MLX5_OPCODE_SEND_INVAL && !sd_mw_invalidate(d, be32_to_cpu(w->imm))) {
+		sd_resp_refuse(d, IB_EVENT_QP_REQ_ERR);
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+	}
 	if (write)
 		sd_copy(wdst, dev->gather, w->len);
 	else
@@ -701,6 +726,9 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 	switch (w->opcode) {
 	case MLX5_OPCODE_SEND_IMM:
 		cqe_op = MLX5_CQE_RESP_SEND_IMM;
+		break;
+	case MLX5_OPCODE_SEND_INVAL:	/* the CQE's immediate: the key invalidated */
+		cqe_op = MLX5_CQE_RESP_SEND_INV;
 		break;
 	case MLX5_OPCODE_RDMA_WRITE_IMM:
 		cqe_op = MLX5_CQE_RESP_WR_IMM;
@@ -715,6 +743,36 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 	return SD_DONE;
 }
 
+/*
+ * [addr, addr + len) through the memory window that key names at the
+ * responder d, with the access need: the window bound with this key, to d
+ * when it is of type 2 (IBA's type 2B), of d's PD, covering the range,
+ * granting the access; the MR under it is checked again (it may be gone).
+ * NULL and *why otherwise; NULL with *why untouched when no window has the
+ * key's index.
+ */
+static u8 *sd_mw_range(struct sd_dev *dev, struct sd_qp *d, u32 key, u64 addr, u64 len, int need,
+		       const char **why)
+{
+	struct sd_mw *mw = xa_load(&dev->mws, key >> 8);
+
+	if (!mw)
+		return NULL;
+	if (!mw->bound || mw->key != key)
+		*why = "the memory window is not bound with this key";
+	else if (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn != d->qpn)
+		*why = "the memory window is bound to another QP";
+	else if (mw->ibmw.pd != d->ibqp.pd)
+		*why = "the memory window is of another PD";
+	else if (addr < mw->addr || len > mw->length || addr - mw->addr > mw->length - len)
+		*why = "the range is outside the memory window";
+	else if ((mw->access & need) != need)
+		*why = "the memory window lacks the access";
+	else
+		return sd_key_range(dev, d->ibqp.pd, mw->mr_key, addr, len, 0, why);
+	return NULL;
+}
+
 /* The remote range of an RDMA WQE at the peer, or NULL (logged). */
 static u8 *sd_remote(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w, struct sd_qp *d,
 		     int need)
@@ -722,9 +780,13 @@ static u8 *sd_remote(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w, str
 	const char *why = "the peer QP's access flags lack it";
 	u8 *kva = NULL;
 
-	if ((d->hw_access & need) == need)
+	if ((d->hw_access & need) == need) {
 		kva = sd_key_range(to_sddev(d->ibqp.device), d->ibqp.pd, w->rkey, w->raddr, w->len,
 				   need, &why);
+		if (!kva && w->len)
+			kva = sd_mw_range(to_sddev(d->ibqp.device), d, w->rkey, w->raddr, w->len,
+					  need, &why);
+	}
 	if (!kva)
 		sd_wqe_log(qp, w, "rkey 0x%x addr 0x%llx length %llu at QP 0x%x: %s", w->rkey,
 			   w->raddr, w->len, d->qpn, why);
@@ -841,6 +903,77 @@ static enum sd_step sd_deliver_ud(struct sd_dev *dev, struct sd_qp *qp, struct s
 	return SD_DONE;
 }
 
+/*
+ * UMR (0x25) as libmlx5 writes it to bind or invalidate a memory window
+ * (qp.c set_bind_wr, for IBV_WR_BIND_MW and IBV_WR_LOCAL_INV): the control
+ * segment's immediate is the window's key in force; then a UMR control
+ * segment (48 bytes: flags, KLM octowords, mkey mask), an mkey context (64:
+ * the free bit, access flags, QPN << 8 | the new key's tag, start address,
+ * length) and, for a bind, one KLM (byte count, the MR's lkey, address) in
+ * a 64-byte block. A bind needs a window of the QP's PD, free when it is of
+ * type 2 (and then bound to this QP), its range inside an MR of that PD
+ * that allows MW_BIND, and local write when it grants remote write or
+ * atomic (IBA's bind rules). An invalidation needs a window bound to this
+ * QP. A refused one is "memory window bind error" (0x06), the QP to ERR,
+ * and a log line.
+ */
+static enum sd_step sd_umr(struct sd_dev *dev, struct sd_qp *qp, struct sd_wqe *w,
+			   unsigned int off)
+{
+	struct mlx5_wqe_umr_ctrl_seg *uc = (void *)(dev->wqe + off);
+	struct mlx5_mkey_seg *mk = (void *)(dev->wqe + off + sizeof(*uc));
+	struct mlx5_klm *klm = (void *)(dev->wqe + off + sizeof(*uc) + sizeof(*mk));
+	u32 key = be32_to_cpu(w->imm), qm = be32_to_cpu(mk->qpn_mkey7_0);
+	bool bind = !(mk->status & MLX5_MKEY_STATUS_FREE);
+	unsigned int room = off + sizeof(*uc) + sizeof(*mk) + (bind ? 64 : 0);
+	struct sd_mw *mw = xa_load(&dev->mws, key >> 8);
+	const char *why = NULL;
+
+	if (w->ds * SD_SEG < room) {
+		sd_wqe_log(qp, w, "ds %u leaves no room for the UMR segments (%u bytes)", w->ds, room);
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	}
+	if (!mw || mw->key != key) {
+		why = "no memory window has this key";
+	} else if (mw->ibmw.pd != qp->ibqp.pd) {
+		why = "the window is of another PD";
+	} else if (!bind) {
+		if (!mw->bound || (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn != qp->qpn))
+			why = "the window is not bound to this QP";
+	} else {
+		u64 addr = be64_to_cpu(klm->va), len = be32_to_cpu(klm->bcount);
+		u32 mr_key = be32_to_cpu(klm->key);
+		int access = (mk->flags & MLX5_PERM_REMOTE_READ ? IB_ACCESS_REMOTE_READ : 0) |
+			     (mk->flags & MLX5_PERM_REMOTE_WRITE ? IB_ACCESS_REMOTE_WRITE : 0) |
+			     (mk->flags & MLX5_PERM_ATOMIC ? IB_ACCESS_REMOTE_ATOMIC : 0);
+		int mr_need = IB_ACCESS_MW_BIND |
+			      (access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC) ?
+			       IB_ACCESS_LOCAL_WRITE : 0);
+
+		if (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound)
+			why = "the window is bound (a type 2 window must be free)";
+		else if (mw->ibmw.type == IB_MW_TYPE_2 && qm >> 8 != qp->qpn)
+			why = "the mkey context's QPN is not the QP's";
+		else if (!len || be64_to_cpu(mk->start_addr) != addr || be64_to_cpu(mk->len) != len)
+			why = "a zero-based window, or one unlike its KLM (not carried here)";
+		else if (sd_key_range(dev, qp->ibqp.pd, mr_key, addr, len, mr_need, &why)) {
+			mw->key = (key & ~0xffu) | (qm & 0xff);	/* the new tag */
+			mw->qpn = qp->qpn;
+			mw->mr_key = mr_key;
+			mw->addr = addr;
+			mw->length = len;
+			mw->access = access;
+		}
+	}
+	if (why) {
+		sd_wqe_log(qp, w, "memory window key 0x%x: %s", key, why);
+		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_MW_BIND_ERR);
+	}
+	mw->bound = bind;
+	sd_req_done(qp, w, 0);
+	return SD_DONE;
+}
+
 /* One WQE at sq_cons: SD_DONE when it is finished (done or failed; the
  * counter moved past it), SD_STALL when it must wait. */
 static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
@@ -887,6 +1020,14 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	case MLX5_OPCODE_NOP:
 		sd_req_done(qp, &w, 0);
 		return SD_DONE;
+	case MLX5_OPCODE_UMR:
+		if (ud)
+			goto bad_opcode;
+		return sd_umr(dev, qp, &w, data);
+	case MLX5_OPCODE_SEND_INVAL:
+		if (qp->ibqp.qp_type != IB_QPT_RC)
+			goto bad_opcode;
+		break;
 	case MLX5_OPCODE_SEND:
 	case MLX5_OPCODE_SEND_IMM:
 		if (!ud)
@@ -954,6 +1095,7 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	switch (w.opcode) {
 	case MLX5_OPCODE_SEND:
 	case MLX5_OPCODE_SEND_IMM:
+	case MLX5_OPCODE_SEND_INVAL:
 		return sd_deliver(dev, qp, &w, d, NULL);
 	case MLX5_OPCODE_RDMA_WRITE:
 	case MLX5_OPCODE_RDMA_WRITE_IMM:
@@ -1152,6 +1294,7 @@ int sd_engine_start(struct sd_dev *dev)
 	xa_init(&dev->qps);
 	xa_init(&dev->cqs);
 	xa_init(&dev->mrs);
+	xa_init(&dev->mws);
 	init_waitqueue_head(&dev->eng_wait);
 	t = kthread_run(sd_engine_main, dev, "mlx5_standin");
 	if (IS_ERR(t))
@@ -1167,4 +1310,5 @@ void sd_engine_stop(struct sd_dev *dev)
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->cqs);
 	xa_destroy(&dev->mrs);
+	xa_destroy(&dev->mws);
 }

@@ -48,6 +48,7 @@ struct sd_dev {
 	struct xarray qps;	/* qpn -> sd_qp, every QP of the device */
 	struct xarray cqs;	/* cqn -> sd_cq */
 	struct xarray mrs;	/* mkey index -> sd_mr */
+	struct xarray mws;	/* mkey index -> sd_mw (the same index space) */
 	struct task_struct *eng_thread;
 	wait_queue_head_t eng_wait;
 	bool eng_live;		/* a QP is in RTS or ERR: keep polling */
@@ -182,11 +183,25 @@ struct sd_mr {
 	u8 *kva;		/* the byte at iova */
 };
 
+/* A memory window: mlx5_verbs.c allocates it free, a UMR WQE binds it
+ * (mlx5_engine.c, which reads and writes the fields below under eng_lock). */
+struct sd_mw {
+	struct ib_mw ibmw;
+	u32 index;
+	bool bound;
+	u32 key;		/* the rkey in force: index << 8 | the last bind's tag */
+	u32 qpn;		/* type 2: the QP it is bound to */
+	u32 mr_key;		/* the MR under it, found again at each access */
+	u64 addr, length;
+	int access;		/* IB_ACCESS_REMOTE_* */
+};
+
 static inline struct sd_dev *to_sddev(struct ib_device *d) { return container_of(d, struct sd_dev, ibdev); }
 static inline struct sd_cq *to_sdcq(struct ib_cq *c) { return container_of(c, struct sd_cq, ibcq); }
 static inline struct sd_srq *to_sdsrq(struct ib_srq *s) { return container_of(s, struct sd_srq, ibsrq); }
 static inline struct sd_qp *to_sdqp(struct ib_qp *q) { return container_of(q, struct sd_qp, ibqp); }
 static inline struct sd_mr *to_sdmr(struct ib_mr *m) { return container_of(m, struct sd_mr, ibmr); }
+static inline struct sd_mw *to_sdmw(struct ib_mw *m) { return container_of(m, struct sd_mw, ibmw); }
 
 /* mlx5_engine.c */
 void *sd_umem_vmap(struct ib_umem *umem);

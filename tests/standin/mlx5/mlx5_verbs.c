@@ -134,8 +134,9 @@
  * libmlx5 never sends them).
  * What it does not: no kernel verbs (no MAD, CM or
  * IPoIB: kernel clients skip the device), no DEVX, VAR, DM, flow steering,
- * counters, XRC, DC, raw packet, RSS or WQs, no memory windows, rereg or
- * ODP, no multicast attach, no clock. Delete NETDEV only after unloading
+ * counters, XRC, DC, raw packet, RSS or WQs, no rereg or ODP, no
+ * multicast attach, no clock. Memory windows (type 1 and 2) are allocated
+ * here and bound by the engine. Delete NETDEV only after unloading
  * the module.
  */
 #include <linux/module.h>
@@ -428,7 +429,9 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 	props->vendor_part_id = SD_VENDOR_PART;
 	props->fw_ver = ((u64)SD_FW_MAJOR << 32) | (SD_FW_MINOR << 16) | SD_FW_SUB;
 	props->device_cap_flags = IB_DEVICE_CHANGE_PHY_PORT | IB_DEVICE_PORT_ACTIVE_EVENT |
-				  IB_DEVICE_SYS_IMAGE_GUID | IB_DEVICE_RC_RNR_NAK_GEN;
+				  IB_DEVICE_SYS_IMAGE_GUID | IB_DEVICE_RC_RNR_NAK_GEN |
+				  IB_DEVICE_MEM_WINDOW | IB_DEVICE_MEM_WINDOW_TYPE_2B;
+	props->max_mw = 1 << SD_LOG_MAX_MKEY;
 	props->max_mr_size = ~0ull;
 	props->page_size_cap = ~(u64)(SD_ADAPTER_PAGE - 1);
 	props->max_qp = 1 << SD_LOG_MAX_QP;
@@ -1946,6 +1949,70 @@ static int sd_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * Memory windows, type 1 and 2 (libmlx5 binds them with a UMR WQE, which
+ * mlx5_engine.c carries). mlx5_ib_alloc_mw's user-data contract: struct
+ * mlx5_ib_alloc_mw in (comp_mask and the reserved fields 0, anything past
+ * it cleared), {comp_mask, response_length} out when there is room for it;
+ * libmlx5 (rdma-core 44) sends and asks for none. The window's key is an
+ * mkey of the MRs' index space, free until a bind.
+ */
+static int sd_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct sd_dev *dev = to_sddev(ibmw->device);
+	struct sd_mw *mw = to_sdmw(ibmw);
+	struct mlx5_ib_alloc_mw req = {};
+	struct {
+		__u32 comp_mask;
+		__u32 response_length;
+	} resp = {};
+	int id, err;
+
+	err = ib_copy_from_udata(&req, udata, min(udata->inlen, sizeof(req)));
+	if (err)
+		return err;
+	if (req.comp_mask || req.reserved1 || req.reserved2)
+		return -EOPNOTSUPP;
+	if (udata->inlen > sizeof(req) &&
+	    !ib_is_udata_cleared(udata, sizeof(req), udata->inlen - sizeof(req)))
+		return -EOPNOTSUPP;
+	id = sd_id_alloc(&dev->mkey_ida, 1, (1 << SD_LOG_MAX_MKEY) - 1);
+	if (id < 0)
+		return id;
+	mw->index = id;
+	ibmw->rkey = (id << 8) | (atomic_inc_return(&dev->mkey_variant) & 0xff);
+	mw->key = ibmw->rkey;
+	resp.response_length = min_t(u32, offsetofend(typeof(resp), response_length),
+				     udata->outlen);
+	if (resp.response_length) {
+		err = ib_copy_to_udata(udata, &resp, resp.response_length);
+		if (err)
+			goto err_id;
+	}
+	mutex_lock(dev->eng_lock);
+	err = xa_insert(&dev->mws, id, mw, GFP_KERNEL);
+	mutex_unlock(dev->eng_lock);
+	if (err)
+		goto err_id;
+	return 0;
+
+err_id:
+	ida_free(&dev->mkey_ida, id);
+	return err;
+}
+
+static int sd_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct sd_dev *dev = to_sddev(ibmw->device);
+	struct sd_mw *mw = to_sdmw(ibmw);
+
+	mutex_lock(dev->eng_lock);
+	xa_erase(&dev->mws, mw->index);
+	mutex_unlock(dev->eng_lock);
+	ida_free(&dev->mkey_ida, mw->index);
+	return 0;
+}
+
 static int sd_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 			struct ib_udata *udata)
 {
@@ -1996,6 +2063,8 @@ static const struct ib_device_ops sd_ops = {
 	.dealloc_pd = sd_dealloc_pd,
 	.dealloc_ucontext = sd_dealloc_ucontext,
 	.dereg_mr = sd_dereg_mr,
+	.alloc_mw = sd_alloc_mw,
+	.dealloc_mw = sd_dealloc_mw,
 	.destroy_ah = sd_destroy_ah,
 	.destroy_cq = sd_destroy_cq,
 	.destroy_qp = sd_destroy_qp,
@@ -2017,6 +2086,7 @@ static const struct ib_device_ops sd_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, sd_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sd_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, sd_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sd_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, sd_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sd_srq, ibsrq),
