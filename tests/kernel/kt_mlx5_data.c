@@ -27,7 +27,8 @@
  * without remote atomic access and at an unaligned address (the
  * responder's event: QP access error, invalid request); every error
  * completion's vendor_err is ConnectX's where public reports show it
- * (find_v); a SEND before
+ * (find_v); a memory window of type 2 bound by BIND_MW, written through,
+ * invalidated by a SEND with invalidate, then refused; a SEND before
  * its receive (waits, then completes) and with rnr_retry 0 (RNR retry
  * exceeded); the asynchronous events: SRQ limit, last WQE reached, CQ
  * error and QP fatal on a CQ overrun, none on a CQ that ignores overrun;
@@ -859,6 +860,106 @@ static void t_short_recv(void)
 	unpair(&a, &b);
 }
 
+/*
+ * A memory window of type 2 over part of b's buffer: bound by a BIND_MW WQE
+ * on b's QP (libmlx5's UMR WQE, IBV_WC_BIND_MW), an RDMA WRITE of a through
+ * its key lands inside it; a SEND with
+ * invalidate of a frees it (b's receive completion says so and names the
+ * key); then a WRITE through the key is a remote access error, the
+ * responder in ERR with its QP access error event.
+ */
+static void t_mw(void)
+{
+	const char *what = "memory window type 2";
+	struct side a = {}, b = {};
+	struct ibv_mr *mr = NULL;
+	struct ibv_mw *mw = NULL;
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = {};
+	struct ibv_wc wc[2];
+	uint32_t rkey;
+	int n, r;
+
+	why[0] = 0;
+	if (pair(&a, &b) ||
+	    !(mr = ibv_reg_mr(pd, b.buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			      IBV_ACCESS_REMOTE_READ | IBV_ACCESS_MW_BIND)) ||
+	    !(mw = ibv_alloc_mw(pd, IBV_MW_TYPE_2))) {
+		report(0, what, "QPs, MR or window not made");
+		goto out;
+	}
+	rkey = ibv_inc_rkey(mw->rkey);
+	wr = (struct ibv_send_wr){ .wr_id = 950, .opcode = IBV_WR_BIND_MW,
+				   .send_flags = IBV_SEND_SIGNALED };
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = rkey;
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){ .mr = mr,
+							  .addr = (uintptr_t)b.buf + 4096,
+							  .length = 4096,
+							  .mw_access_flags = IBV_ACCESS_REMOTE_WRITE |
+									     IBV_ACCESS_REMOTE_READ };
+	if (post_send(&b, &wr)) {
+		report(0, "BIND_MW of a type 2 window", "post failed");
+		goto out;
+	}
+	n = reap(wc, 1);
+	report(find(wc, n, 950, IBV_WC_SUCCESS, IBV_WC_BIND_MW) >= 0,
+	       "BIND_MW of a type 2 window over 4096 bytes of an MR: completes (IBV_WC_BIND_MW)", why);
+	mw->rkey = rkey;	/* IB: the new key is the one the bind gave */
+
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	fill(a.buf, 64, 95);
+	memset(b.buf, 0, BUF);
+	wr = (struct ibv_send_wr){ .wr_id = 951, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+				   .wr.rdma = { (uintptr_t)b.buf + 4096 + 1000, rkey } };
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	if (find(wc, n, 951, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE) < 0)
+		;
+	else if (memcmp(b.buf + 5096, a.buf, 64))
+		snprintf(why, sizeof(why), "the data differ");
+	else
+		why[0] = 0;
+	report(!why[0], "RDMA WRITE through the window's key: data in place", why);
+
+	post_recv(&b, 952, 0, 64, 0);
+	wr = (struct ibv_send_wr){ .wr_id = 953, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND_WITH_INV, .send_flags = IBV_SEND_SIGNALED,
+				   .invalidate_rkey = rkey };
+	post_send(&a, &wr);
+	n = reap(wc, 2);
+	if (find(wc, n, 953, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+	    (r = find(wc, n, 952, IBV_WC_SUCCESS, IBV_WC_RECV)) < 0)
+		;
+	else if (!(wc[r].wc_flags & IBV_WC_WITH_INV) || wc[r].invalidated_rkey != rkey)
+		snprintf(why, sizeof(why), "flags 0x%x, invalidated_rkey 0x%x (want 0x%x)",
+			 wc[r].wc_flags, wc[r].invalidated_rkey, rkey);
+	else
+		why[0] = 0;
+	report(!why[0], "SEND with invalidate of the window's key: IBV_WC_WITH_INV, the key named",
+	       why);
+	why[0] = 0;
+
+	wr = (struct ibv_send_wr){ .wr_id = 954, .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+				   .wr.rdma = { (uintptr_t)b.buf + 4096, rkey } };
+	memset(b.buf + 4096, 0, 64);
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	report(find_v(wc, n, 954, IBV_WC_REM_ACCESS_ERR, 0x88) >= 0 && refused(IBV_EVENT_QP_ACCESS_ERR, b.qp) &&
+	       !b.buf[4096],
+	       "RDMA WRITE through the invalidated key: remote access error (vendor 0x88), the responder in ERR",
+	       why);
+out:
+	if (mw)
+		ibv_dealloc_mw(mw);
+	if (mr)
+		ibv_dereg_mr(mr);
+	unpair(&a, &b);
+}
+
 /* ---- receiver not ready, asynchronous events ---------------------------- */
 
 /* A SEND before its receive: nothing completes while no receive WQE is
@@ -1196,6 +1297,7 @@ int main(int argc, char **argv)
 	t_read_local(0);
 	t_read_local(1);
 	t_read_local(2);
+	t_mw();
 	t_short_recv();
 	t_atomic_bad();
 	t_rnr_late();

@@ -9,6 +9,7 @@
 #      engine (atomics too), ring wrap, unsignalled WQEs, a completion
 #      event, its error paths as a ConnectX gives them (status, vendor_err,
 #      the responder's event; READ past the remote MR, bad local keys),
+#      a memory window bound, written through and invalidated by a SEND,
 #      RNR (a late receive, rnr_retry 0) and the
 #      asynchronous events (SRQ limit, last WQE reached, CQ overrun);
 #      the kernel log names the fields it refused;
