@@ -30,7 +30,7 @@
  * (find_v); a memory window of type 2 bound by BIND_MW, written through,
  * invalidated by a SEND with invalidate, then refused; a SEND before
  * its receive (waits, then completes) and with rnr_retry 0 (RNR retry
- * exceeded); the asynchronous events: SRQ limit, last WQE reached, CQ
+ * exceeded); a SEND to a QPN no QP has (transport retry exceeded); the asynchronous events: SRQ limit, last WQE reached, CQ
  * error and QP fatal on a CQ overrun, none on a CQ that ignores overrun;
  * WQEs written into
  * the ring by hand (mlx5dv): a wrong index field, a wrong QPN, an RDMA
@@ -1030,6 +1030,38 @@ static void t_rnr_exceeded(void)
 	unpair(&a, &b);
 }
 
+/* A QP whose path names a QPN no QP has: no ACK ever comes, so after
+ * retry_cnt + 1 timeouts (7 + 1 of 4.096 us << 14, about 0.5 s) the SEND
+ * fails with transport retry exceeded (vendor 0x81) and the QP is in ERR. */
+static void t_retry_exceeded(void)
+{
+	const char *what = "SEND to a QPN no QP has: transport retry exceeded (vendor 0x81), the QP in ERR";
+	struct side a = {}, b = {};
+	struct ibv_sge sge = { 0, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 915, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[1];
+	int n;
+
+	if (make_side(&a) || make_side(&b) || connect_to(&a, b.qp->qp_num + 0x1000)) {
+		report(0, what, "QP not made");
+		unpair(&a, &b);
+		return;
+	}
+	sge.addr = (uintptr_t)a.buf;
+	sge.lkey = a.mr->lkey;
+	post_send(&a, &wr);
+	n = reap(wc, 1);
+	if (find_v(wc, n, 915, IBV_WC_RETRY_EXC_ERR, 0x81) < 0)
+		;
+	else if (state_of(a.qp) != IBV_QPS_ERR)
+		snprintf(why, sizeof(why), "the QP is in state %d", state_of(a.qp));
+	else
+		why[0] = 0;
+	report(!why[0], what, why);
+	unpair(&a, &b);
+}
+
 /* The next asynchronous event within secs, acknowledged; 0, or -1 (none). */
 static int async_event(struct ibv_async_event *ev, double secs)
 {
@@ -1302,6 +1334,7 @@ int main(int argc, char **argv)
 	t_atomic_bad();
 	t_rnr_late();
 	t_rnr_exceeded();
+	t_retry_exceeded();
 	t_srq_events();
 	t_cq_overrun(0);
 	t_cq_overrun(1);
