@@ -56,8 +56,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/mlx5-abi.h>
 #include <uvio/mlx5.h>
 
 #include "dp.h"
@@ -66,7 +68,7 @@
 enum {
 	BB = 64,			/* a send WQE is whole basic blocks */
 	SEG = 16,			/* every segment is whole 16-byte units */
-	CQE_SIZE = 64,
+	CQE64 = 64,			/* the CQE; a 128-byte entry's second half */
 	MAX_DS = 0x3f,			/* a WQE's length field, in 16-byte units */
 	UAR_SEND_DB = 0x800,		/* the doorbell register of a UAR page */
 	UAR_CQ_ARM = 0x20,		/* the CQ doorbell of a UAR page */
@@ -338,7 +340,8 @@ static int mlx5_cq_map(struct uvio_dp_cq *cq, const void *resp)
 	err = half_object(cq->dev, UVERBS_OBJECT_CQ, cq->handle, &o, &c);
 	if (err)
 		return err;
-	if (o.cqe_size != CQE_SIZE || !pow2(o.ncqe) || o.buf_len < (size_t)o.ncqe * CQE_SIZE)
+	if ((o.cqe_size != CQE64 && o.cqe_size != 2 * CQE64) || !pow2(o.ncqe) ||
+	    o.buf_len < (size_t)o.ncqe * o.cqe_size)
 		return -EPROTO;
 	err = side_map(r, sizeof(*s));
 	if (err)
@@ -349,12 +352,14 @@ static int mlx5_cq_map(struct uvio_dp_cq *cq, const void *resp)
 	/* The CQ's UAR page: the one its request named (dynamic UARs), or
 	 * the first static page, which the kernel gives a CQ that names none. */
 	s->arm_reg = (volatile uint64_t *)((uint8_t *)c.uar + UAR_CQ_ARM);
-	r->slots = o.buf;
+	/* slots: the first CQE64, which a 128-byte entry holds in its
+	 * second half (the first is for data scattered to the CQE). */
+	r->slots = (uint8_t *)o.buf + o.cqe_size - CQE64;
 	r->consumer = (uint32_t *)&o.dbrec[CQ_SET_CI];
 	r->producer = (uint32_t *)&o.dbrec[CQ_ARM];
 	r->entries = o.ncqe;
 	r->mask = o.ncqe - 1;
-	r->elem_size = CQE_SIZE;
+	r->elem_size = o.cqe_size;
 	cq->q.next = 0;		/* the consumer index */
 	return 0;
 }
@@ -900,7 +905,9 @@ static uint32_t scatter_from_cqe(const uint8_t *cqe, uint32_t len, uint8_t *seg,
 	return len ? UVIO_WC_LOC_LEN_ERR : UVIO_WC_SUCCESS;
 }
 
-static void requester(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
+/* big: the CQE is the second half of a 128-byte entry, whose first half
+ * may hold up to 64 bytes of scattered data (CQE_SCATTER_64). */
+static void requester(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode, bool big,
 		      struct uvio_dp_wc *wc)
 {
 	struct uvio_dp_ring *r = &qp->sq.ring;
@@ -927,7 +934,7 @@ static void requester(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
 		default:
 			break;
 		}
-		if ((op_own & CQE_SCATTER_32) &&
+		if ((op_own & (CQE_SCATTER_32 | CQE_SCATTER_64)) &&
 		    (wc->opcode == UVIO_WC_RDMA_READ || wc->opcode == UVIO_WC_COMP_SWAP ||
 		     wc->opcode == UVIO_WC_FETCH_ADD)) {
 			/* The data segments follow the control and remote
@@ -935,17 +942,23 @@ static void requester(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
 			uint8_t *seg = r->slots + (size_t)idx * BB + 2 * SEG +
 				       (wc->opcode != UVIO_WC_RDMA_READ ? SEG : 0);
 
-			wc->status = scatter_from_cqe(cqe, wc->byte_len, seg, MAX_DS, r->slots,
-						      r->slots + (size_t)r->entries * BB);
-		} else if (op_own & CQE_SCATTER_64) {
-			wc->status = UVIO_WC_GENERAL_ERR;	/* 128-byte CQEs only */
+			if (op_own & CQE_SCATTER_32)
+				wc->status = scatter_from_cqe(cqe, wc->byte_len, seg, MAX_DS,
+							      r->slots,
+							      r->slots + (size_t)r->entries * BB);
+			else if (big)
+				wc->status = scatter_from_cqe(cqe - CQE64, wc->byte_len, seg,
+							      MAX_DS, r->slots,
+							      r->slots + (size_t)r->entries * BB);
+			else	/* no room before a 64-byte CQE: a device fault */
+				wc->status = UVIO_WC_GENERAL_ERR;
 		}
 	}
 	/* Every WQE up to this one is done. */
 	__atomic_store_n(&s->tail, slot->end, __ATOMIC_RELEASE);
 }
 
-static void responder(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
+static void responder(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode, bool big,
 		      struct uvio_dp_wc *wc)
 {
 	uint32_t counter = get16(cqe + CQE_WQE_COUNTER), flags_rqpn;
@@ -1003,13 +1016,17 @@ static void responder(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
 	wc->wc_flags |= (flags_rqpn >> 28) & 3 ? UVIO_WC_GRH : 0;
 	wc->slid = get16(cqe + CQE_SLID);
 	wc->dlid_path_bits = cqe[CQE_ML_PATH] & 0x7f;
-	if ((op_own & CQE_SCATTER_32) && seg) {
+	if ((op_own & (CQE_SCATTER_32 | CQE_SCATTER_64)) && seg) {
 		end = qp->srq ? NULL : qp->rq.ring.slots + (size_t)qp->rq.ring.entries *
 							   qp->rq.ring.elem_size;
 		start = qp->srq ? NULL : qp->rq.ring.slots;
-		wc->status = scatter_from_cqe(cqe, wc->byte_len, seg, max, start, end);
-	} else if (op_own & CQE_SCATTER_64) {
-		wc->status = UVIO_WC_GENERAL_ERR;	/* 128-byte CQEs only */
+		if (op_own & CQE_SCATTER_32)
+			wc->status = scatter_from_cqe(cqe, wc->byte_len, seg, max, start, end);
+		else if (big)
+			wc->status = scatter_from_cqe(cqe - CQE64, wc->byte_len, seg, max, start,
+						      end);
+		else	/* no room before a 64-byte CQE: a device fault */
+			wc->status = UVIO_WC_GENERAL_ERR;
 	}
 }
 
@@ -1021,7 +1038,7 @@ static int mlx5_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 	int got = 0;
 
 	while (got < n) {
-		const uint8_t *cqe = r->slots + (size_t)(ci & r->mask) * CQE_SIZE;
+		const uint8_t *cqe = r->slots + (size_t)(ci & r->mask) * r->elem_size;
 		uint8_t op_own = __atomic_load_n(&cqe[CQE_OP_OWN], __ATOMIC_RELAXED);
 		uint8_t opcode = op_own >> 4;
 		struct uvio_dp_qp *qp;
@@ -1052,9 +1069,9 @@ static int mlx5_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 			w->vendor_err = cqe[CQE_VENDOR_SYND];
 		}
 		if (opcode == CQE_REQ || opcode == CQE_REQ_ERR)
-			requester(qp, cqe, opcode, w);
+			requester(qp, cqe, opcode, r->elem_size != CQE64, w);
 		else
-			responder(qp, cqe, opcode, w);
+			responder(qp, cqe, opcode, r->elem_size != CQE64, w);
 		uvio_dp_unlock(&qp_table[b].lock);
 		got++;
 	}
@@ -1179,6 +1196,105 @@ static void mlx5_ah_fini(struct uvio_dp_ah *ah)
 	ah->reserved2[0] = 0;
 }
 
+/*
+ * RESIZE_CQ with a buffer of this layer's (struct mlx5_ib_resize_cq: its
+ * address, the CQE size). When the kernel answers, the device has written
+ * a resize CQE in the old buffer at its producer index and writes every
+ * later CQE in the new one, at the index that follows. The completions
+ * not yet polled (from the consumer index up to the resize CQE) move to
+ * the new buffer one slot later than they were, each given the owner bit
+ * of its new lap, and the consumer index steps over the resize CQE's slot:
+ * polling then reads them first, then the device's new ones, in order.
+ * Called with the CQ locked, so no poll runs meanwhile. The new buffer
+ * lies a page into one anonymous mapping whose first page holds the CQ's
+ * table, which replaces the old mapping (and the buffer of an earlier
+ * resize in it); the half's first buffer stays until the CQ is destroyed.
+ */
+static int mlx5_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
+{
+	static const char what[] = "CQ.RESIZE (data path)";
+	struct uvio_dp_ring *r = &cq->q.ring, old = *r;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
+	uint32_t size = r->elem_size, ncqe, ci = cq->q.next, unpolled = 0, i;
+	uint8_t *buf, *map;
+	int err;
+
+	if (!cqe || cqe >= 1u << 24)
+		return uvio_dp_fail(cq->dev, what, -EINVAL, "cqe: 1 to 2^24 - 1");
+	ncqe = 1u << (32 - __builtin_clz(cqe));	/* cqe + 1 up to a power of 2 */
+	if (ncqe == r->entries)
+		return 0;		/* the kernel keeps the buffer too */
+	/* The completions the device has written and nobody polled yet. */
+	for (i = ci; i - ci < r->entries; i++) {
+		uint8_t op_own = r->slots[(size_t)(i & r->mask) * size + CQE_OP_OWN];
+
+		if (op_own >> 4 == CQE_INVALID || (op_own & CQE_OWNER) != !!(i & r->entries))
+			break;
+		unpolled++;
+	}
+	if (unpolled >= ncqe)
+		return uvio_dp_fail(cq->dev, what, -EINVAL,
+				    "cqe: fewer than the completions not yet polled");
+	len = page + (((size_t)ncqe * size + page - 1) & ~(page - 1));
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return uvio_dp_fail(cq->dev, what, -errno, "no memory for the new CQEs");
+	memcpy(map, old.map, sizeof(struct cq_side));
+	buf = map + page;
+	for (i = 0; i < ncqe; i++)
+		buf[(size_t)i * size + size - 1] = CQE_INVALID << 4;
+	{
+		struct mlx5_ib_resize_cq req = { .buf_addr = (uintptr_t)buf, .cqe_size = (uint16_t)size };
+		UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req));
+		UVIO_OPTS(uvio_cq_resize_attr, attr, .cq_handle = cq->handle, .cqe = ncqe - 1);
+		UVIO_OPTS(uvio_cq, granted);
+
+		err = uvio_resize_cq(cq->dev, &attr, &drv, &granted, NULL);
+		if (err) {
+			munmap(map, len);
+			return err;		/* said by the verb */
+		}
+		cq->cqe = granted.cqe;
+	}
+	/* Carry the unpolled CQEs over; the resize CQE ends them. */
+	for (i = ci;; i++) {
+		const uint8_t *from = old.slots + (size_t)(i & old.mask) * size;
+		uint8_t *to = buf + (size_t)((i + 1) & (ncqe - 1)) * size + size - CQE64;
+		uint8_t op_own = from[CQE_OP_OWN];
+
+		if (i - ci >= old.entries || op_own >> 4 == CQE_INVALID ||
+		    (op_own & CQE_OWNER) != !!(i & old.entries)) {
+			/* The device gave no resize CQE where it must: what
+			 * it writes now lands in the new buffer all the same. */
+			err = uvio_dp_fail(cq->dev, what, -EIO,
+					   "the device wrote no resize CQE in the old buffer");
+			break;
+		}
+		from_device();
+		if (op_own >> 4 == CQE_RESIZE)
+			break;
+		if (i - ci >= ncqe - 1) {
+			/* More arrived after the count than the new size holds:
+			 * the device overran the new buffer already. */
+			err = uvio_dp_fail(cq->dev, what, -EOVERFLOW,
+					   "completions arrived during the resize past the new size");
+			break;
+		}
+		memcpy(to - (size - CQE64), from - (size - CQE64), size - 1);
+		to[CQE_OP_OWN] = (uint8_t)((op_own & ~CQE_OWNER) | !!((i + 1) & ncqe));
+	}
+	r->map = map;
+	r->map_len = len;
+	r->slots = buf + size - CQE64;
+	r->entries = ncqe;
+	r->mask = ncqe - 1;
+	cq->q.next = ci + 1;	/* the carried CQEs are at ci + 1 on */
+	done_reading();
+	dbrec_set(r->consumer, (ci + 1) & 0xffffff);
+	uvio_dp_unmap(&old);
+	return err;
+}
+
 const struct dp_ops uvio_dp_mlx5_ops = {
 	.name = "mlx5",
 	.driver_id = RDMA_DRIVER_MLX5,
@@ -1199,4 +1315,5 @@ const struct dp_ops uvio_dp_mlx5_ops = {
 	.post_recv = mlx5_post_recv,
 	.poll = mlx5_poll,
 	.arm = mlx5_arm,
+	.resize_cq = mlx5_resize_cq,
 };

@@ -339,8 +339,10 @@ UVIO_API int uvio_dp_create_cq_sz(struct uvio_device *dev, const struct uvio_cq_
 	uvio_dp_create_cq_sz((dev), (attr), (cq), sizeof(struct uvio_dp_cq))
 /* events as for uvio_destroy_cq(). */
 UVIO_API int uvio_dp_destroy_cq(struct uvio_dp_cq *cq, struct uvio_events_reported *events);
-/* rxe: RESIZE_CQ and the new queue mapped, the completions not yet polled
- * kept; siw cannot resize (-EOPNOTSUPP). */
+/* rxe: RESIZE_CQ and the new queue mapped; mlx5: RESIZE_CQ with a buffer
+ * of the library's, the completions the device wrote before its resize
+ * entry carried into it. Either way the completions not yet polled are
+ * kept. siw cannot resize (-EOPNOTSUPP). */
 UVIO_API int uvio_dp_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe);
 
 /* Up to n completions, oldest first: returns how many (0: none), or -errno. */

@@ -109,6 +109,8 @@ struct mlx5_state {
 	struct dbpage *dbpages;
 	uint64_t *uidx_map;		/* user indices in use (CQE version 1) */
 	size_t uidx_words;
+	uint32_t cqe_size;		/* of the CQs it makes: 64, or 128 */
+	bool cqe_size_bad;		/* MLX5_CQE_SIZE named neither */
 };
 
 struct mlx5_obj {
@@ -367,6 +369,28 @@ static int mlx5_uar_map_static(struct uvio_device *dev, struct mlx5_state *st)
 	return 0;
 }
 
+/*
+ * The size of the CQEs of the CQs this half makes: 64 bytes, or 128 where
+ * the program sets MLX5_CQE_SIZE=128, the variable libmlx5 reads for the
+ * same choice (a program tuned for libmlx5 keeps its setting on the
+ * library). A 128-byte entry holds the 64-byte CQE in its second half and
+ * room for 64 bytes of data scattered to the CQE in its first. Any other
+ * value refuses the CQs, as libmlx5 does, rather than pick for the caller.
+ */
+static void mlx5_cqe_size_from_env(struct mlx5_state *st)
+{
+	const char *v = getenv("MLX5_CQE_SIZE");
+
+	st->cqe_size = DEFAULT_CQE_SIZE;
+	st->cqe_size_bad = false;
+	if (!v)
+		return;
+	if (!strcmp(v, "128"))
+		st->cqe_size = 128;
+	else if (strcmp(v, "64"))
+		st->cqe_size_bad = true;
+}
+
 static void mlx5_context_answer(struct uvio_device *dev, struct hw_state *base,
 				const struct hw_call *c)
 {
@@ -374,6 +398,7 @@ static void mlx5_context_answer(struct uvio_device *dev, struct hw_state *base,
 
 	memcpy(&st->resp, c->out, sizeof(st->resp));
 	st->page = (size_t)sysconf(_SC_PAGESIZE);
+	mlx5_cqe_size_from_env(st);
 	st->db_stride = st->resp.cache_line_size >= 8 && st->resp.cache_line_size <= 4096 &&
 				!(st->resp.cache_line_size & (st->resp.cache_line_size - 1)) ?
 			st->resp.cache_line_size : 64;
@@ -417,7 +442,9 @@ static int mlx5_cq_request(struct mlx5_state *st, struct hw_call *c, union hw_pa
 	if (st->dyn_uar && st->uar_page_id > UINT16_MAX)
 		return uvio_hw_refuse(c, -EOPNOTSUPP,
 			      "UAR page id past 16 bits (needs the UAR index attribute)");
-	if (mlx5_cq_buf_alloc(st, o, ncqe, DEFAULT_CQE_SIZE))
+	if (st->cqe_size_bad)
+		return uvio_hw_refuse(c, -EINVAL, "MLX5_CQE_SIZE: neither 64 nor 128");
+	if (mlx5_cq_buf_alloc(st, o, ncqe, st->cqe_size))
 		return -ENOMEM;
 	o->db = mlx5_db_alloc(st);
 	if (!o->db)

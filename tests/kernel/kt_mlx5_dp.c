@@ -37,6 +37,7 @@
 
 #include <uvio.h>
 #include <uvio/dp.h>
+#include <uvio/mlx5.h>
 #include "kt.h"
 
 #define BUF_LEN (1u << 20)
@@ -927,6 +928,120 @@ out:
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
 }
 
+/*
+ * Resize with completions not yet polled: one QP sends to itself, SENDs
+ * and their receives complete into a CQ of 16 entries. Eight pending do
+ * not fit in 4 entries: refused before the kernel is asked. Then with two
+ * of twelve polled, the CQ grows to 64 entries while the device has ten
+ * written in the old buffer: the ten come out first, in order, each
+ * receive with its message's bytes; then a round written into the new
+ * buffer alone; then the CQ shrinks to 32 with nothing pending.
+ */
+static int rounds_done, cqes_written;
+
+/* Until the device has written CQE p of the half's buffer (the CQ's first):
+ * its entry leaves "invalid" with the owner bit of p's lap. */
+static void wait_written(struct env *e, struct uvio_dp_cq *cq, uint32_t p)
+{
+	struct uvio_mlx5_object o = { .sz = sizeof(o) };
+	const uint8_t *own;
+	uint64_t end = now_ms() + 5000;
+
+	KT_EQ(uvio_mlx5_query_object(e->dev, UVERBS_OBJECT_CQ, cq->handle, &o), 0);
+	if (!o.buf || !o.ncqe)
+		return;
+	own = (const uint8_t *)o.buf + (size_t)(p & (o.ncqe - 1)) * o.cqe_size + o.cqe_size - 1;
+	while (now_ms() < end) {
+		uint8_t v = __atomic_load_n(own, __ATOMIC_ACQUIRE);
+
+		if (v >> 4 != 15 && (v & 1) == !!(p & o.ncqe))
+			return;
+		usleep(1000);
+	}
+	KT_CHECK(0, "resize: CQE %u not written in 5 s", p);
+}
+
+static void resize_round(struct env *e, struct uvio_dp_qp *a, struct uvio_dp_cq *cq, int n,
+			 int poll_first, uint32_t new_cqe, int want, bool half_buffer)
+{
+	struct uvio_dp_wc wc[16];
+	int base = rounds_done * 8, got;
+
+	for (int i = 0; i < n; i++) {
+		recv1(a, sge(e, B_RX + (size_t)(base + i) * 64, 64), 1000 + (uint64_t)(base + i));
+		fill(e->buf + A_OFF + (size_t)(base + i) * 64, 64, (unsigned)(base + i));
+	}
+	for (int i = 0; i < n; i++) {
+		struct uvio_dp_sge s = sge(e, A_OFF + (size_t)(base + i) * 64, 64);
+		struct uvio_dp_send_wr w = { .wr_id = 2000 + (uint64_t)(base + i),
+					     .opcode = IB_UVERBS_WR_SEND, .sg_list = &s,
+					     .num_sge = 1, .flags = UVIO_DP_SEND_SIGNALED };
+
+		KT_EQ(post1(a, &w), 0);
+	}
+	got = poll_first ? wait_wc(cq, wc, poll_first) : 0;
+	KT_EQ(got, poll_first);
+	if (half_buffer)
+		wait_written(e, cq, (uint32_t)(cqes_written + 2 * n - 1));
+	cqes_written += 2 * n;
+	if (new_cqe) {
+		int err = uvio_dp_resize_cq(cq, new_cqe);
+
+		KT_CHECK(err == want, "resize to %u with %d unpolled: %d, wanted %d (%s)", new_cqe,
+			 2 * n - got, err, want, err ? uvio_last_error() : "");
+		if (want)
+			KT_CHECK(strstr(uvio_last_error(), "not yet polled") != NULL,
+				 "the refusal says why: %s", uvio_last_error());
+		else
+			KT_CHECK(cq->cqe == new_cqe, "CQ of %u after the resize to %u", cq->cqe,
+				 new_cqe);
+	}
+	got += wait_wc(cq, wc + got, 2 * n - got);
+	KT_EQ(got, 2 * n);
+	/* Sends and receives interleave; each kind comes in its own order. */
+	for (int i = 0, ns = 0, nr = 0; i < got; i++) {
+		if (wc[i].opcode == UVIO_WC_SEND) {
+			expect_wc(&wc[i], 2000 + (uint64_t)(base + ns), UVIO_WC_SUCCESS, UVIO_WC_SEND,
+				  "resize: send");
+			ns++;
+		} else {
+			uint8_t want_bytes[64];
+
+			expect_wc(&wc[i], 1000 + (uint64_t)(base + nr), UVIO_WC_SUCCESS, UVIO_WC_RECV,
+				  "resize: receive");
+			fill(want_bytes, 64, (unsigned)(base + nr));
+			KT_CHECK(wc[i].byte_len == 64 &&
+				 !memcmp(e->buf + B_RX + (size_t)(base + nr) * 64, want_bytes, 64),
+				 "resize: message %d: %u bytes, or not its bytes", base + nr,
+				 wc[i].byte_len);
+			nr++;
+		}
+	}
+	rounds_done++;
+}
+
+static void resize(struct env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a;
+
+	rounds_done = cqes_written = 0;
+	make_cq(e, &cq, 15, 0x80);
+	KT_EQ(cq.cqe, 15);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &cq, NULL, 0x8a);
+	if (connect_qp(e, &a, a.qp_num))
+		goto out;
+	resize_round(e, &a, &cq, 4, 0, 3, -EINVAL, true);	/* 8 pending, 4 entries */
+	resize_round(e, &a, &cq, 6, 2, 63, 0, true);	/* 10 carried into 64 entries */
+	resize_round(e, &a, &cq, 6, 0, 0, 0, false);	/* the new buffer on its own */
+	resize_round(e, &a, &cq, 4, 8, 31, 0, false);	/* nothing pending: 32 entries */
+	printf("resize: 8 pending refused 4 entries; 10 carried from 16 entries to 64; "
+	       "64 to 32 with none pending\n");
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
 /* Two threads post SENDs on one QP while one thread polls its CQ and
  * another the peer's, reposting each receive; each message carries its
  * wr_id, which the receiver checks. */
@@ -1097,6 +1212,7 @@ int main(int argc, char **argv)
 	RUN(ud_send);
 	RUN(srq_list);
 	RUN(flush);
+	RUN(resize);
 	RUN(threads);
 	env_close(&e);
 	KT_EQ(kt_rdma_res_count("qp", name, getpid()), 0);

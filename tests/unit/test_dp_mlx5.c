@@ -60,6 +60,11 @@ static struct {
 	uint32_t cq_cqe;		/* CREATE_CQ's CQE, answered back */
 	uint32_t cap[5];		/* CREATE_QP's CAP, answered back */
 	uint32_t srq_max_wr, srq_max_sge;
+	uint32_t cq_cqe_size;		/* CREATE_CQ's driver data */
+	struct mlx5_ib_resize_cq resize;	/* the last RESIZE_CQ's driver data */
+	uint32_t resizes;		/* RESIZE_CQs seen */
+	uint8_t *resize_old;		/* where the device writes the resize CQE: the */
+	uint32_t resize_pi;		/* old buffer (8 entries) at this producer index */
 	uint8_t link_layer;		/* QUERY_PORT */
 	uint32_t gid_type;		/* QUERY_GID_ENTRY */
 	struct mlx5_ib_alloc_ucontext_resp ctx;
@@ -68,6 +73,35 @@ static struct {
 static struct ib_uverbs_attr *attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
 {
 	return (struct ib_uverbs_attr *)find(h, id);
+}
+
+/* A PTR_IN attribute's bytes: inline up to 8. */
+static const void *in_bytes(const struct ib_uverbs_attr *a)
+{
+	return a->len > 8 ? (const void *)(uintptr_t)a->data : (const void *)&a->data;
+}
+
+/* RESIZE_CQ: the caller's buffer noted, and what the device does: a resize
+ * CQE (opcode 5, the lap's owner bit) in the old buffer at the producer
+ * index the test set, every later CQE in the new buffer. */
+static void resize_cq(struct ib_uverbs_ioctl_hdr *h)
+{
+	const struct ib_uverbs_attr *in = attr(h, UVERBS_ATTR_UHW_IN);
+	const struct ib_uverbs_resize_cq *cmd;
+	struct ib_uverbs_attr *a;
+	size_t ncqe = 8;
+	uint8_t *e;
+
+	k.resizes++;
+	assert_non_null(in);
+	assert_int_equal(in->len, sizeof(k.resize));
+	memcpy(&k.resize, in_bytes(in), sizeof(k.resize));
+	cmd = (const void *)(uintptr_t)attr(h, UVERBS_ATTR_CORE_IN)->data;
+	e = k.resize_old + (k.resize_pi & (ncqe - 1)) * 64;
+	memset(e, 0, 63);
+	e[63] = (uint8_t)(5 << 4 | ((k.resize_pi / ncqe) & 1));
+	if ((a = attr(h, UVERBS_ATTR_CORE_OUT)))
+		put_out(a, &(struct ib_uverbs_resize_cq_resp){ .cqe = cmd->cqe }, 8);
 }
 
 static int kernel_ioctl(unsigned long request, void *arg)
@@ -94,6 +128,10 @@ static int kernel_ioctl(unsigned long request, void *arg)
 				put_out(a, &r, sizeof(r));
 			if ((a = attr(h, UVERBS_ATTR_UHW_OUT)))
 				put_out(a, &d, sizeof(d));
+		} else if (h->method_id == UVERBS_METHOD_INVOKE_WRITE &&
+			   (a = attr(h, UVERBS_ATTR_WRITE_CMD)) &&
+			   a->data == IB_USER_VERBS_CMD_RESIZE_CQ) {
+			resize_cq(h);
 		} else if (h->method_id == UVERBS_METHOD_QUERY_PORT &&
 			   (a = attr(h, UVERBS_ATTR_QUERY_PORT_RESP))) {
 			struct ib_uverbs_query_port_resp_ex r = { 0 };
@@ -127,6 +165,8 @@ static int kernel_ioctl(unsigned long request, void *arg)
 			break;
 		attr(h, UVERBS_ATTR_CREATE_CQ_HANDLE)->data = ++k.next_handle;
 		k.cq_cqe = (uint32_t)attr(h, UVERBS_ATTR_CREATE_CQ_CQE)->data;
+		k.cq_cqe_size = ((const struct mlx5_ib_create_cq *)
+				 in_bytes(attr(h, UVERBS_ATTR_UHW_IN)))->cqe_size;
 		put_out(attr(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE), &k.cq_cqe, 4);
 		put_out(attr(h, UVERBS_ATTR_UHW_OUT),
 			&(struct mlx5_ib_create_cq_resp){ .cqn = CQN }, 8);
@@ -1073,6 +1113,161 @@ static void destroyed_qp(void **state)
 	done(dev, afd);
 }
 
+/*
+ * A resize keeps what was not polled: five completions written, two
+ * polled, the CQ resized from 8 to 16 entries (the device's resize CQE at
+ * producer index 5 in the old buffer), then the three left come first from
+ * the new buffer, and the device's next (index 6 in the new buffer) after
+ * them; the consumer index counts the resize CQE's slot. A new size that
+ * cannot hold what is unpolled is refused before the kernel is asked.
+ */
+static void resize_keeps_unpolled(void **state)
+{
+	int afd;
+	struct uvio_device *dev = device(&afd);
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+	struct uvio_dp_sge sg = { 0x1000, 10, 0x31 };
+	struct uvio_dp_send_wr s = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &sg, .num_sge = 1 };
+	struct uvio_dp_wc wc[8];
+	struct uvio_mlx5_object o;
+	uint8_t *cqes, *nb, *e;
+	uint32_t bad;
+
+	(void)state;
+	make_cq(dev, &cq);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
+	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
+	cqes = o.buf;
+	for (uint16_t i = 0; i < 6; i++) {
+		s.wr_id = 0x71 + i;
+		s.flags = UVIO_DP_SEND_SIGNALED;
+		assert_int_equal(uvio_dp_post_send(&qp, &s, 1, &bad), 0);
+	}
+	for (uint16_t i = 0; i < 5; i++)
+		write_cqe(cqes, i, 0, 0x0a << 24 | qp.qp_num, i);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 2), 2);
+	assert_int_equal(wc[1].wr_id, 0x72);
+
+	/* The same size: nothing to do, nothing sent. */
+	assert_int_equal(uvio_dp_resize_cq(&cq, 7), 0);
+	assert_int_equal(k.resizes, 0);
+	/* Three unpolled do not fit in 2 entries (one is always free). */
+	assert_int_equal(uvio_dp_resize_cq(&cq, 1), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "CQ.RESIZE (data path)"));
+	assert_non_null(strstr(uvio_last_error(), "cqe: fewer than the completions not yet polled"));
+	assert_int_equal(k.resizes, 0);
+
+	k.resize_old = cqes;
+	k.resize_pi = 5;
+	assert_int_equal(uvio_dp_resize_cq(&cq, 15), 0);
+	assert_int_equal(k.resizes, 1);
+	assert_int_equal(cq.cqe, 15);
+	assert_int_equal(k.resize.cqe_size, 64);
+	nb = (uint8_t *)(uintptr_t)k.resize.buf_addr;
+	assert_non_null(nb);
+	assert_true(nb != cqes);
+	assert_int_equal(k.resize.buf_addr % (uint64_t)sysconf(_SC_PAGESIZE), 0);
+	/* Every entry the hardware's but the three carried to 3, 4, 5. */
+	for (uint32_t i = 0; i < 16; i++)
+		assert_int_equal(nb[i * 64 + 63] >> 4, i >= 3 && i <= 5 ? 0 : 15);
+	assert_int_equal(be32toh(o.dbrec[0]), 3);	/* past the resize CQE's slot */
+
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 8), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(wc[i].wr_id, 0x73 + (uint64_t)i);
+		assert_int_equal(wc[i].status, UVIO_WC_SUCCESS);
+		assert_int_equal(wc[i].opcode, UVIO_WC_SEND);
+	}
+	/* The device's next CQE: producer index 6, the new buffer's lap 0. */
+	e = nb + 6 * 64;
+	memset(e, 0, 63);
+	set_be32(e + 56, 0x0a << 24 | qp.qp_num);
+	set_be16(e + 60, 5);
+	e[63] = 0;
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 8), 1);
+	assert_int_equal(wc[0].wr_id, 0x76);
+	assert_int_equal(be32toh(o.dbrec[0]), 7);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 8), 0);
+
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
+	done(dev, afd);
+}
+
+/*
+ * 128-byte CQEs, chosen as libmlx5 lets a program choose them
+ * (MLX5_CQE_SIZE=128): the CQ asked with cqe_size 128, each CQE read from
+ * its entry's second half, and a receive's data taken from the first half
+ * (CQE_SCATTER_64). Any other value refuses the CQ, naming the variable.
+ */
+static void cqe_128(void **state)
+{
+	int afd;
+	struct uvio_device *dev;
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+	uint8_t data[48] = { 0 };
+	struct uvio_dp_sge sg = { 0x1000, 10, 0x31 }, rsg = { (uintptr_t)data, sizeof(data), 0x32 };
+	struct uvio_dp_send_wr s = { .wr_id = 0x81, .opcode = IB_UVERBS_WR_SEND, .sg_list = &sg,
+				     .num_sge = 1, .flags = UVIO_DP_SEND_SIGNALED };
+	struct uvio_dp_recv_wr r = { .wr_id = 0x91, .sg_list = &rsg, .num_sge = 1 };
+	struct uvio_dp_wc wc[4];
+	struct uvio_mlx5_object o;
+	uint8_t *e;
+	uint32_t bad;
+	UVIO_OPTS(uvio_cq_attr, ca, .cqe = 7);
+
+	(void)state;
+	setenv("MLX5_CQE_SIZE", "96", 1);
+	dev = device(&afd);
+	assert_int_equal(uvio_dp_create_cq(dev, &ca, &cq), -EINVAL);
+	assert_non_null(strstr(uvio_last_error(), "MLX5_CQE_SIZE: neither 64 nor 128"));
+	done(dev, afd);
+
+	setenv("MLX5_CQE_SIZE", "128", 1);
+	dev = device(&afd);
+	unsetenv("MLX5_CQE_SIZE");
+	make_cq(dev, &cq);
+	assert_int_equal(k.cq_cqe_size, 128);
+	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
+	assert_int_equal(o.cqe_size, 128);
+	assert_true(o.buf_len >= 8 * 128);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
+	assert_int_equal(uvio_dp_post_send(&qp, &s, 1, &bad), 0);
+	assert_int_equal(uvio_dp_post_recv(&qp, &r, 1, &bad), 0);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 0);
+
+	/* Entry 0: the requester's CQE in bytes 64-127. */
+	e = (uint8_t *)o.buf + 64;
+	memset(e, 0, 63);
+	set_be32(e + 56, 0x0a << 24 | qp.qp_num);
+	e[63] = 0;
+	/* Entry 1: a SEND of 40 bytes received, its data in bytes 0-39. */
+	e = (uint8_t *)o.buf + 128;
+	for (int i = 0; i < 40; i++)
+		e[i] = (uint8_t)(0xa0 + i);
+	e += 64;
+	memset(e, 0, 63);
+	set_be32(e + 56, qp.qp_num);
+	set_be32(e + 44, 40);
+	e[63] = 2 << 4 | 0x08;		/* RESP_SEND, scattered to the CQE (64) */
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 2);
+	assert_int_equal(wc[0].wr_id, 0x81);
+	assert_int_equal(wc[0].opcode, UVIO_WC_SEND);
+	assert_int_equal(wc[1].wr_id, 0x91);
+	assert_int_equal(wc[1].status, UVIO_WC_SUCCESS);
+	assert_int_equal(wc[1].byte_len, 40);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(data[i], 0xa0 + i);
+	assert_int_equal(data[40], 0);
+	assert_int_equal(be32toh(o.dbrec[0]), 2);
+
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1086,6 +1281,8 @@ int main(void)
 		cmocka_unit_test(arming),
 		cmocka_unit_test(srq),
 		cmocka_unit_test(destroyed_qp),
+		cmocka_unit_test(resize_keeps_unpolled),
+		cmocka_unit_test(cqe_128),
 	};
 
 	fake_sysfs();
