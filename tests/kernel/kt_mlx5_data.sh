@@ -150,6 +150,11 @@ pair() {
 pair rc 20 ibv_rc_pingpong -d $DEV -g 0 -n 20
 pair rc-events 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -e
 pair rc-small 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32
+# 128-byte CQEs (libmlx5 asks for them when MLX5_CQE_SIZE=128): the engine
+# writes each CQE in its entry's second half, where libmlx5 reads it.
+export MLX5_CQE_SIZE=128
+pair rc-cqe128 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -c
+unset MLX5_CQE_SIZE
 pair uc 20 ibv_uc_pingpong -d $DEV -g 0 -n 20
 pair srq 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
 pair ud 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024

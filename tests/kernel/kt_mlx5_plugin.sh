@@ -6,7 +6,8 @@
 # (libuvio-rdmav34.so, chosen per process by RDMAV_DRIVERS) instead of the
 # stock libmlx5: the commands through libuverbs-ioctl and its mlx5 half,
 # the WQEs and CQEs written and read by its data path (providers/mlx5.c).
-#  (h) ibv_rc_pingpong (polling and -e), ibv_uc_pingpong, ibv_ud_pingpong
+#  (h) ibv_rc_pingpong (polling, -e, and with MLX5_CQE_SIZE=128 the
+#      library's 128-byte CQEs), ibv_uc_pingpong, ibv_ud_pingpong
 #      and ibv_srq_pingpong with both sides on the plug-in; ibv_rc_pingpong
 #      once with the server on the plug-in and the client on libmlx5, once
 #      the other way round; ib_send_lat, ib_write_bw, ib_read_lat and
@@ -140,6 +141,18 @@ else
 	# (h) Debian's programs through the plug-in
 	ppair p-rc 20 uvio uvio ibv_rc_pingpong -d $DEV -g 0 -n 20
 	ppair p-rc-events 20 uvio uvio ibv_rc_pingpong -d $DEV -g 0 -n 20 -e
+	# 128-byte CQEs on the plug-in: the library's half asks for them, its
+	# poll reads each CQE in its entry's second half
+	export MLX5_CQE_SIZE=128
+	ppair p-rc-cqe128 20 uvio uvio ibv_rc_pingpong -d $DEV -g 0 -n 20 -c -e
+	unset MLX5_CQE_SIZE
+	if grep -q 'mlx5_create_cq {.*cqe_size = 128' p-rc-cqe128.srv.err &&
+		! grep -q 'mlx5_create_cq {.*cqe_size = 64' p-rc-cqe128.srv.err; then
+		ok "MLX5_CQE_SIZE=128: the plug-in's CQs were asked with 128-byte CQEs (traced)"
+	else
+		bad "MLX5_CQE_SIZE=128: the trace shows no CQ of 128-byte CQEs, or one of 64"
+		grep 'mlx5_create_cq' p-rc-cqe128.srv.err | cut -c1-200 | sed 's/^/  /'
+	fi
 	ppair p-uc 20 uvio uvio ibv_uc_pingpong -d $DEV -g 0 -n 20
 	ppair p-ud 20 uvio uvio ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
 	ppair p-srq 20 uvio uvio ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
