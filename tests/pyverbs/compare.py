@@ -4,14 +4,19 @@
 result on the stock provider with its result on the plug-in, per device,
 from the guest's results.tsv (tests/pyverbs/kt_pyverbs.sh).
 
-    compare.py [--kernel VERSION] [--table OUT.md] RESULTS.tsv
+    compare.py [--kernel VERSION] [--table OUT.md] [--expected LIST.tsv] RESULTS.tsv
 
 Prints the counts per device and provider, every test that is worse on the
 plug-in (passed on stock, did not pass on the plug-in, nor when it ran again
 alone: the "uvio-retry" lines, while stock passed every time it ran again:
 the "stock-retry" lines), and every test that is better; writes the whole
-per-test table as Markdown with --table. Exits 1
-when any test is worse, or when a device has no results from both
+per-test table as Markdown with --table. --expected names, one a line
+("TEST_ID<tab>REASON", as tests/pyverbs/expected-mlx5.tsv), the tests that
+cannot pass on the plug-in because they need the stock provider itself
+(its direct-verbs library: mlx5dv, DEVX): those, by their exact id and
+nothing else, are not counted when worse, and are printed with the reason;
+a listed test that was not worse this time is printed too. Exits 1
+when any other test is worse, or when a device has no results from both
 providers; 0 otherwise.
 """
 import argparse
@@ -44,6 +49,23 @@ def load(path):
     return runs, voided, retries
 
 
+def load_expected(path):
+    """{test id: reason} from a list of tests that need the stock provider."""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 2 or not parts[0].startswith("tests.") or not parts[1].strip():
+                sys.exit("compare.py: %s:%d: not TEST_ID<tab>REASON" % (path, n))
+            if parts[0] in out:
+                sys.exit("compare.py: %s:%d: %s listed twice" % (path, n, parts[0]))
+            out[parts[0]] = parts[1].strip()
+    return out
+
+
 def module_of(test):
     # tests.test_qp.QPTest.test_x -> tests.test_qp
     return ".".join(test.split(".")[:2])
@@ -60,9 +82,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel", default="")
     ap.add_argument("--table")
+    ap.add_argument("--expected")
     ap.add_argument("results")
     a = ap.parse_args()
     runs, voided, retries = load(a.results)
+    expected = load_expected(a.expected) if a.expected else {}
     devs = sorted({d for d, _ in list(runs) + list(voided)})
     bad = 0
     md = ["# rdma-core's tests: stock provider and plug-in%s" %
@@ -87,6 +111,10 @@ def main():
         racy = [t for t in worse if t not in again and
                 any(r not in PASSED for r in retries[(dev, "stock-retry")][t])]
         worse = [t for t in worse if t not in again and t not in racy]
+        # Listed: they need the stock provider's own library.
+        needs = [t for t in worse if t in expected]
+        worse = [t for t in worse if t not in expected]
+        listed_not_worse = sorted(t for t in expected if t not in needs)
         better = [t for t in tests if result(runs, voided, dev, "stock", t)[0] not in PASSED and
                   result(runs, voided, dev, "uvio", t)[0] in PASSED]
         print("compare: %s: %d tests; stock: %s; plug-in: %s" %
@@ -104,6 +132,15 @@ def main():
                   (dev, t, ", ".join([result(runs, voided, dev, "uvio", t)[0]] +
                                      retries[(dev, "uvio-retry")][t]),
                    ", ".join(retries[(dev, "stock-retry")][t])))
+        for t in needs:
+            r = result(runs, voided, dev, "uvio", t)
+            print("compare: needs the stock provider, listed: %s %s: %s (%s)" %
+                  (dev, t, expected[t], r[0]))
+        for t in listed_not_worse:
+            print("compare: listed as needing the stock provider, not worse this run: %s %s "
+                  "(stock: %s, plug-in: %s)" %
+                  (dev, t, result(runs, voided, dev, "stock", t)[0],
+                   result(runs, voided, dev, "uvio", t)[0]))
         for t in better:
             r = result(runs, voided, dev, "stock", t)
             print("compare: better on the plug-in: %s %s (stock: %s %s)" % (dev, t, r[0], r[1]))
@@ -113,13 +150,16 @@ def main():
                     print("compare: %s %s %s: %s (%s)" % (dev, p, m, res, why))
         bad |= bool(worse)
         md += ["## %s" % dev, "",
-               "stock: %s; plug-in: %s; worse on the plug-in: %d, better: %d." %
-               (counts["stock"], counts["uvio"], len(worse), len(better)), "",
+               "stock: %s; plug-in: %s; worse on the plug-in: %d, better: %d%s." %
+               (counts["stock"], counts["uvio"], len(worse), len(better),
+                ", needing the stock provider (listed): %d" % len(needs) if expected else ""), "",
                "| test | stock | plug-in | reason (skip or failure) |",
                "|---|---|---|---|"]
         for t in tests:
             s, u = result(runs, voided, dev, "stock", t), result(runs, voided, dev, "uvio", t)
             why = u[1] if u[0] not in PASSED else s[1]
+            if t in needs:
+                why = "needs the stock provider: " + expected[t]
             md.append("| %s | %s | %s | %s |" % (t.replace("tests.", "", 1), s[0], u[0],
                                                  why.replace("|", "/")))
         md.append("")

@@ -1,12 +1,19 @@
 #!/bin/sh
 # In the guest (tests/pyverbs/vm-pyverbs.sh boots it): rdma-core's Python
-# test suite on every RDMA device, once on the stock provider and once on
+# test suite on the RDMA devices named (every one the guest has when none
+# is), once on the stock provider and once on
 # the libibverbs plug-in of this project (RDMAV_DRIVERS), each module of the
 # suite in its own python process, bounded by UVIO_PYV_BOUND seconds
-# (default 240). The modules for other hardware (test_mlx5_*, test_efa*,
+# (default 240).
+#
+#   kt_pyverbs.sh [DEVICE...]
+#
+# The modules for other hardware (test_mlx5_*, test_efa*,
 # test_cuda*: every test of theirs checks the device first and skips on
 # rxe and siw) share one process a run: a process costs 3-5 s under TCG,
-# mostly the suite's import of all its modules, and they are 28 of 44. Prints, between "UVIO-FILE-BEGIN pyverbs/results.tsv" and
+# mostly the suite's import of all its modules, and they are 28 of 44. On
+# an mlx5 device the test_mlx5_* modules are its own and run, each in its
+# own process as the rest. Prints, between "UVIO-FILE-BEGIN pyverbs/results.tsv" and
 # "UVIO-FILE-END pyverbs/results.tsv", one line per test and run:
 #
 #   DEVICE PROVIDER TEST_ID RESULT REASON          (tab separated)
@@ -32,11 +39,22 @@ done
 # The suite's tests make temporary files and shared memory (fork tests).
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm 2>/dev/null
 all=$(cd $suite && ls test_*.py | sed 's/\.py$//')
-others=$(echo "$all" | grep -E '^test_(mlx5|efa|cuda)' | tr '\n' , | sed 's/,$//')
-modules="$(echo "$all" | grep -vE '^test_(mlx5|efa|cuda)') $others"
-devs=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | tr '\n' ' ')
+have=$(rdma link show | sed -n 's/^link \([^/]*\)\/.*/\1/p' | tr '\n' ' ')
+devs=${*:-$have}
 [ -n "$devs" ] || { echo "kt_pyverbs: no RDMA device in the guest"; exit 1; }
-echo "kt_pyverbs: $(echo "$all" | wc -l) modules in $(echo $modules | wc -w) processes a run on: $devs; bound $bound s a process"
+for dev in $devs; do
+	case " $have " in *" $dev "*) ;; *) echo "kt_pyverbs: no device $dev in the guest (it has: $have)"; exit 1 ;; esac
+done
+# modules_for DEV: the modules of one run, those for other hardware than
+# DEV's last, in one process.
+modules_for() {
+	case $1 in mlx5_*) other='efa|cuda' ;; *) other='mlx5|efa|cuda' ;; esac
+	others=$(echo "$all" | grep -E "^test_($other)" | tr '\n' , | sed 's/,$//')
+	echo "$(echo "$all" | grep -vE "^test_($other)") $others"
+}
+for dev in $devs; do
+	echo "kt_pyverbs: $(echo "$all" | wc -l) modules in $(modules_for $dev | wc -w) processes a run on $dev; bound $bound s a process"
+done
 
 # python_run DEV stock|uvio|uvio-retry TESTS LOG: the runner, bounded, its
 # lines in LOG.out and its stderr (the plug-in's trace) in LOG.err.
@@ -110,7 +128,7 @@ retry_worse() {	# retry_worse DEV
 t0=$(date +%s)
 for dev in $devs; do
 	for prov in stock uvio; do
-		for mod in $modules; do
+		for mod in $(modules_for "$dev"); do
 			run_module "$dev" "$prov" "$mod"
 		done
 	done
