@@ -142,6 +142,11 @@ int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_w
 	struct ibv_send_wr *first[POST_BATCH];
 	int err = 0;
 
+	/* As wr_complete: a send to a QP in RESET is an error. */
+	if (wr && __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED)) {
+		*bad = wr;
+		return EINVAL;
+	}
 	while (wr) {
 		uint32_t n = 0, failed = 0;
 
@@ -423,6 +428,11 @@ static int wr_complete(struct ibv_qp_ex *ex)
 	struct uvp_wr_batch *b = qp->batch;
 	int err = b->err;
 
+	/* A send posted to a QP in RESET is an error, as for receives
+	 * (IBTA C10-97.2.1): libmlx5 answers EINVAL, and mlx5's doorbell
+	 * would take the WQEs without a word. */
+	if (!err && b->n && __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED))
+		err = EINVAL;
 	if (!err && b->n) {
 		err = post_errno(uvio_dp_post_send(&qp->dp, b->wr, b->n, NULL));
 	}
