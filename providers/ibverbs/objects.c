@@ -537,17 +537,15 @@ int uvp_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 	attr->rnr_retry = a.rnr_retry;
 	attr->alt_port_num = a.alt_port_num;
 	attr->alt_timeout = a.alt_timeout;
-	/* mlx5_ib leaves a user QP's sizes to its provider (it answers no
-	 * send queue and no inline room), and libmlx5 reports the sizes it
-	 * made the queues with: so do we, what create_qp returned. */
-	if (uvp_ctx(qp->context)->driver_id == RDMA_DRIVER_MLX5)
-		attr->cap = (struct ibv_qp_cap){
-			.max_send_wr = uvp_qp(qp)->dp.cap.max_send_wr,
-			.max_recv_wr = uvp_qp(qp)->dp.cap.max_recv_wr,
-			.max_send_sge = uvp_qp(qp)->dp.cap.max_send_sge,
-			.max_recv_sge = uvp_qp(qp)->dp.cap.max_recv_sge,
-			.max_inline_data = uvp_qp(qp)->dp.cap.max_inline_data,
-		};
+	/* mlx5_ib leaves a user QP's send side to its provider (it answers
+	 * no send queue and no inline room; the receive queue's depth it
+	 * answers, and rdma-core's tests fill the queue to that), and
+	 * libmlx5 reports the send sizes it made: so do we, create's. */
+	if (uvp_ctx(qp->context)->driver_id == RDMA_DRIVER_MLX5) {
+		attr->cap.max_send_wr = uvp_qp(qp)->dp.cap.max_send_wr;
+		attr->cap.max_send_sge = uvp_qp(qp)->dp.cap.max_send_sge;
+		attr->cap.max_inline_data = uvp_qp(qp)->dp.cap.max_inline_data;
+	}
 	/* qp->state is libibverbs' to set from this answer (when the mask
 	 * asks for the state): 6.1's siw answers RESET for a QP in RTS. */
 	if (init) {
