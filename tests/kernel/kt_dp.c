@@ -18,12 +18,9 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 
@@ -31,235 +28,10 @@
 #include <uvio/dp.h>
 #include <rdma/siw-abi.h>
 #include "kt.h"
+#include "kt_dp_lib.h"
 #include "syscount.h"
 
-#define BUF_LEN (1u << 20)
-#define ACCESS_ALL (IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE | \
-		    IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC)
-
-struct env {
-	struct uvio_device *dev;
-	bool siw;
-	struct uvio_context ctx;
-	struct uvio_comp_channel chan;
-	uint32_t pd;
-	uint8_t *buf;			/* BUF_LEN bytes, registered as mr */
-	struct uvio_mr mr;
-	uint8_t gid[16];		/* GID index 1: rxe's RoCE v2 IPv4 one */
-};
-
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-static int reg_mr(struct env *e, void *addr, size_t len, uint32_t access, struct uvio_mr *mr)
-{
-	struct siw_ureq_reg_mr req = { .stag_key = 0 };
-	struct siw_uresp_reg_mr resp;
-	UVIO_OPTS(uvio_mr_attr, a, .pd_handle = e->pd, .addr = addr, .length = len,
-		  .iova = (uintptr_t)addr, .access = access);
-	UVIO_OPTS(uvio_drv, drv, .in = &req, .in_len = sizeof(req), .out = &resp,
-		  .out_len = sizeof(resp));
-
-	mr->sz = sizeof(*mr);
-	return uvio_reg_mr(e->dev, &a, e->siw ? &drv : NULL, mr, NULL);
-}
-
-static int env_open(struct env *e, const struct uvio_device_info *info)
-{
-	struct uvio_gid_entry g;
-
-	memset(e, 0, sizeof(*e));
-	e->siw = info->driver_id == RDMA_DRIVER_SIW;
-	KT_EQ(uvio_device_open(info->name, &e->dev), 0);
-	if (!e->dev)
-		return -1;
-	e->ctx.sz = sizeof(e->ctx);
-	KT_EQ(uvio_get_context(e->dev, NULL, &e->ctx, NULL), 0);
-	KT_EQ(uvio_alloc_pd(e->dev, NULL, &e->pd, NULL), 0);
-	e->chan.sz = sizeof(e->chan);
-	KT_EQ(uvio_create_comp_channel(e->dev, &e->chan, NULL), 0);
-	e->buf = mmap(NULL, BUF_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	KT_CHECK(e->buf != MAP_FAILED, "mmap");
-	KT_EQ(reg_mr(e, e->buf, BUF_LEN, ACCESS_ALL | (e->siw ? 0 : IB_UVERBS_ACCESS_MW_BIND),
-		     &e->mr), 0);
-	if (!e->siw) {
-		KT_EQ(uvio_query_gid_entry(e->dev, 1, 1, &g, NULL), 0);
-		memcpy(e->gid, g.gid, 16);
-	}
-	return 0;
-}
-
-static void env_close(struct env *e)
-{
-	KT_EQ(uvio_dereg_mr(e->dev, e->mr.handle, NULL), 0);
-	KT_EQ(uvio_dealloc_pd(e->dev, e->pd, NULL), 0);
-	munmap(e->buf, BUF_LEN);
-	close(e->chan.fd);
-	close(e->ctx.async_fd);
-	uvio_device_close(e->dev);
-}
-
-static void make_cq(struct env *e, struct uvio_dp_cq *cq, uint32_t cqe, uint64_t uh)
-{
-	UVIO_OPTS(uvio_cq_attr, a, .cqe = cqe, .user_handle = uh, .channel = &e->chan);
-
-	KT_EQ(uvio_dp_create_cq(e->dev, &a, cq), 0);
-}
-
-static void make_qp(struct env *e, struct uvio_dp_qp *qp, uint32_t type, struct uvio_dp_cq *cq,
-		    struct uvio_dp_srq *srq, uint64_t uh)
-{
-	UVIO_OPTS(uvio_qp_init_attr, a, .type = type, .user_handle = uh, .pd_handle = e->pd,
-		  .send_cq_handle = cq->handle, .recv_cq_handle = cq->handle,
-		  .cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 4,
-			   .max_recv_sge = 4, .max_inline_data = 64 });
-
-	if (srq) {
-		a.fields = UVIO_QP_INIT_SRQ;
-		a.srq_handle = srq->handle;
-	}
-	KT_EQ(uvio_dp_create_qp(e->dev, &a, srq, qp), 0);
-}
-
-/* RESET -> INIT -> RTR -> RTS against the peer's QPN (UD: no peer). */
-static int connect_qp(struct env *e, struct uvio_dp_qp *qp, uint32_t peer)
-{
-	bool ud = qp->type == IB_UVERBS_QPT_UD;
-	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_INIT, .port_num = 1,
-		  .attr_mask = UVIO_QP_STATE | UVIO_QP_PKEY_INDEX | UVIO_QP_PORT);
-	int err;
-
-	if (ud) {
-		a.qkey = 0x11111111;
-		a.attr_mask |= UVIO_QP_QKEY;
-	} else {
-		a.qp_access_flags = qp->type == IB_UVERBS_QPT_RC ? ACCESS_ALL & ~1u
-								 : IB_UVERBS_ACCESS_REMOTE_WRITE;
-		a.attr_mask |= UVIO_QP_ACCESS_FLAGS;
-	}
-	err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
-	memset(&a, 0, sizeof(a));
-	a.sz = sizeof(a);
-	a.qp_state = UVIO_QPS_RTR;
-	a.attr_mask = UVIO_QP_STATE;
-	if (!ud) {
-		a.path_mtu = UVIO_MTU_1024;
-		a.dest_qp_num = peer;
-		a.rq_psn = 0x100;
-		a.ah = (struct uvio_av){ .is_global = 1, .sgid_index = 1, .hop_limit = 64,
-					 .port_num = 1 };
-		memcpy(a.ah.dgid, e->gid, 16);
-		a.attr_mask |= UVIO_QP_AV | UVIO_QP_PATH_MTU | UVIO_QP_DEST_QPN | UVIO_QP_RQ_PSN;
-		if (qp->type == IB_UVERBS_QPT_RC) {
-			a.max_dest_rd_atomic = 4;
-			a.min_rnr_timer = 1;
-			a.attr_mask |= UVIO_QP_MAX_DEST_RD_ATOMIC | UVIO_QP_MIN_RNR_TIMER;
-		}
-	}
-	if (!err)
-		err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
-	memset(&a, 0, sizeof(a));
-	a.sz = sizeof(a);
-	a.qp_state = UVIO_QPS_RTS;
-	a.sq_psn = 0x100;
-	a.attr_mask = UVIO_QP_STATE | UVIO_QP_SQ_PSN;
-	if (qp->type == IB_UVERBS_QPT_RC) {
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = 4;
-		a.attr_mask |= UVIO_QP_TIMEOUT | UVIO_QP_RETRY_CNT | UVIO_QP_RNR_RETRY |
-			       UVIO_QP_MAX_QP_RD_ATOMIC;
-	}
-	if (!err)
-		err = uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
-	KT_EQ(err, 0);
-	return err;
-}
-
-static int to_err(struct env *e, struct uvio_dp_qp *qp)
-{
-	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_ERR, .attr_mask = UVIO_QP_STATE);
-
-	return uvio_modify_qp(e->dev, qp->handle, &a, NULL, NULL);
-}
-
-/* Poll until n completions came or ms passed; returns how many. */
-static int wait_wc_ms(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n, int ms)
-{
-	uint64_t end = now_ms() + (uint64_t)ms;
-	int got = 0;
-
-	while (got < n && now_ms() < end) {
-		int r = uvio_dp_poll_cq(cq, wc + got, n - got);
-
-		KT_CHECK(r >= 0, "poll: %d", r);
-		if (r < 0)
-			break;
-		got += r;
-		if (!r)
-			usleep(200);
-	}
-	return got;
-}
-
-static int wait_wc(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
-{
-	return wait_wc_ms(cq, wc, n, 5000);
-}
-
-static void expect_wc(const struct uvio_dp_wc *w, uint64_t wr_id, uint32_t status,
-		      uint32_t opcode, const char *what)
-{
-	KT_CHECK(w->wr_id == wr_id && w->status == status && w->opcode == opcode,
-		 "%s: wc wr_id %llu status %s opcode %s, expected %llu %s %s", what,
-		 (unsigned long long)w->wr_id, uvio_wc_status_name(w->status),
-		 uvio_wc_opcode_name(w->opcode), (unsigned long long)wr_id,
-		 uvio_wc_status_name(status), uvio_wc_opcode_name(opcode));
-}
-
-static struct uvio_dp_sge sge(struct env *e, size_t off, uint32_t len)
-{
-	return (struct uvio_dp_sge){ .addr = (uintptr_t)(e->buf + off), .length = len,
-				     .lkey = e->mr.lkey };
-}
-
-static void fill(uint8_t *p, size_t len, unsigned seed)
-{
-	for (size_t i = 0; i < len; i++)
-		p[i] = (uint8_t)(seed * 31 + i * 7);
-}
-
-static int post1(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr)
-{
-	uint32_t bad = 99;
-	int err = uvio_dp_post_send(qp, wr, 1, &bad);
-
-	if (err)
-		printf("post_send: %d: %s\n", err, uvio_last_error());
-	return err;
-}
-
-static void recv1(struct uvio_dp_qp *qp, struct uvio_dp_sge s, uint64_t id)
-{
-	struct uvio_dp_recv_wr r = { .wr_id = id, .sg_list = &s, .num_sge = 1 };
-
-	KT_EQ(uvio_dp_post_recv(qp, &r, 1, NULL), 0);
-}
-
-/* Buffer areas: A's send area at 0, B's receive area at 256 KiB, B's
- * RDMA target at 512 KiB, atomics at 768 KiB. */
-#define A_OFF 0
-#define B_RX (256u << 10)
-#define B_TGT (512u << 10)
-#define ATOM (768u << 10)
-
-static void rc_opcodes(struct env *e)
+static void rc_opcodes(struct dp_env *e)
 {
 	struct uvio_dp_cq ca, cb;
 	struct uvio_dp_qp a, b;
@@ -507,9 +279,9 @@ static void rc_opcodes(struct env *e)
 	 * and the QP goes to ERR: what is posted after it flushes. */
 	{
 		struct uvio_mr ro;
-		uint8_t *page = e->buf + BUF_LEN - 4096;
+		uint8_t *page = e->buf + DP_BUF_LEN - 4096;
 
-		KT_EQ(reg_mr(e, page, 4096, IB_UVERBS_ACCESS_LOCAL_WRITE, &ro), 0);
+		KT_EQ(dp_reg_mr(e, page, 4096, IB_UVERBS_ACCESS_LOCAL_WRITE, &ro), 0);
 		s[0] = sge(e, A_OFF, 64);
 		struct uvio_dp_send_wr w[2] = {
 			{ .wr_id = 30, .opcode = IB_UVERBS_WR_RDMA_WRITE,
@@ -549,7 +321,7 @@ out:
 }
 
 /* UC: sends and writes; READ and atomics are no UC opcodes. */
-static void uc_opcodes(struct env *e)
+static void uc_opcodes(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp a, b;
@@ -656,7 +428,7 @@ out:
 }
 
 /* UD through an address handle: the receive starts with the 40-byte GRH. */
-static void ud_send(struct env *e)
+static void ud_send(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp a, b;
@@ -718,7 +490,7 @@ out_qps:
 }
 
 /* Read one async event (bounded wait); 0 or -ETIMEDOUT. */
-static int async_event(struct env *e, struct uvio_async_event *ev, int ms)
+static int async_event(struct dp_env *e, struct uvio_async_event *ev, int ms)
 {
 	struct pollfd p = { .fd = e->ctx.async_fd, .events = POLLIN };
 
@@ -729,7 +501,7 @@ static int async_event(struct env *e, struct uvio_async_event *ev, int ms)
 }
 
 /* CQ overflow, and a resize with completions in flight. */
-static void cq_sizes(struct env *e)
+static void cq_sizes(struct dp_env *e)
 {
 	struct uvio_dp_cq small, cq;
 	struct uvio_dp_qp a, b;
@@ -805,7 +577,7 @@ out:
 }
 
 /* SRQ: receives through it, a resize with receives in it, the limit event. */
-static void srq_limit(struct env *e)
+static void srq_limit(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_srq srq;
@@ -867,21 +639,8 @@ out:
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
 }
 
-/* A completion event within ms, for the CQ with user handle uh. */
-static int comp_event(struct env *e, uint64_t uh, int ms)
-{
-	struct pollfd p = { .fd = e->chan.fd, .events = POLLIN };
-	struct uvio_comp_event ev = { .sz = sizeof(ev) };
-
-	if (poll(&p, 1, ms) != 1)
-		return -ETIMEDOUT;
-	KT_EQ(uvio_get_comp_event(e->chan.fd, &ev), 0);
-	KT_EQ(ev.cq_user_handle, uh);
-	return 0;
-}
-
 /* Arm (next, then solicited only) and wait on the channel. */
-static void arm_and_wait(struct env *e)
+static void arm_and_wait(struct dp_env *e)
 {
 	struct uvio_dp_cq ca, cb;
 	struct uvio_dp_qp a, b;
@@ -929,131 +688,28 @@ out:
 	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
 }
 
-/* Two threads post SENDs on one QP while a third polls its CQ; each
- * message carries its wr_id, which the receiver checks. */
-#define MAX_PER_THREAD 3000u
-static unsigned PER_THREAD = MAX_PER_THREAD;	/* 300 under KT_QUICK (memcheck) */
-#define MSG 16u
-struct mt {
-	struct env *e;
-	struct uvio_dp_qp *a, *b;
-	struct uvio_dp_cq *ca, *cb;
-	uint8_t seen_send[2 * MAX_PER_THREAD];
-	uint8_t seen_recv[2 * MAX_PER_THREAD];
-	_Atomic unsigned sends_done, recvs_done;
-	_Atomic int errors;
-};
-static struct mt mt;
+/* Two threads post SENDs on one QP while a third polls its CQ and the
+ * peer's (kt_dp_lib.c); each message carries its wr_id, which the receiver
+ * checks. */
+static unsigned PER_THREAD = DP_MT_MAX_PER_THREAD;	/* 300 under KT_QUICK (memcheck) */
 
-static void *mt_post(void *arg)
+static void threads(struct dp_env *e)
 {
-	unsigned t = (unsigned)(uintptr_t)arg;
-	uint64_t end = now_ms() + 60000;
+	struct dp_mt_result r = dp_threads(e, PER_THREAD, 1);
 
-	for (unsigned i = 0; i < PER_THREAD && now_ms() < end;) {
-		uint64_t id = t * PER_THREAD + i;
-		uint64_t payload[MSG / 8] = { id, ~id };
-		struct uvio_dp_sge s = { (uintptr_t)payload, MSG, 0 };
-		struct uvio_dp_send_wr w = { .wr_id = id, .opcode = IB_UVERBS_WR_SEND,
-					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
-					     .sg_list = &s, .num_sge = 1 };
-		int err = uvio_dp_post_send(mt.a, &w, 1, NULL);
-
-		if (err == -ENOSPC) {
-			usleep(50);
-			continue;
-		}
-		if (err) {
-			mt.errors++;
-			break;
-		}
-		i++;
-	}
-	return NULL;
-}
-
-static void *mt_poll(void *arg)
-{
-	struct uvio_dp_wc wc[16];
-	uint64_t end = now_ms() + 60000;
-	(void)arg;
-
-	while ((mt.sends_done < 2 * PER_THREAD || mt.recvs_done < 2 * PER_THREAD) &&
-	       now_ms() < end) {
-		int n = uvio_dp_poll_cq(mt.ca, wc, 16), m;
-
-		for (int i = 0; i < n; i++) {
-			if (wc[i].status || wc[i].wr_id >= 2 * PER_THREAD || mt.seen_send[wc[i].wr_id]++)
-				mt.errors++;
-			mt.sends_done++;
-		}
-		m = uvio_dp_poll_cq(mt.cb, wc, 16);
-		for (int i = 0; i < m; i++) {
-			uint64_t slot = wc[i].wr_id;
-			const uint64_t *p = (const uint64_t *)(mt.e->buf + B_RX + slot * MSG);
-
-			if (wc[i].status || wc[i].byte_len != MSG || p[0] >= 2 * PER_THREAD ||
-			    p[1] != ~p[0] || mt.seen_recv[p[0]]++)
-				mt.errors++;
-			mt.recvs_done++;
-			/* the slot takes the next message */
-			struct uvio_dp_sge s = { (uintptr_t)p, MSG, mt.e->mr.lkey };
-			struct uvio_dp_recv_wr r = { .wr_id = slot, .sg_list = &s, .num_sge = 1 };
-			if (uvio_dp_post_recv(mt.b, &r, 1, NULL))
-				mt.errors++;
-		}
-		if (n <= 0 && m <= 0)
-			usleep(20);
-	}
-	return NULL;
-}
-
-static void threads(struct env *e)
-{
-	struct uvio_dp_cq ca, cb;
-	struct uvio_dp_qp a, b;
-	pthread_t t[3];
-	uint64_t t0 = now_ms();
-
-	make_cq(e, &ca, 256, 0x7a);
-	make_cq(e, &cb, 256, 0x7b);
-	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x7a);
-	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x7b);
-	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
-		goto out;
-	memset(&mt, 0, sizeof(mt));
-	mt.e = e;
-	mt.a = &a;
-	mt.b = &b;
-	mt.ca = &ca;
-	mt.cb = &cb;
-	for (uint64_t i = 0; i < 48; i++) {
-		struct uvio_dp_sge s = sge(e, B_RX + i * MSG, MSG);
-		struct uvio_dp_recv_wr r = { .wr_id = i, .sg_list = &s, .num_sge = 1 };
-
-		KT_EQ(uvio_dp_post_recv(&b, &r, 1, NULL), 0);
-	}
-	pthread_create(&t[0], NULL, mt_post, (void *)0);
-	pthread_create(&t[1], NULL, mt_post, (void *)1);
-	pthread_create(&t[2], NULL, mt_poll, NULL);
-	for (int i = 0; i < 3; i++)
-		pthread_join(t[i], NULL);
-	KT_EQ(mt.errors, 0);
-	KT_EQ(mt.sends_done, 2 * PER_THREAD);
-	KT_EQ(mt.recvs_done, 2 * PER_THREAD);
+	if (!r.ran)
+		return;
+	KT_EQ(r.errors, 0);
+	KT_EQ(r.sends_done, 2 * PER_THREAD);
+	KT_EQ(r.recvs_done, 2 * PER_THREAD);
 	printf("threads: 2 posters x %u SENDs, 1 poller: %u send and %u receive completions, "
-	       "%d errors, %llu ms\n", PER_THREAD, (unsigned)mt.sends_done,
-	       (unsigned)mt.recvs_done, mt.errors, (unsigned long long)(now_ms() - t0));
-out:
-	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
-	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+	       "%d errors, %llu ms\n", PER_THREAD, r.sends_done, r.recvs_done, r.errors,
+	       (unsigned long long)r.ms);
 }
 
 /* The kernel's own data-path commands: refused before any system call,
  * here with completions in the CQ (5.10's POLL_CQ would crash on it). */
-static void kernel_commands(struct env *e)
+static void kernel_commands(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp a, b;
@@ -1108,7 +764,7 @@ static void kernel_commands(struct env *e)
 
 /* siw before RTS: queues mapped, receives posted, sends refused by the
  * doorbell, and ERR flushes the receives. */
-static void siw_queues(struct env *e)
+static void siw_queues(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp qp;
@@ -1199,7 +855,7 @@ static void siw_queues(struct env *e)
  * before it is written (*bad == 0). The WQEs never run; the QP is
  * destroyed with them.
  */
-static void opcode_query(struct env *e)
+static void opcode_query(struct dp_env *e)
 {
 	static const uint32_t types[] = { IB_UVERBS_QPT_RC, IB_UVERBS_QPT_UC, IB_UVERBS_QPT_UD };
 	struct uvio_dp_sge sg = { (uintptr_t)e->buf, 8, e->mr.lkey };
@@ -1252,13 +908,18 @@ int main(void)
 	 * for root, and that kernel's default is 64 KiB. */
 	KT_EQ(setrlimit(RLIMIT_MEMLOCK, &unlimited), 0);
 	if (getenv("KT_QUICK"))
-		PER_THREAD = MAX_PER_THREAD / 10;
+		PER_THREAD = DP_MT_MAX_PER_THREAD / 10;
 
 	KT_CHECK(n > 0, "no device: %d", n);
 	for (int i = 0; i < n && i < 8; i++) {
-		struct env e;
+		struct dp_env e;
+		bool is_siw = devs[i].driver_id == RDMA_DRIVER_SIW;
 
-		if (env_open(&e, &devs[i]))
+		/* rxe connects through GID index 1, its RoCE v2 IPv4 GID;
+		 * siw has none (no RTS without the iWARP CM) and no MWs */
+		if (dp_env_open(&e, devs[i].name, is_siw,
+				DP_ACCESS_ALL | (is_siw ? 0 : IB_UVERBS_ACCESS_MW_BIND),
+				is_siw ? -1 : 1))
 			continue;
 		printf("device %s (%s) on %s\n", devs[i].name, e.siw ? "siw" : "rxe",
 		       kt_kernel_release());
@@ -1275,7 +936,7 @@ int main(void)
 			arm_and_wait(&e);
 			threads(&e);
 		}
-		env_close(&e);
+		dp_env_close(&e);
 		KT_EQ(kt_rdma_res_count("qp", devs[i].name, getpid()), 0);
 		KT_EQ(kt_rdma_res_count("cq", devs[i].name, getpid()), 0);
 	}

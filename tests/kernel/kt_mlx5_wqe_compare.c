@@ -49,13 +49,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
 #include <uvio.h>
 #include <uvio/dp.h>
 #include "kt.h"
+#include "kt_dp_lib.h"
 
 /* ---- the script --------------------------------------------------------------- */
 
@@ -303,14 +303,6 @@ static struct side lib = { .name = "library" }, ibv = { .name = "libmlx5" };
 static const char *dev_name = "mlx5_0";
 static char dbgdir[256] = "/sys/kernel/debug/mlx5_standin";
 
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
 static void fill_bufs(struct side *s)
 {
 	for (uint32_t i = 0; i < BUF_LEN; i++)
@@ -320,9 +312,6 @@ static void fill_bufs(struct side *s)
 }
 
 /* ---- the library's side ------------------------------------------------------------ */
-
-#define ACCESS_ALL (IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE | \
-		    IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC)
 
 static struct {
 	struct uvio_device *dev;
@@ -339,7 +328,7 @@ static struct {
 static int lib_post(struct side *s, const struct step *st, int n)
 {
 	struct uvio_dp_send_wr wr[BATCH];
-	struct uvio_dp_sge sge[BATCH][3];
+	struct uvio_dp_sge sges[BATCH][3];
 	uint32_t bad = 0;
 	int err;
 
@@ -347,14 +336,14 @@ static int lib_post(struct side *s, const struct step *st, int n)
 		const struct step *t = &st[i];
 
 		for (int k = 0; k < t->nsge; k++)
-			sge[i][k] = (struct uvio_dp_sge){ .addr = (uintptr_t)(s->buf[t->sg[k].mr] +
+			sges[i][k] = (struct uvio_dp_sge){ .addr = (uintptr_t)(s->buf[t->sg[k].mr] +
 									     t->sg[k].off),
 							  .length = t->sg[k].len,
 							  .lkey = s->lkey[t->sg[k].mr] };
 		memset(&wr[i], 0, sizeof(wr[i]));
 		wr[i].wr_id = t->wr_id;
 		wr[i].opcode = t->op;
-		wr[i].sg_list = t->nsge ? sge[i] : NULL;
+		wr[i].sg_list = t->nsge ? sges[i] : NULL;
 		wr[i].num_sge = t->nsge;
 		wr[i].flags = (t->sig ? UVIO_DP_SEND_SIGNALED : 0) |
 			      (t->inl ? UVIO_DP_SEND_INLINE : 0) |
@@ -410,54 +399,12 @@ static int lib_poll(struct side *s, int qp, struct wc1 *out, int n)
 	return got;
 }
 
+/* To RTS as kt_mlx5_dp's QPs go (kt_dp_lib.c), through GID 0; ud: no peer. */
 static int lib_modify(int qp, bool ud, uint32_t peer, const uint8_t *gid)
 {
-	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_INIT, .port_num = 1,
-		  .attr_mask = UVIO_QP_STATE | UVIO_QP_PKEY_INDEX | UVIO_QP_PORT);
-	uint32_t h = L.qp[qp].handle;
-	int err;
+	int err = dp_modify_to_rts(L.dev, L.qp[qp].handle,
+				   ud ? IB_UVERBS_QPT_UD : IB_UVERBS_QPT_RC, peer, gid, 0);
 
-	if (ud) {
-		a.qkey = QKEY;
-		a.attr_mask |= UVIO_QP_QKEY;
-	} else {
-		a.qp_access_flags = ACCESS_ALL & ~(uint32_t)IB_UVERBS_ACCESS_LOCAL_WRITE;
-		a.attr_mask |= UVIO_QP_ACCESS_FLAGS;
-	}
-	err = uvio_modify_qp(L.dev, h, &a, NULL, NULL);
-	memset(&a, 0, sizeof(a));
-	a.sz = sizeof(a);
-	a.qp_state = UVIO_QPS_RTR;
-	a.attr_mask = UVIO_QP_STATE;
-	if (!ud) {
-		a.path_mtu = UVIO_MTU_1024;
-		a.dest_qp_num = peer;
-		a.rq_psn = 0x100;
-		a.ah = (struct uvio_av){ .is_global = 1, .sgid_index = 0, .hop_limit = 64,
-					 .port_num = 1 };
-		memcpy(a.ah.dgid, gid, 16);
-		a.max_dest_rd_atomic = 4;
-		a.min_rnr_timer = 1;
-		a.attr_mask |= UVIO_QP_AV | UVIO_QP_PATH_MTU | UVIO_QP_DEST_QPN | UVIO_QP_RQ_PSN |
-			       UVIO_QP_MAX_DEST_RD_ATOMIC | UVIO_QP_MIN_RNR_TIMER;
-	}
-	if (!err)
-		err = uvio_modify_qp(L.dev, h, &a, NULL, NULL);
-	memset(&a, 0, sizeof(a));
-	a.sz = sizeof(a);
-	a.qp_state = UVIO_QPS_RTS;
-	a.sq_psn = 0x100;
-	a.attr_mask = UVIO_QP_STATE | UVIO_QP_SQ_PSN;
-	if (!ud) {
-		a.timeout = 14;
-		a.retry_cnt = 7;
-		a.rnr_retry = 7;
-		a.max_rd_atomic = 4;
-		a.attr_mask |= UVIO_QP_TIMEOUT | UVIO_QP_RETRY_CNT | UVIO_QP_RNR_RETRY |
-			       UVIO_QP_MAX_QP_RD_ATOMIC;
-	}
-	if (!err)
-		err = uvio_modify_qp(L.dev, h, &a, NULL, NULL);
 	if (err)
 		printf("library: modify %s: %s\n", qp_name[qp], uvio_last_error());
 	return err;
@@ -485,7 +432,7 @@ static int lib_open(struct side *s)
 	memcpy(s->gid, g.gid, 16);
 	for (int m = 0; m < NMR; m++) {
 		UVIO_OPTS(uvio_mr_attr, a, .pd_handle = L.pd, .addr = s->buf[m], .length = BUF_LEN,
-			  .iova = (uintptr_t)s->buf[m], .access = ACCESS_ALL);
+			  .iova = (uintptr_t)s->buf[m], .access = DP_ACCESS_ALL);
 
 		L.mr[m].sz = sizeof(L.mr[m]);
 		if (uvio_reg_mr(L.dev, &a, NULL, &L.mr[m], NULL)) {
@@ -577,14 +524,14 @@ static struct {
 static int ibv_side_post(struct side *s, const struct step *st, int n)
 {
 	struct ibv_send_wr wr[BATCH], *bad = NULL;
-	struct ibv_sge sge[BATCH][3];
+	struct ibv_sge sges[BATCH][3];
 	int err;
 
 	for (int i = 0; i < n; i++) {
 		const struct step *t = &st[i];
 
 		for (int k = 0; k < t->nsge; k++)
-			sge[i][k] = (struct ibv_sge){ .addr = (uintptr_t)(s->buf[t->sg[k].mr] +
+			sges[i][k] = (struct ibv_sge){ .addr = (uintptr_t)(s->buf[t->sg[k].mr] +
 									  t->sg[k].off),
 						      .length = t->sg[k].len,
 						      .lkey = s->lkey[t->sg[k].mr] };
@@ -592,7 +539,7 @@ static int ibv_side_post(struct side *s, const struct step *st, int n)
 		wr[i].wr_id = t->wr_id;
 		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
 		wr[i].opcode = (enum ibv_wr_opcode)t->op;
-		wr[i].sg_list = t->nsge ? sge[i] : NULL;
+		wr[i].sg_list = t->nsge ? sges[i] : NULL;
 		wr[i].num_sge = t->nsge;
 		wr[i].send_flags = (t->sig ? IBV_SEND_SIGNALED : 0) | (t->inl ? IBV_SEND_INLINE : 0) |
 				   (t->fence ? IBV_SEND_FENCE : 0) |
@@ -992,9 +939,9 @@ static int run_side(struct side *s)
 		}
 		if (s->post(s, &script[k], n))
 			return -1;
-		end = now_ms() + 20000;
+		end = dp_now_ms() + 20000;
 		for (int q = 0; q < NQP; q++) {
-			while (got[q] < want[q] && now_ms() < end) {
+			while (got[q] < want[q] && dp_now_ms() < end) {
 				int r;
 
 				if (s->nwc == MAX_WC)
