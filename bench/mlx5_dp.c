@@ -32,12 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
 #include <uvio.h>
 #include <uvio/dp.h>
+#include "dp_bench_lib.h"
 
 #define WINDOW 32
 #define BUF (4u << 20)
@@ -48,18 +48,16 @@
 #define GIDX 0
 #define EMPTY 64
 
+/* QP 1 takes WINDOW receives; SENDs of SEND_LEN go inline. */
+static const struct dp_bench_shape shape = { .buf_len = BUF, .window = WINDOW,
+					     .recv_wr = WINDOW, .inline_len = SEND_LEN,
+					     .gid_index = GIDX, .psn = 0x100 };
+
 struct count {
 	unsigned long send, write, recv, poll, rpoll, empty, done, rdone, pempty, rempty;
 };
 
 static struct count c;
-
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "mlx5_dp: %s: %d (%s) %s\n", what, err, strerror(err < 0 ? -err : err),
-		uvio_last_error());
-	exit(1);
-}
 
 /* The bytes of message i (SEND) or of write i, at offset k. */
 static uint8_t pattern(unsigned long i, size_t k)
@@ -84,17 +82,6 @@ static void check_bytes(const uint8_t *p, size_t len, unsigned long i, const cha
 }
 
 /* ---- this library ---------------------------------------------------- */
-
-struct uvio_side {
-	struct uvio_device *dev;
-	struct uvio_context ctx;
-	uint32_t pd;
-	struct uvio_mr mr;
-	struct uvio_dp_cq cq[2];
-	struct uvio_dp_qp qp[2];
-	uint8_t gid[16];
-	uint8_t *buf;
-};
 
 #define COUNTED __attribute__((noinline, used))
 COUNTED int send_uvio(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
@@ -133,90 +120,6 @@ COUNTED int empty_uvio(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc)
 	return uvio_dp_poll_cq(cq, wc, 16);
 }
 
-static void uvio_rts(struct uvio_side *s, struct uvio_dp_qp *qp, uint32_t peer)
-{
-	UVIO_OPTS(uvio_qp_attr, a, .qp_state = UVIO_QPS_INIT, .port_num = 1,
-		  .qp_access_flags = IB_UVERBS_ACCESS_REMOTE_WRITE,
-		  .attr_mask = UVIO_QP_STATE | UVIO_QP_PKEY_INDEX | UVIO_QP_PORT |
-			       UVIO_QP_ACCESS_FLAGS);
-	int err = uvio_modify_qp(s->dev, qp->handle, &a, NULL, NULL);
-
-	a = (struct uvio_qp_attr){ .sz = sizeof(a), .qp_state = UVIO_QPS_RTR,
-		.path_mtu = UVIO_MTU_1024, .dest_qp_num = peer, .min_rnr_timer = 1,
-		.rq_psn = 0x100,
-		.ah = { .is_global = 1, .sgid_index = GIDX, .hop_limit = 64, .port_num = 1 },
-		.attr_mask = UVIO_QP_STATE | UVIO_QP_AV | UVIO_QP_PATH_MTU | UVIO_QP_DEST_QPN |
-			     UVIO_QP_RQ_PSN | UVIO_QP_MAX_DEST_RD_ATOMIC | UVIO_QP_MIN_RNR_TIMER };
-	memcpy(a.ah.dgid, s->gid, 16);
-	if (!err)
-		err = uvio_modify_qp(s->dev, qp->handle, &a, NULL, NULL);
-	a = (struct uvio_qp_attr){ .sz = sizeof(a), .qp_state = UVIO_QPS_RTS, .timeout = 14,
-		.retry_cnt = 7, .rnr_retry = 7, .sq_psn = 0x100,
-		.attr_mask = UVIO_QP_STATE | UVIO_QP_TIMEOUT | UVIO_QP_RETRY_CNT |
-			     UVIO_QP_RNR_RETRY | UVIO_QP_SQ_PSN | UVIO_QP_MAX_QP_RD_ATOMIC };
-	if (!err)
-		err = uvio_modify_qp(s->dev, qp->handle, &a, NULL, NULL);
-	if (err)
-		die("uvio modify_qp", err);
-}
-
-static void uvio_open(struct uvio_side *s, const char *name)
-{
-	struct uvio_gid_entry g;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	s->ctx.sz = sizeof(s->ctx);
-	s->mr.sz = sizeof(s->mr);
-	s->buf = mmap(NULL, BUF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s->buf == MAP_FAILED)
-		die("mmap", -errno);
-	err = uvio_device_open(name, &s->dev);
-	if (!err)
-		err = uvio_get_context(s->dev, NULL, &s->ctx, NULL);
-	if (!err)
-		err = uvio_alloc_pd(s->dev, NULL, &s->pd, NULL);
-	if (err)
-		die("uvio open", err);
-	UVIO_OPTS(uvio_mr_attr, ma, .pd_handle = s->pd, .addr = s->buf, .length = BUF,
-		  .iova = (uintptr_t)s->buf,
-		  .access = IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE);
-	err = uvio_reg_mr(s->dev, &ma, NULL, &s->mr, NULL);
-	if (!err)
-		err = uvio_query_gid_entry(s->dev, 1, GIDX, &g, NULL);
-	if (err)
-		die("uvio reg_mr/gid", err);
-	memcpy(s->gid, g.gid, 16);
-	for (int i = 0; i < 2; i++) {
-		UVIO_OPTS(uvio_cq_attr, ca, .cqe = 2 * WINDOW);
-		UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC, .pd_handle = s->pd,
-			  .cap = { .max_send_wr = WINDOW, .max_recv_wr = WINDOW, .max_send_sge = 1,
-				   .max_recv_sge = 1, .max_inline_data = SEND_LEN });
-
-		err = uvio_dp_create_cq(s->dev, &ca, &s->cq[i]);
-		qa.send_cq_handle = qa.recv_cq_handle = s->cq[i].handle;
-		if (!err)
-			err = uvio_dp_create_qp(s->dev, &qa, NULL, &s->qp[i]);
-		if (err)
-			die("uvio create", err);
-	}
-	uvio_rts(s, &s->qp[0], s->qp[1].qp_num);
-	uvio_rts(s, &s->qp[1], s->qp[0].qp_num);
-}
-
-static void uvio_close(struct uvio_side *s)
-{
-	for (int i = 0; i < 2; i++) {
-		if (uvio_dp_destroy_qp(&s->qp[i], NULL) || uvio_dp_destroy_cq(&s->cq[i], NULL))
-			die("uvio destroy", -EIO);
-	}
-	if (uvio_dereg_mr(s->dev, s->mr.handle, NULL) || uvio_dealloc_pd(s->dev, s->pd, NULL))
-		die("uvio dereg/dealloc", -EIO);
-	close(s->ctx.async_fd);
-	uvio_device_close(s->dev);
-	munmap(s->buf, BUF);
-}
-
 static void uvio_recv(struct uvio_side *s, unsigned long i)
 {
 	struct uvio_dp_sge g = { (uintptr_t)s->buf + RX_OFF + (i % WINDOW) * SEND_LEN, SEND_LEN,
@@ -225,7 +128,7 @@ static void uvio_recv(struct uvio_side *s, unsigned long i)
 	int err = recv_uvio(&s->qp[1], &r);
 
 	if (err)
-		die("uvio post_recv", err);
+		dp_bench_die("uvio post_recv", err);
 	c.recv++;
 }
 
@@ -242,25 +145,25 @@ static void uvio_drain(struct uvio_side *s, unsigned long posted, unsigned long 
 			n = poll_uvio(&s->cq[0], wc);
 			c.poll++;
 			if (n < 0)
-				die("uvio poll", n);
+				dp_bench_die("uvio poll", n);
 			c.pempty += !n;
 			for (int i = 0; i < n; i++, (*done)++)
 				if (wc[i].status || wc[i].wr_id != *done || wc[i].opcode != opcode)
-					die("uvio completion", -EIO);
+					dp_bench_die("uvio completion", -EIO);
 			c.done += n;
 		}
 		if (rx && *rdone < posted) {
 			m = rpoll_uvio(&s->cq[1], wc);
 			c.rpoll++;
 			if (m < 0)
-				die("uvio rpoll", m);
+				dp_bench_die("uvio rpoll", m);
 			c.rempty += !m;
 			for (int i = 0; i < m; i++, (*rdone)++) {
 				const uint8_t *p = s->buf + RX_OFF + (*rdone % WINDOW) * SEND_LEN;
 
 				if (wc[i].status || wc[i].wr_id != *rdone ||
 				    wc[i].opcode != UVIO_WC_RECV || wc[i].byte_len != len)
-					die("uvio receive", -EIO);
+					dp_bench_die("uvio receive", -EIO);
 				check_bytes(p, SEND_LEN, *rdone, "received message");
 				uvio_recv(s, *rdone + WINDOW);
 			}
@@ -277,7 +180,7 @@ static void uvio_run(const char *dev, unsigned long msgs)
 	struct uvio_dp_wc wc[16];
 	unsigned long posted = 0, done = 0, rdone = 0;
 
-	uvio_open(&s, dev);
+	uvio_side_open(&s, dev, &shape);
 	for (unsigned long i = 0; i < WINDOW; i++)
 		uvio_recv(&s, i);
 	/* 1. SEND 64 bytes inline */
@@ -295,7 +198,7 @@ static void uvio_run(const char *dev, unsigned long msgs)
 			fill(src, SEND_LEN, posted);
 			err = send_uvio(&s.qp[0], &wr);
 			if (err)
-				die("uvio post_send SEND", err);
+				dp_bench_die("uvio post_send SEND", err);
 			c.send++;
 		}
 		uvio_drain(&s, posted, &done, &rdone, 1, UVIO_WC_SEND, SEND_LEN);
@@ -318,7 +221,7 @@ static void uvio_run(const char *dev, unsigned long msgs)
 			fill(src, WRITE_LEN, posted + msgs);
 			err = write_uvio(&s.qp[0], &wr);
 			if (err)
-				die("uvio post_send RDMA WRITE", err);
+				dp_bench_die("uvio post_send RDMA WRITE", err);
 			c.write++;
 		}
 		uvio_drain(&s, posted, &done, &rdone, 0, UVIO_WC_RDMA_WRITE, 0);
@@ -328,21 +231,11 @@ static void uvio_run(const char *dev, unsigned long msgs)
 	}
 	for (int i = 0; i < EMPTY; i++, c.empty++)
 		if (empty_uvio(&s.cq[0], wc) != 0)
-			die("uvio: a completion more than posted", -EIO);
-	uvio_close(&s);
+			dp_bench_die("uvio: a completion more than posted", -EIO);
+	uvio_side_close(&s);
 }
 
 /* ---- libibverbs and rdma-core's libmlx5 -------------------------------- */
-
-struct ibv_side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_mr *mr;
-	struct ibv_cq *cq[2];
-	struct ibv_qp *qp[2];
-	union ibv_gid gid;
-	uint8_t *buf;
-};
 
 COUNTED int send_ibv(struct ibv_qp *qp, struct ibv_send_wr *wr);
 COUNTED int send_ibv(struct ibv_qp *qp, struct ibv_send_wr *wr)
@@ -386,89 +279,6 @@ COUNTED int empty_ibv(struct ibv_cq *cq, struct ibv_wc *wc)
 	return ibv_poll_cq(cq, 16, wc);
 }
 
-static void ibv_rts(struct ibv_side *s, struct ibv_qp *qp, uint32_t peer)
-{
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
-	int err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-					   IBV_QP_ACCESS_FLAGS);
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = peer;
-	a.rq_psn = 0x100;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.sgid_index = GIDX;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.dgid = s->gid;
-	a.ah_attr.port_num = 1;
-	if (!err)
-		err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-						   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-						   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 0x100;
-	if (!err)
-		err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-						   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-						   IBV_QP_MAX_QP_RD_ATOMIC);
-	if (err)
-		die("ibv_modify_qp", err);
-}
-
-static void ibv_open(struct ibv_side *s, const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; list && list[i] && !s->ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			s->ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
-	if (!s->ctx)
-		die("ibv_open_device", ENODEV);
-	s->buf = mmap(NULL, BUF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s->buf == MAP_FAILED)
-		die("mmap", errno);
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->mr = s->pd ? ibv_reg_mr(s->pd, s->buf, BUF,
-				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : NULL;
-	if (!s->mr || ibv_query_gid(s->ctx, 1, GIDX, &s->gid))
-		die("ibv pd/mr/gid", errno);
-	for (int i = 0; i < 2; i++) {
-		struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_RC,
-					       .cap = { .max_send_wr = WINDOW,
-							.max_recv_wr = WINDOW, .max_send_sge = 1,
-							.max_recv_sge = 1,
-							.max_inline_data = SEND_LEN } };
-
-		s->cq[i] = ibv_create_cq(s->ctx, 2 * WINDOW, NULL, NULL, 0);
-		qa.send_cq = qa.recv_cq = s->cq[i];
-		s->qp[i] = s->cq[i] ? ibv_create_qp(s->pd, &qa) : NULL;
-		if (!s->qp[i])
-			die("ibv create", errno);
-	}
-	ibv_rts(s, s->qp[0], s->qp[1]->qp_num);
-	ibv_rts(s, s->qp[1], s->qp[0]->qp_num);
-}
-
-static void ibv_close(struct ibv_side *s)
-{
-	for (int i = 0; i < 2; i++)
-		if (ibv_destroy_qp(s->qp[i]) || ibv_destroy_cq(s->cq[i]))
-			die("ibv destroy", EIO);
-	if (ibv_dereg_mr(s->mr) || ibv_dealloc_pd(s->pd) || ibv_close_device(s->ctx))
-		die("ibv dereg/dealloc/close", EIO);
-	munmap(s->buf, BUF);
-}
-
 static void ibv_recv(struct ibv_side *s, unsigned long i)
 {
 	struct ibv_sge g = { (uintptr_t)s->buf + RX_OFF + (i % WINDOW) * SEND_LEN, SEND_LEN,
@@ -477,7 +287,7 @@ static void ibv_recv(struct ibv_side *s, unsigned long i)
 	int err = recv_ibv(s->qp[1], &r);
 
 	if (err)
-		die("ibv post_recv", err);
+		dp_bench_die("ibv post_recv", err);
 	c.recv++;
 }
 
@@ -493,25 +303,25 @@ static void ibv_drain(struct ibv_side *s, unsigned long posted, unsigned long *d
 			n = poll_ibv(s->cq[0], wc);
 			c.poll++;
 			if (n < 0)
-				die("ibv poll", n);
+				dp_bench_die("ibv poll", n);
 			c.pempty += !n;
 			for (int i = 0; i < n; i++, (*done)++)
 				if (wc[i].status || wc[i].wr_id != *done || wc[i].opcode != opcode)
-					die("ibv completion", EIO);
+					dp_bench_die("ibv completion", EIO);
 			c.done += n;
 		}
 		if (rx && *rdone < posted) {
 			m = rpoll_ibv(s->cq[1], wc);
 			c.rpoll++;
 			if (m < 0)
-				die("ibv rpoll", m);
+				dp_bench_die("ibv rpoll", m);
 			c.rempty += !m;
 			for (int i = 0; i < m; i++, (*rdone)++) {
 				const uint8_t *p = s->buf + RX_OFF + (*rdone % WINDOW) * SEND_LEN;
 
 				if (wc[i].status || wc[i].wr_id != *rdone ||
 				    wc[i].opcode != IBV_WC_RECV || wc[i].byte_len != len)
-					die("ibv receive", EIO);
+					dp_bench_die("ibv receive", EIO);
 				check_bytes(p, SEND_LEN, *rdone, "received message");
 				ibv_recv(s, *rdone + WINDOW);
 			}
@@ -528,7 +338,7 @@ static void ibv_run(const char *dev, unsigned long msgs)
 	struct ibv_wc wc[16];
 	unsigned long posted = 0, done = 0, rdone = 0;
 
-	ibv_open(&s, dev);
+	ibv_side_open(&s, dev, &shape);
 	for (unsigned long i = 0; i < WINDOW; i++)
 		ibv_recv(&s, i);
 	while (done < msgs) {
@@ -545,7 +355,7 @@ static void ibv_run(const char *dev, unsigned long msgs)
 			fill(src, SEND_LEN, posted);
 			err = send_ibv(s.qp[0], &wr);
 			if (err)
-				die("ibv post_send SEND", err);
+				dp_bench_die("ibv post_send SEND", err);
 			c.send++;
 		}
 		ibv_drain(&s, posted, &done, &rdone, 1, IBV_WC_SEND, SEND_LEN);
@@ -566,7 +376,7 @@ static void ibv_run(const char *dev, unsigned long msgs)
 			fill(src, WRITE_LEN, posted + msgs);
 			err = write_ibv(s.qp[0], &wr);
 			if (err)
-				die("ibv post_send RDMA WRITE", err);
+				dp_bench_die("ibv post_send RDMA WRITE", err);
 			c.write++;
 		}
 		ibv_drain(&s, posted, &done, &rdone, 0, IBV_WC_RDMA_WRITE, 0);
@@ -576,8 +386,8 @@ static void ibv_run(const char *dev, unsigned long msgs)
 	}
 	for (int i = 0; i < EMPTY; i++, c.empty++)
 		if (empty_ibv(s.cq[0], wc) != 0)
-			die("ibv: a completion more than posted", EIO);
-	ibv_close(&s);
+			dp_bench_die("ibv: a completion more than posted", EIO);
+	ibv_side_close(&s);
 }
 
 int main(int argc, char **argv)
