@@ -36,96 +36,19 @@ static void rc_opcodes(struct dp_env *e)
 	struct uvio_dp_cq ca, cb;
 	struct uvio_dp_qp a, b;
 	struct uvio_dp_wc wc[8];
+	struct dp_rc_pair pair = { &a, &b, &ca, &cb };
 	struct uvio_dp_sge s[3];
-	uint64_t *remote = (uint64_t *)(e->buf + ATOM), *old = (uint64_t *)(e->buf + ATOM + 64);
+	uint64_t *remote = (uint64_t *)(e->buf + ATOM);
 
-	make_cq(e, &ca, 64, 0xa);
-	make_cq(e, &cb, 64, 0xb);
-	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x1a);
-	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x1b);
-	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+	if (rc_pair_create(e, &pair, 64, 0xa, 0x1a))
 		goto out;
 	printf("rc: QPs %u and %u at RTS; send queue %u, inline %u\n", a.qp_num, b.qp_num,
 	       uvio_dp_queue_capacity(&a.sq), a.cap.max_inline_data);
 
-	/* SEND of three SGEs into one receive. */
-	fill(e->buf + A_OFF, 3000, 1);
-	memset(e->buf + B_RX, 0, 4096);
-	recv1(&b, sge(e, B_RX, 4096), 100);
-	s[0] = sge(e, A_OFF, 1000);
-	s[1] = sge(e, A_OFF + 1000, 1000);
-	s[2] = sge(e, A_OFF + 2000, 1000);
-	{
-		struct uvio_dp_send_wr w = { .wr_id = 1, .opcode = IB_UVERBS_WR_SEND,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
-					     .num_sge = 3 };
-		KT_EQ(post1(&a, &w), 0);
-	}
-	KT_EQ(wait_wc(&ca, wc, 1), 1);
-	expect_wc(&wc[0], 1, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND");
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	expect_wc(&wc[0], 100, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND's receive");
-	KT_EQ(wc[0].byte_len, 3000);
-	KT_EQ(wc[0].qp_num, b.qp_num);
-	KT_EQ(memcmp(e->buf + B_RX, e->buf + A_OFF, 3000), 0);
-
-	/* Inline SEND with immediate data; the buffer is reused at once. */
-	fill(e->buf + A_OFF, 48, 2);
-	recv1(&b, sge(e, B_RX, 4096), 101);
-	s[0] = sge(e, A_OFF, 48);
-	{
-		struct uvio_dp_send_wr w = { .wr_id = 2, .opcode = IB_UVERBS_WR_SEND_WITH_IMM,
-					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
-					     .sg_list = s, .num_sge = 1, .imm_data = htonl(0xfeed) };
-		KT_EQ(post1(&a, &w), 0);
-	}
-	uint8_t want[48];
-	memcpy(want, e->buf + A_OFF, 48);
-	memset(e->buf + A_OFF, 0xee, 48);
-	KT_EQ(wait_wc(&ca, wc, 1), 1);
-	expect_wc(&wc[0], 2, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND_WITH_IMM inline");
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	expect_wc(&wc[0], 101, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND_WITH_IMM's receive");
-	KT_EQ(wc[0].byte_len, 48);
-	KT_CHECK(wc[0].wc_flags & UVIO_WC_WITH_IMM, "flags %#x", wc[0].wc_flags);
-	KT_EQ(ntohl(wc[0].imm_data), 0xfeed);
-	KT_EQ(memcmp(e->buf + B_RX, want, 48), 0);
-
-	/* RDMA WRITE: no receive consumed. */
-	fill(e->buf + A_OFF, 8192, 3);
-	memset(e->buf + B_TGT, 0, 8192);
-	s[0] = sge(e, A_OFF, 8192);
-	{
-		struct uvio_dp_send_wr w = { .wr_id = 3, .opcode = IB_UVERBS_WR_RDMA_WRITE,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
-					     .num_sge = 1,
-					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
-		KT_EQ(post1(&a, &w), 0);
-	}
-	KT_EQ(wait_wc(&ca, wc, 1), 1);
-	expect_wc(&wc[0], 3, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE");
-	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 8192), 0);
-	KT_EQ(uvio_dp_poll_cq(&cb, wc, 8), 0);
-
-	/* RDMA WRITE with immediate: the bytes, and a receive that says so. */
-	fill(e->buf + A_OFF, 512, 4);
-	recv1(&b, sge(e, B_RX, 16), 102);
-	s[0] = sge(e, A_OFF, 512);
-	{
-		struct uvio_dp_send_wr w = { .wr_id = 4, .opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
-					     .num_sge = 1, .imm_data = htonl(0xabcd),
-					     .rdma = { (uintptr_t)(e->buf + B_TGT + 4096), e->mr.rkey } };
-		KT_EQ(post1(&a, &w), 0);
-	}
-	KT_EQ(wait_wc(&ca, wc, 1), 1);
-	expect_wc(&wc[0], 4, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE_WITH_IMM");
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	expect_wc(&wc[0], 102, UVIO_WC_SUCCESS, UVIO_WC_RECV_RDMA_WITH_IMM,
-		  "RDMA_WRITE_WITH_IMM's receive");
-	KT_EQ(ntohl(wc[0].imm_data), 0xabcd);
-	KT_EQ(wc[0].byte_len, 512);
-	KT_EQ(memcmp(e->buf + B_TGT + 4096, e->buf + A_OFF, 512), 0);
+	/* SENDs, inline SEND with immediate, the two WRITEs (kt_dp_lib.c) */
+	rc_send_three_sges(e, &pair, wc);
+	rc_send_imm_inline(e, &pair, wc);
+	rc_writes(e, &pair, wc);
 
 	/* RDMA READ back into A. */
 	fill(e->buf + B_TGT, 5000, 5);
@@ -144,34 +67,8 @@ static void rc_opcodes(struct dp_env *e)
 	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 5000), 0);
 
 	/* Atomics: the remote's old value comes back, the remote changes. */
-	*remote = 100;
-	*old = 0;
-	s[0] = sge(e, ATOM + 64, 8);
-	{
-		struct uvio_dp_send_wr w = { .wr_id = 6, .opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
-					     .num_sge = 1,
-					     .atomic = { .remote_addr = (uintptr_t)remote,
-							 .compare_add = 5, .rkey = e->mr.rkey } };
-		KT_EQ(post1(&a, &w), 0);
-	}
-	KT_EQ(wait_wc(&ca, wc, 1), 1);
-	expect_wc(&wc[0], 6, UVIO_WC_SUCCESS, UVIO_WC_FETCH_ADD, "FETCH_AND_ADD");
-	KT_EQ(*old, 100);
-	KT_EQ(*remote, 105);
-	for (int i = 0; i < 2; i++) {	/* a compare that matches, then one that does not */
-		struct uvio_dp_send_wr w = { .wr_id = 7 + i, .opcode = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
-					     .num_sge = 1,
-					     .atomic = { .remote_addr = (uintptr_t)remote,
-							 .compare_add = 105, .swap = 7 + (uint64_t)i,
-							 .rkey = e->mr.rkey } };
-		KT_EQ(post1(&a, &w), 0);
-		KT_EQ(wait_wc(&ca, wc, 1), 1);
-		expect_wc(&wc[0], 7 + (uint64_t)i, UVIO_WC_SUCCESS, UVIO_WC_COMP_SWAP, "CMP_AND_SWP");
-		KT_EQ(*old, i ? 7 : 105);
-		KT_EQ(*remote, 7);
-	}
+	rc_fetch_add(e, &pair, wc);
+	rc_cmp_swap(e, &pair, wc);
 	/* An atomic needs exactly one 8-byte SGE: refused at post. */
 	{
 		struct uvio_dp_sge four = sge(e, ATOM + 64, 4);
@@ -279,18 +176,8 @@ static void rc_opcodes(struct dp_env *e)
 	 * and the QP goes to ERR: what is posted after it flushes. */
 	{
 		struct uvio_mr ro;
-		uint8_t *page = e->buf + DP_BUF_LEN - 4096;
 
-		KT_EQ(dp_reg_mr(e, page, 4096, IB_UVERBS_ACCESS_LOCAL_WRITE, &ro), 0);
-		s[0] = sge(e, A_OFF, 64);
-		struct uvio_dp_send_wr w[2] = {
-			{ .wr_id = 30, .opcode = IB_UVERBS_WR_RDMA_WRITE,
-			  .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s, .num_sge = 1,
-			  .rdma = { (uintptr_t)page, ro.rkey } },
-			{ .wr_id = 31, .opcode = IB_UVERBS_WR_SEND, .flags = UVIO_DP_SEND_SIGNALED,
-			  .sg_list = s, .num_sge = 1 },
-		};
-		KT_EQ(uvio_dp_post_send(&a, w, 2, NULL), 0);
+		rc_post_write_no_access(e, &pair, &ro);
 		if (!kt_kernel_ge(6, 1)) {
 			/* 5.10 (seen in every run): the responder's QP goes to
 			 * ERR, but no NAK reaches the requester and its retry
@@ -314,10 +201,7 @@ static void rc_opcodes(struct dp_env *e)
 		KT_EQ(uvio_dereg_mr(e->dev, ro.handle, NULL), 0);
 	}
 out:
-	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
-	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+	rc_pair_destroy(&pair);
 }
 
 /* UC: sends and writes; READ and atomics are no UC opcodes. */
@@ -644,37 +528,11 @@ static void arm_and_wait(struct dp_env *e)
 {
 	struct uvio_dp_cq ca, cb;
 	struct uvio_dp_qp a, b;
-	struct uvio_dp_wc wc[4];
-	struct uvio_dp_sge s = sge(e, A_OFF, 32);
+	struct dp_rc_pair pair = { &a, &b, &ca, &cb };
 
-	make_cq(e, &ca, 16, 0x6a);
-	make_cq(e, &cb, 16, 0x6b);
-	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x6a);
-	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x6b);
-	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+	if (rc_pair_create(e, &pair, 16, 0x6a, 0x6a))
 		goto out;
-	for (uint64_t i = 0; i < 3; i++)
-		recv1(&b, sge(e, B_RX, 64), 500 + i);
-	struct uvio_dp_send_wr w = { .wr_id = 90, .opcode = IB_UVERBS_WR_SEND, .sg_list = &s,
-				     .num_sge = 1 };
-
-	KT_EQ(uvio_dp_arm_cq(&cb, 0), 0);
-	KT_EQ(post1(&a, &w), 0);
-	KT_EQ(comp_event(e, 0x6b, 3000), 0);
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	expect_wc(&wc[0], 500, UVIO_WC_SUCCESS, UVIO_WC_RECV, "armed receive");
-
-	/* Solicited only: an unsolicited send raises nothing, a solicited one
-	 * does. */
-	KT_EQ(uvio_dp_arm_cq(&cb, 1), 0);
-	KT_EQ(post1(&a, &w), 0);
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	KT_EQ(comp_event(e, 0x6b, 300), -ETIMEDOUT);
-	w.flags = UVIO_DP_SEND_SOLICITED;
-	KT_EQ(post1(&a, &w), 0);
-	KT_EQ(comp_event(e, 0x6b, 3000), 0);
-	KT_EQ(wait_wc(&cb, wc, 1), 1);
-	expect_wc(&wc[0], 502, UVIO_WC_SUCCESS, UVIO_WC_RECV, "solicited receive");
+	rc_arm_next_and_solicited(e, &pair, 0x6b);
 	printf("arm: next and solicited-only events: ok\n");
 out:
 	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);

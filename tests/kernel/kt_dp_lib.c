@@ -1,4 +1,5 @@
 /* Shared by the data-path test programs: see kt_dp_lib.h. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -248,6 +249,219 @@ void recv1(struct uvio_dp_qp *qp, struct uvio_dp_sge s, uint64_t id)
 	KT_EQ(uvio_dp_post_recv(qp, &r, 1, NULL), 0);
 }
 
+/* ---- RC steps both kt_dp and kt_mlx5_dp take ---------------------------------- */
+
+/* SEND of three SGEs into one receive: the bytes, the length, the
+ * receiving QP. */
+void rc_send_three_sges(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc)
+{
+	struct uvio_dp_sge s[3];
+
+	fill(e->buf + A_OFF, 3000, 1);
+	memset(e->buf + B_RX, 0, 4096);
+	recv1(p->b, sge(e, B_RX, 4096), 100);
+	s[0] = sge(e, A_OFF, 1000);
+	s[1] = sge(e, A_OFF + 1000, 1000);
+	s[2] = sge(e, A_OFF + 2000, 1000);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 1, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 3 };
+		KT_EQ(post1(p->a, &w), 0);
+	}
+	KT_EQ(wait_wc(p->ca, wc, 1), 1);
+	expect_wc(&wc[0], 1, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND");
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	expect_wc(&wc[0], 100, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND's receive");
+	KT_EQ(wc[0].byte_len, 3000);
+	KT_EQ(wc[0].qp_num, p->b->qp_num);
+	KT_EQ(memcmp(e->buf + B_RX, e->buf + A_OFF, 3000), 0);
+}
+
+/* Inline SEND with immediate data; the buffer is reused at once, so the
+ * bytes that arrive are those of the WQE. */
+void rc_send_imm_inline(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc)
+{
+	struct uvio_dp_sge s[1];
+
+	fill(e->buf + A_OFF, 48, 2);
+	recv1(p->b, sge(e, B_RX, 4096), 101);
+	s[0] = sge(e, A_OFF, 48);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 2, .opcode = IB_UVERBS_WR_SEND_WITH_IMM,
+					     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE,
+					     .sg_list = s, .num_sge = 1, .imm_data = htonl(0xfeed) };
+		KT_EQ(post1(p->a, &w), 0);
+	}
+	uint8_t want[48];
+	memcpy(want, e->buf + A_OFF, 48);
+	memset(e->buf + A_OFF, 0xee, 48);
+	KT_EQ(wait_wc(p->ca, wc, 1), 1);
+	expect_wc(&wc[0], 2, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND_WITH_IMM inline");
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	expect_wc(&wc[0], 101, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND_WITH_IMM's receive");
+	KT_EQ(wc[0].byte_len, 48);
+	KT_CHECK(wc[0].wc_flags & UVIO_WC_WITH_IMM, "flags %#x", wc[0].wc_flags);
+	KT_EQ(ntohl(wc[0].imm_data), 0xfeed);
+	KT_EQ(memcmp(e->buf + B_RX, want, 48), 0);
+}
+
+/* RDMA WRITE (no receive consumed), then RDMA WRITE with immediate (the
+ * bytes, and a receive that says so). */
+void rc_writes(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc)
+{
+	struct uvio_dp_sge s[1];
+
+	fill(e->buf + A_OFF, 8192, 3);
+	memset(e->buf + B_TGT, 0, 8192);
+	s[0] = sge(e, A_OFF, 8192);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 3, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)(e->buf + B_TGT), e->mr.rkey } };
+		KT_EQ(post1(p->a, &w), 0);
+	}
+	KT_EQ(wait_wc(p->ca, wc, 1), 1);
+	expect_wc(&wc[0], 3, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE");
+	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 8192), 0);
+	KT_EQ(uvio_dp_poll_cq(p->cb, wc, 8), 0);
+
+	/* RDMA WRITE with immediate: the bytes, and a receive that says so. */
+	fill(e->buf + A_OFF, 512, 4);
+	recv1(p->b, sge(e, B_RX, 16), 102);
+	s[0] = sge(e, A_OFF, 512);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 4, .opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1, .imm_data = htonl(0xabcd),
+					     .rdma = { (uintptr_t)(e->buf + B_TGT + 4096), e->mr.rkey } };
+		KT_EQ(post1(p->a, &w), 0);
+	}
+	KT_EQ(wait_wc(p->ca, wc, 1), 1);
+	expect_wc(&wc[0], 4, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE_WITH_IMM");
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	expect_wc(&wc[0], 102, UVIO_WC_SUCCESS, UVIO_WC_RECV_RDMA_WITH_IMM,
+		  "RDMA_WRITE_WITH_IMM's receive");
+	KT_EQ(ntohl(wc[0].imm_data), 0xabcd);
+	KT_EQ(wc[0].byte_len, 512);
+	KT_EQ(memcmp(e->buf + B_TGT + 4096, e->buf + A_OFF, 512), 0);
+}
+
+/* FETCH_AND_ADD: the remote's old value (100) comes back into ATOM + 64,
+ * the remote word at ATOM becomes 105. */
+void rc_fetch_add(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc)
+{
+	struct uvio_dp_sge s[1];
+	uint64_t *remote = (uint64_t *)(e->buf + ATOM), *old = (uint64_t *)(e->buf + ATOM + 64);
+
+	*remote = 100;
+	*old = 0;
+	s[0] = sge(e, ATOM + 64, 8);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 6, .opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = s,
+					     .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .compare_add = 5, .rkey = e->mr.rkey } };
+		KT_EQ(post1(p->a, &w), 0);
+	}
+	KT_EQ(wait_wc(p->ca, wc, 1), 1);
+	expect_wc(&wc[0], 6, UVIO_WC_SUCCESS, UVIO_WC_FETCH_ADD, "FETCH_AND_ADD");
+	KT_EQ(*old, 100);
+	KT_EQ(*remote, 105);
+}
+
+/* CMP_AND_SWP after rc_fetch_add: a compare that matches (105 -> 7), then
+ * one that does not (7 stays; the old value comes back either way). */
+void rc_cmp_swap(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc)
+{
+	struct uvio_dp_sge s = sge(e, ATOM + 64, 8);
+	uint64_t *remote = (uint64_t *)(e->buf + ATOM), *old = (uint64_t *)(e->buf + ATOM + 64);
+
+	for (int i = 0; i < 2; i++) {	/* a compare that matches, then one that does not */
+		struct uvio_dp_send_wr w = { .wr_id = 7 + i, .opcode = IB_UVERBS_WR_ATOMIC_CMP_AND_SWP,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .compare_add = 105, .swap = 7 + (uint64_t)i,
+							 .rkey = e->mr.rkey } };
+		KT_EQ(post1(p->a, &w), 0);
+		KT_EQ(wait_wc(p->ca, wc, 1), 1);
+		expect_wc(&wc[0], 7 + (uint64_t)i, UVIO_WC_SUCCESS, UVIO_WC_COMP_SWAP, "CMP_AND_SWP");
+		KT_EQ(*old, i ? 7 : 105);
+		KT_EQ(*remote, 7);
+	}
+}
+
+/* A WRITE (wr_id 30) to a page of the buffer registered without remote
+ * write (ro), and a SEND (31) behind it, both signalled: posted only, for
+ * the program to check what its driver answers and to deregister ro. */
+void rc_post_write_no_access(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_mr *ro)
+{
+	uint8_t *page = e->buf + DP_BUF_LEN - 4096;
+	struct uvio_dp_sge s = sge(e, A_OFF, 64);
+
+	KT_EQ(dp_reg_mr(e, page, 4096, IB_UVERBS_ACCESS_LOCAL_WRITE, ro), 0);
+	struct uvio_dp_send_wr w[2] = {
+		{ .wr_id = 30, .opcode = IB_UVERBS_WR_RDMA_WRITE, .flags = UVIO_DP_SEND_SIGNALED,
+		  .sg_list = &s, .num_sge = 1, .rdma = { (uintptr_t)page, ro->rkey } },
+		{ .wr_id = 31, .opcode = IB_UVERBS_WR_SEND, .flags = UVIO_DP_SEND_SIGNALED,
+		  .sg_list = &s, .num_sge = 1 },
+	};
+	KT_EQ(uvio_dp_post_send(p->a, w, 2, NULL), 0);
+}
+
+int rc_pair_create(struct dp_env *e, const struct dp_rc_pair *p, uint32_t cqe, uint64_t cq_uh,
+		   uint64_t qp_uh)
+{
+	make_cq(e, p->ca, cqe, cq_uh);
+	make_cq(e, p->cb, cqe, cq_uh + 1);
+	make_qp(e, p->a, IB_UVERBS_QPT_RC, p->ca, NULL, qp_uh);
+	make_qp(e, p->b, IB_UVERBS_QPT_RC, p->cb, NULL, qp_uh + 1);
+	if (connect_qp(e, p->a, p->b->qp_num))
+		return -1;
+	return connect_qp(e, p->b, p->a->qp_num);
+}
+
+int rc_arm_next_and_solicited(struct dp_env *e, const struct dp_rc_pair *p, uint64_t cb_uh)
+{
+	struct uvio_dp_wc wc[1];
+	struct uvio_dp_sge s = sge(e, A_OFF, 32);
+	struct uvio_dp_send_wr w = { .wr_id = 90, .opcode = IB_UVERBS_WR_SEND, .sg_list = &s,
+				     .num_sge = 1 };
+
+	for (uint64_t i = 0; i < 3; i++)
+		recv1(p->b, sge(e, B_RX, 64), 500 + i);
+	KT_EQ(uvio_dp_arm_cq(p->cb, 0), 0);
+	KT_EQ(comp_event(e, cb_uh, 200), -ETIMEDOUT);	/* nothing yet */
+	KT_EQ(post1(p->a, &w), 0);
+	KT_EQ(comp_event(e, cb_uh, 3000), 0);
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	expect_wc(&wc[0], 500, UVIO_WC_SUCCESS, UVIO_WC_RECV, "armed receive");
+
+	/* Solicited only: an unsolicited send raises nothing, a solicited one
+	 * does. */
+	KT_EQ(uvio_dp_arm_cq(p->cb, 1), 0);
+	KT_EQ(post1(p->a, &w), 0);
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	KT_EQ(comp_event(e, cb_uh, 300), -ETIMEDOUT);
+	w.flags = UVIO_DP_SEND_SOLICITED;
+	KT_EQ(post1(p->a, &w), 0);
+	KT_EQ(comp_event(e, cb_uh, 3000), 0);
+	KT_EQ(wait_wc(p->cb, wc, 1), 1);
+	expect_wc(&wc[0], 502, UVIO_WC_SUCCESS, UVIO_WC_RECV, "solicited receive");
+	return 2;
+}
+
+void rc_pair_destroy(const struct dp_rc_pair *p)
+{
+	KT_EQ(uvio_dp_destroy_qp(p->a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(p->b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(p->ca, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(p->cb, NULL), 0);
+}
+
 /* ---- two posters, one or two pollers ------------------------------------------ */
 
 #define MSG 16u
@@ -374,17 +588,13 @@ struct dp_mt_result dp_threads(struct dp_env *e, unsigned per_thread, int poller
 	struct dp_mt_result res = { 0 };
 	struct uvio_dp_cq ca, cb;
 	struct uvio_dp_qp a, b;
+	struct dp_rc_pair pair = { &a, &b, &ca, &cb };
 	pthread_t t[4];
 	int nt = 0;
 	uint64_t t0 = dp_now_ms();
 
 	KT_CHECK(per_thread <= DP_MT_MAX_PER_THREAD, "%u messages a thread", per_thread);
-	make_cq(e, &ca, 256, 0x7a);
-	make_cq(e, &cb, 256, 0x7b);
-	make_qp(e, &a, IB_UVERBS_QPT_RC, &ca, NULL, 0x7a);
-	make_qp(e, &b, IB_UVERBS_QPT_RC, &cb, NULL, 0x7b);
-	if (per_thread > DP_MT_MAX_PER_THREAD || connect_qp(e, &a, b.qp_num) ||
-	    connect_qp(e, &b, a.qp_num))
+	if (rc_pair_create(e, &pair, 256, 0x7a, 0x7a) || per_thread > DP_MT_MAX_PER_THREAD)
 		goto out;
 	memset(&mt, 0, sizeof(mt));
 	mt.e = e;
@@ -413,9 +623,6 @@ struct dp_mt_result dp_threads(struct dp_env *e, unsigned per_thread, int poller
 				     .recvs_done = mt.recvs_done, .full = mt.full,
 				     .errors = mt.errors, .ms = dp_now_ms() - t0 };
 out:
-	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
-	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
-	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+	rc_pair_destroy(&pair);
 	return res;
 }

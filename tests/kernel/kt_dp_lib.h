@@ -103,6 +103,37 @@ int post1(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);
 void recv1(struct uvio_dp_qp *qp, struct uvio_dp_sge s, uint64_t id);
 
 /*
+ * RC steps that kt_dp and kt_mlx5_dp both take, on a connected pair: A
+ * posts, B receives, each QP with its CQ. Each step checks its completions
+ * and the bytes that moved, and leaves its last completion in wc[0] (wc
+ * holds 8) for the program's own checks. Buffer areas as above.
+ */
+struct dp_rc_pair {
+	struct uvio_dp_qp *a, *b;
+	struct uvio_dp_cq *ca, *cb;
+};
+void rc_send_three_sges(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc);
+void rc_send_imm_inline(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc);
+void rc_writes(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc);
+void rc_fetch_add(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc);
+void rc_cmp_swap(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc *wc);
+/* Posts only: a WRITE (30) to a page registered without remote write into
+ * ro, and a SEND (31) behind it; the caller checks and deregisters ro. */
+void rc_post_write_no_access(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_mr *ro);
+/* A's and B's CQs of cqe entries (user handles cq_uh, cq_uh + 1, on the
+ * env's channel), their QPs (qp_uh, qp_uh + 1), connected to each other:
+ * 0, or the first connect's error (counted). */
+int rc_pair_create(struct dp_env *e, const struct dp_rc_pair *p, uint32_t cqe, uint64_t cq_uh,
+		   uint64_t qp_uh);
+/* B's CQ (user handle cb_uh) armed for the next completion: no event while
+ * it is empty, one for A's SEND into B's receive 500; then for solicited
+ * ones only: none for an unsolicited SEND (501), one for a solicited one
+ * (502). Returns the events read from the channel (2). */
+int rc_arm_next_and_solicited(struct dp_env *e, const struct dp_rc_pair *p, uint64_t cb_uh);
+/* Destroy both QPs, then both CQs (checked). */
+void rc_pair_destroy(const struct dp_rc_pair *p);
+
+/*
  * Two threads post inline SENDs of 16 bytes on one RC QP of a connected
  * pair while pollers take both CQs: one thread for both (pollers 1) or one
  * each (pollers 2). Each message carries its wr_id, which the receiver
