@@ -122,7 +122,7 @@ void rc_cmp_swap(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_dp_wc
 void rc_post_write_no_access(struct dp_env *e, const struct dp_rc_pair *p, struct uvio_mr *ro);
 /* A's and B's CQs of cqe entries (user handles cq_uh, cq_uh + 1, on the
  * env's channel), their QPs (qp_uh, qp_uh + 1), connected to each other:
- * 0, or the first connect's error (counted). */
+ * 0, or nonzero when a connect failed (counted). */
 int rc_pair_create(struct dp_env *e, const struct dp_rc_pair *p, uint32_t cqe, uint64_t cq_uh,
 		   uint64_t qp_uh);
 /* B's CQ (user handle cb_uh) armed for the next completion: no event while
