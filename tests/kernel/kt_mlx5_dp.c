@@ -566,17 +566,17 @@ static int rounds_done, cqes_written;
 
 /* Until the device has written CQE p of the half's buffer (the CQ's first):
  * its entry leaves "invalid" with the owner bit of p's lap. */
-static void wait_written(struct env *e, struct uvio_dp_cq *cq, uint32_t p)
+static void wait_written(struct dp_env *e, struct uvio_dp_cq *cq, uint32_t p)
 {
 	struct uvio_mlx5_object o = { .sz = sizeof(o) };
 	const uint8_t *own;
-	uint64_t end = now_ms() + 5000;
+	uint64_t end = dp_now_ms() + 5000;
 
 	KT_EQ(uvio_mlx5_query_object(e->dev, UVERBS_OBJECT_CQ, cq->handle, &o), 0);
 	if (!o.buf || !o.ncqe)
 		return;
 	own = (const uint8_t *)o.buf + (size_t)(p & (o.ncqe - 1)) * o.cqe_size + o.cqe_size - 1;
-	while (now_ms() < end) {
+	while (dp_now_ms() < end) {
 		uint8_t v = __atomic_load_n(own, __ATOMIC_ACQUIRE);
 
 		if (v >> 4 != 15 && (v & 1) == !!(p & o.ncqe))
@@ -586,7 +586,7 @@ static void wait_written(struct env *e, struct uvio_dp_cq *cq, uint32_t p)
 	KT_CHECK(0, "resize: CQE %u not written in 5 s", p);
 }
 
-static void resize_round(struct env *e, struct uvio_dp_qp *a, struct uvio_dp_cq *cq, int n,
+static void resize_round(struct dp_env *e, struct uvio_dp_qp *a, struct uvio_dp_cq *cq, int n,
 			 int poll_first, uint32_t new_cqe, int want, bool half_buffer)
 {
 	struct uvio_dp_wc wc[16];
@@ -645,7 +645,7 @@ static void resize_round(struct env *e, struct uvio_dp_qp *a, struct uvio_dp_cq 
 	rounds_done++;
 }
 
-static void resize(struct env *e)
+static void resize(struct dp_env *e)
 {
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp a;
