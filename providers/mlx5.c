@@ -438,7 +438,10 @@ static int mlx5_srq_map(struct uvio_dp_srq *srq, const void *resp)
 	err = half_object(srq->dev, UVERBS_OBJECT_SRQ, srq->handle, &o, &c);
 	if (err)
 		return err;
-	if (!pow2(o.rq_wqe_cnt) || o.rq_wqe_cnt < 2 || o.rq_wqe_cnt > 65536 ||
+	/* One WQE is a valid SRQ: max_wr 0 (a zeroed ibv_srq_init_attr, as
+	 * rdma-core's tests make) gets 0 x 2 + 1 entries from the half, as
+	 * from libmlx5; its head is its tail, so it takes no receive. */
+	if (!pow2(o.rq_wqe_cnt) || o.rq_wqe_cnt > 65536 ||
 	    o.rq_wqe_shift < 5 || o.rq_wqe_shift > 12 ||
 	    (size_t)o.rq_wqe_cnt << o.rq_wqe_shift > o.buf_len)
 		return -EPROTO;

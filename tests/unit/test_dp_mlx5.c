@@ -1087,6 +1087,35 @@ static void srq(void **state)
 	done(dev, afd);
 }
 
+/* An SRQ asked with max_wr 0 and max_sge 0 (a zeroed init attribute, as
+ * rdma-core's test_mlx5_huge_page makes one): one WQE of 32 bytes, as
+ * libmlx5 lays it out; it is made, holds no receive, and is destroyed. */
+static void srq_of_none(void **state)
+{
+	int afd;
+	struct uvio_device *dev = device(&afd);
+	struct uvio_dp_srq srq;
+	UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = 1, .max_wr = 0, .max_sge = 0);
+	struct uvio_dp_sge sg = { 0x7000, 30, 0x41 };
+	struct uvio_dp_recv_wr r = { .wr_id = 0x80, .sg_list = &sg, .num_sge = 1 };
+	struct uvio_mlx5_object o;
+	uint32_t bad;
+
+	(void)state;
+	assert_int_equal(uvio_dp_create_srq(dev, &sa, &srq), 0);
+	assert_int_equal(k.srq_max_wr, 0);	/* what the kernel was told */
+	assert_int_equal(srq.max_wr, 0);
+	assert_int_equal(uvio_dp_queue_capacity(&srq.q), 0);
+	o = where(dev, UVERBS_OBJECT_SRQ, srq.handle);
+	assert_int_equal(o.rq_wqe_cnt, 1);
+	assert_int_equal(o.rq_wqe_shift, 5);
+	assert_int_equal(uvio_dp_post_srq_recv(&srq, &r, 1, &bad), -ENOSPC);
+	assert_int_equal(bad, 0);
+	assert_int_equal(be32toh(o.dbrec[0]), 0);	/* nothing rung */
+	assert_int_equal(uvio_dp_destroy_srq(&srq, NULL), 0);
+	done(dev, afd);
+}
+
 /* A destroyed QP's completions are no longer its: the next QP with its
  * number is; a CQE of the destroyed one is dropped. */
 static void destroyed_qp(void **state)
@@ -1280,6 +1309,7 @@ int main(void)
 		cmocka_unit_test(scatter_in_cqe),
 		cmocka_unit_test(arming),
 		cmocka_unit_test(srq),
+		cmocka_unit_test(srq_of_none),
 		cmocka_unit_test(destroyed_qp),
 		cmocka_unit_test(resize_keeps_unpolled),
 		cmocka_unit_test(cqe_128),
