@@ -9,7 +9,15 @@
  * of each): their inclusive counts divided by their calls are the
  * instructions per post and per polled completion.
  *
- *   mlx5_dp uvio|ibv DEVICE MSGS
+ *   mlx5_dp uvio|ibv|plugin DEVICE MSGS
+ *
+ * ibv and plugin run the same libibverbs calls; they differ in who serves
+ * them: ibv asks that rdma-core's libmlx5 does, plugin that this library's
+ * libibverbs plug-in (libuvio-rdmav34.so, named by RDMAV_DRIVERS) does.
+ * The program does not link libmlx5 (its provider would register first and
+ * claim mlx5 whatever RDMAV_DRIVERS says), so libibverbs loads whichever
+ * provider the environment names; which one served the QP is read from
+ * the QP's post_send entry (the shared object holding it) and checked.
  *
  * Two RC QPs of one device at RTS against each other (GID 0, RoCE), one
  * registered buffer, each QP with a CQ of its own; WINDOW work requests in
@@ -24,10 +32,12 @@
  * Every completion is checked (status, wr_id in order, opcode, length) and
  * every byte that moved.
  *
- * Output: "MLX5DP lib send N write N recv N poll N rpoll N empty N
+ * Output: "MLX5DP-PROVIDER lib FILE" (the object serving the QP), "MLX5DP lib send N write N recv N poll N rpoll N empty N
  * completions N rcompletions N pempty N rempty N", and 0; or a message and
  * 1. (pempty, rempty: the polls of poll_* and rpoll_* that found nothing.)
  */
+/* dladdr: _GNU_SOURCE is the build's (CMakeLists.txt) */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,13 +342,34 @@ static void ibv_drain(struct ibv_side *s, unsigned long posted, unsigned long *d
 	}
 }
 
-static void ibv_run(const char *dev, unsigned long msgs)
+/* The file name of the shared object whose post_send serves qp: libmlx5's
+ * or the plug-in's. A run on the other one has nothing to say. */
+static void ibv_check_provider(struct ibv_qp *qp, const char *want, const char *mode)
+{
+	Dl_info info;
+	const char *file, *base;
+
+	if (!dladdr((void *)qp->context->ops.post_send, &info) || !info.dli_fname) {
+		fprintf(stderr, "mlx5_dp: %s: no shared object holds the QP's post_send\n", mode);
+		exit(1);
+	}
+	file = info.dli_fname;
+	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	printf("MLX5DP-PROVIDER %s %s\n", mode, file);
+	if (strncmp(base, want, strlen(want))) {
+		fprintf(stderr, "mlx5_dp: %s: the QP is served by %s, not %s*\n", mode, file, want);
+		exit(1);
+	}
+}
+
+static void ibv_run(const char *dev, unsigned long msgs, const char *want, const char *mode)
 {
 	struct ibv_side s;
 	struct ibv_wc wc[16];
 	unsigned long posted = 0, done = 0, rdone = 0;
 
 	ibv_side_open(&s, dev, &shape);
+	ibv_check_provider(s.qp[0], want, mode);
 	for (unsigned long i = 0; i < WINDOW; i++)
 		ibv_recv(&s, i);
 	while (done < msgs) {
@@ -394,15 +425,18 @@ int main(int argc, char **argv)
 {
 	unsigned long msgs;
 
-	if (argc != 4 || (strcmp(argv[1], "uvio") && strcmp(argv[1], "ibv")) ||
+	if (argc != 4 ||
+	    (strcmp(argv[1], "uvio") && strcmp(argv[1], "ibv") && strcmp(argv[1], "plugin")) ||
 	    (msgs = strtoul(argv[3], NULL, 0)) == 0) {
-		fprintf(stderr, "usage: mlx5_dp uvio|ibv DEVICE MSGS\n");
+		fprintf(stderr, "usage: mlx5_dp uvio|ibv|plugin DEVICE MSGS\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "uvio"))
 		uvio_run(argv[2], msgs);
+	else if (!strcmp(argv[1], "ibv"))
+		ibv_run(argv[2], msgs, "libmlx5", "ibv");
 	else
-		ibv_run(argv[2], msgs);
+		ibv_run(argv[2], msgs, "libuvio-rdmav34", "plugin");
 	printf("MLX5DP %s send %lu write %lu recv %lu poll %lu rpoll %lu empty %lu completions %lu "
 	       "rcompletions %lu pempty %lu rempty %lu\n", argv[1], c.send, c.write, c.recv, c.poll,
 	       c.rpoll, c.empty, c.done, c.rdone, c.pempty, c.rempty);
