@@ -43,9 +43,15 @@ static inline uint32_t wc_flags_to_ibv(uint32_t f)
 int uvp_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
 	int got = uvio_dp_poll_cq(&uvp_cq(ibcq)->dp, (struct uvio_dp_wc *)wc, n);
+	unsigned int any = 0;
 
+	/* Few completions carry either flag (a receive with invalidate, or
+	 * with a checksum): one read each to find out, rewrites only then. */
 	for (int i = 0; i < got; i++)
-		wc[i].wc_flags = wc_flags_to_ibv(wc[i].wc_flags);
+		any |= wc[i].wc_flags;
+	if (__builtin_expect(any & 0xc, 0))
+		for (int i = 0; i < got; i++)
+			wc[i].wc_flags = wc_flags_to_ibv(wc[i].wc_flags);
 	/* libibverbs' poll answers the count or a negative value on error. */
 	return got;
 }
@@ -57,7 +63,7 @@ int uvp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 
 /* One libibverbs send WR in the layer's form; -EINVAL for what rxe and siw
  * cannot carry. */
-static int send_wr_from(struct uvio_dp_send_wr *w, const struct ibv_send_wr *wr)
+static inline int send_wr_from(struct uvio_dp_send_wr *w, const struct ibv_send_wr *wr)
 {
 	memset(w, 0, sizeof(*w));
 	w->wr_id = wr->wr_id;
@@ -135,18 +141,16 @@ static inline int post_errno(int err)
 	return err == -ENOSPC ? ENOMEM : -err;
 }
 
-int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+/* A list of WRs, POST_BATCH at a time (uvp_post_send has checked the
+ * QP's state). */
+static __attribute__((noinline)) int post_send_list(struct uvp_qp *qp, struct ibv_send_wr *wr,
+						    struct ibv_send_wr **bad)
 {
-	struct uvp_qp *qp = uvp_qp(ibqp);
+	struct ibv_qp *ibqp = &qp->vqp.qp;
 	struct uvio_dp_send_wr w[POST_BATCH];
 	struct ibv_send_wr *first[POST_BATCH];
 	int err = 0;
 
-	/* As wr_complete: a send to a QP in RESET is an error. */
-	if (wr && __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED)) {
-		*bad = wr;
-		return EINVAL;
-	}
 	while (wr) {
 		uint32_t n = 0, failed = 0;
 
@@ -175,7 +179,37 @@ int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_w
 	return 0;
 }
 
-static int post_recv_list(struct uvp_qp *qp, struct uvp_srq *srq, struct ibv_recv_wr *wr,
+int uvp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	struct uvp_qp *qp = uvp_qp(ibqp);
+	struct uvio_dp_send_wr w;
+	int err;
+
+	/* As wr_complete: a send to a QP in RESET is an error. */
+	if (wr && __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED)) {
+		*bad = wr;
+		return EINVAL;
+	}
+	if (!wr || wr->next)
+		return post_send_list(qp, wr, bad);
+	/* One WR, what most callers post: converted on the stack and posted
+	 * without the list's batching. */
+	err = send_wr_from(&w, wr);
+	if (__builtin_expect(err, 0)) {
+		*bad = wr;
+		return -err;
+	}
+	if (ibqp->qp_type == IBV_QPT_UD)
+		ud_from(&w, wr->wr.ud.ah, wr->wr.ud.remote_qpn, wr->wr.ud.remote_qkey);
+	err = uvio_dp_post_send(&qp->dp, &w, 1, NULL);
+	if (__builtin_expect(err, 0)) {
+		*bad = wr;
+		return post_errno(err);
+	}
+	return 0;
+}
+
+static __attribute__((noinline)) int post_recv_list(struct uvp_qp *qp, struct uvp_srq *srq, struct ibv_recv_wr *wr,
 			  struct ibv_recv_wr **bad)
 {
 	struct uvio_dp_recv_wr w[POST_BATCH];
@@ -212,9 +246,26 @@ static int post_recv_list(struct uvp_qp *qp, struct uvp_srq *srq, struct ibv_rec
 	return 0;
 }
 
-int uvp_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+int uvp_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
-	return post_recv_list(uvp_qp(qp), NULL, wr, bad);
+	struct uvp_qp *qp = uvp_qp(ibqp);
+	struct uvio_dp_recv_wr w;
+	int err;
+
+	/* One WR, what most callers post: no batch, no list (a list, a
+	 * negative SGE count or a QP in RESET take the list's checks). */
+	if (!wr || wr->next || wr->num_sge < 0 ||
+	    __atomic_load_n(&qp->in_reset, __ATOMIC_RELAXED))
+		return post_recv_list(qp, NULL, wr, bad);
+	w = (struct uvio_dp_recv_wr){ .wr_id = wr->wr_id,
+				      .sg_list = (const struct uvio_dp_sge *)wr->sg_list,
+				      .num_sge = (uint32_t)wr->num_sge };
+	err = uvio_dp_post_recv(&qp->dp, &w, 1, NULL);
+	if (__builtin_expect(err, 0)) {
+		*bad = wr;
+		return post_errno(err);
+	}
+	return 0;
 }
 
 int uvp_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
