@@ -522,6 +522,19 @@ UVIO_API int uvio_dp_post_recv(struct uvio_dp_qp *qp, const struct uvio_dp_recv_
 		*bad = 0;
 	if (__builtin_expect(!qp || !qp->rq.ring.map || (n && !wr), 0))
 		return post_recv_bad_arg(qp);
+	/* One receive, what a poller reposts after each completion: the
+	 * same checks and call as the loop's, without its bookkeeping. */
+	if (__builtin_expect(n == 1 && wr->num_sge <= qp->rq.max_sge &&
+			     (wr->sg_list || !wr->num_sge), 1)) {
+		int err;
+
+		uvio_dp_lock(&qp->rq.lock);
+		err = dp_qp_ops(qp)->post_recv(&qp->rq, wr);
+		uvio_dp_unlock(&qp->rq.lock);
+		if (__builtin_expect(!err, 1))
+			return 0;
+		return uvio_dp_fail(qp->dev, "QP.POST_RECV (data path)", err, post_error(err));
+	}
 	return post_recv(qp->dev, "QP.POST_RECV (data path)", dp_qp_ops(qp), &qp->rq, wr, n, bad);
 }
 
