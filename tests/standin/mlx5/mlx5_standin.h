@@ -52,6 +52,7 @@ struct sd_dev {
 	struct task_struct *eng_thread;
 	wait_queue_head_t eng_wait;
 	bool eng_live;		/* a QP is in RTS or ERR: keep polling */
+	struct sd_gsi *gsi;	/* mlx5_gsi.c: the port's QP1, under eng_lock */
 	/* scratch of the engine's thread, under eng_lock */
 	u8 wqe[SD_ENG_MAX_WQE];
 	struct sd_eng_sge gather[SD_ENG_MAX_SGE + 1];	/* + a UD receiver's GRH */
@@ -116,6 +117,7 @@ struct sd_cq {
 	bool armed, arm_solicited;
 	bool ignore_overrun;	/* created with IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN */
 	bool overrun;		/* in error after an overrun: CQEs dropped */
+	struct sd_kcq *k;	/* mlx5_gsi.c: a kernel CQ's ring, else NULL */
 };
 
 struct sd_srq {
@@ -169,6 +171,7 @@ struct sd_qp {
 	u16 rq_cons;		/* receive WQEs taken */
 	bool stalled;		/* the head WQE waits: no receive WQE, peer not ready */
 	unsigned long stall_start;
+	struct sd_gsi *gsi;	/* mlx5_gsi.c: QP1's kernel queues, else NULL */
 };
 
 struct sd_mr {
@@ -219,5 +222,19 @@ void sd_rec_cqe(struct sd_cq *cq, u32 pos, const u8 *cqe);
 
 /* mlx5_verbs.c: the device of the module whose GID table holds gid */
 struct sd_dev *sd_route_gid(const u8 *gid);
+/* mlx5_verbs.c: a RoCE address handle's GRH */
+void sd_ah_grh(struct ib_ah *ah, union ib_gid *dgid, u32 *flow_label, u8 *tclass, u8 *hop_limit);
+
+/* mlx5_gsi.c: the kernel's CQs and QP1 (the MAD layer's), which the verbs
+ * of mlx5_verbs.c hand over when there is no user data */
+struct sd_kcq;
+struct sd_gsi;
+extern const struct ib_device_ops sd_gsi_ops;
+int sd_kcq_create(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr);
+void sd_kcq_destroy(struct ib_cq *ibcq);
+int sd_gsi_create(struct ib_qp *ibqp, struct ib_qp_init_attr *attr);
+void sd_gsi_destroy(struct ib_qp *ibqp);
+int sd_gsi_modify(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask);
+int sd_gsi_query(struct ib_qp *ibqp, struct ib_qp_attr *qa, struct ib_qp_init_attr *init);
 
 #endif /* MLX5_STANDIN_H */

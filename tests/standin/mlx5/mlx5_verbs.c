@@ -256,6 +256,10 @@ struct sd_dev *sd_route_gid(const u8 *gid)
 struct sd_ah {
 	struct ib_ah ibah;
 	u8 dmac[ETH_ALEN];
+	/* the GRH, for the kernel's QP1 (mlx5_gsi.c) */
+	union ib_gid dgid;
+	u32 flow_label;
+	u8 tclass, hop_limit;
 };
 
 /* A UAR object's page, reached through an mmap offset. */
@@ -423,6 +427,9 @@ static int sd_query_device(struct ib_device *ibdev, struct ib_device_attr *props
 		return -EINVAL;
 
 	memset(props, 0, sizeof(*props));
+	/* the kernel's queues (mlx5_gsi.c) take the PD's lkey 0 for any
+	 * kernel address, as mlx5_ib's reserved lkey does */
+	props->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
 	props->sys_image_guid = ibdev->node_guid;
 	props->max_pkeys = SD_PKEY_TBL_LEN;
 	props->vendor_id = SD_VENDOR_ID;
@@ -992,7 +999,7 @@ static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	int id, err;
 
 	if (!udata)
-		return -EOPNOTSUPP;	/* no kernel verbs */
+		return sd_kcq_create(ibcq, attr);	/* the kernel's (mlx5_gsi.c) */
 	uc = udata_uc(udata);
 	if (entries < 0 || entries > (1 << SD_LOG_MAX_CQ_SZ))
 		return -EINVAL;
@@ -1111,6 +1118,10 @@ static int sd_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct sd_dev *dev = to_sddev(ibcq->device);
 	struct sd_cq *cq = to_sdcq(ibcq);
 
+	if (cq->k) {		/* the kernel's (mlx5_gsi.c) */
+		sd_kcq_destroy(ibcq);
+		return 0;
+	}
 	/* out of the engine's reach: no CQE and no event after this */
 	mutex_lock(dev->eng_lock);
 	xa_erase(&dev->cqs, cq->cqn);
@@ -1454,6 +1465,8 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	u32 flags, wq_sig;
 	int id, n, err;
 
+	if (!udata)
+		return sd_gsi_create(ibqp, attr);	/* QP1 alone (mlx5_gsi.c) */
 	switch (attr->qp_type) {
 	case IB_QPT_RC:
 	case IB_QPT_UC:
@@ -1462,8 +1475,6 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	default:		/* this HCA: no XRC, DC, raw packet */
 		return -EOPNOTSUPP;
 	}
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (attr->rwq_ind_tbl)
 		return -EINVAL;
 	uc = udata_uc(udata);
@@ -1636,8 +1647,13 @@ static int sd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct sd_dev *dev = to_sddev(ibqp->device);
 	struct sd_qp *qp = to_sdqp(ibqp);
-	struct sd_ucontext *uc = udata_uc(udata);
+	struct sd_ucontext *uc;
 
+	if (qp->gsi) {		/* QP1 (mlx5_gsi.c) */
+		sd_gsi_destroy(ibqp);
+		return 0;
+	}
+	uc = udata_uc(udata);
 	/* out of the engine's reach: neither its own WQEs nor a peer's
 	 * messages touch it after this */
 	mutex_lock(dev->eng_lock);
@@ -1714,6 +1730,8 @@ static int sd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	if (mask & ~(IB_QP_ATTR_STANDARD_BITS | IB_QP_RATE_LIMIT))
 		return -EOPNOTSUPP;
+	if (qp->gsi)
+		return sd_gsi_modify(ibqp, attr, mask);	/* QP1 (mlx5_gsi.c) */
 	if (ibqp->rwq_ind_tbl)
 		return -ENOSYS;
 	if (udata && udata->inlen) {
@@ -1845,6 +1863,8 @@ static int sd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *qa, int mask,
 {
 	struct sd_qp *qp = to_sdqp(ibqp);
 
+	if (qp->gsi)
+		return sd_gsi_query(ibqp, qa, init);	/* QP1 (mlx5_gsi.c) */
 	memset(qa, 0, sizeof(*qa));
 	memset(init, 0, sizeof(*init));
 	mutex_lock(&qp->lock);
@@ -2036,6 +2056,14 @@ static int sd_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	}
 	if (a->type == RDMA_AH_ATTR_TYPE_ROCE)
 		memcpy(ah->dmac, a->roce.dmac, ETH_ALEN);
+	if (rdma_ah_get_ah_flags(a) & IB_AH_GRH) {
+		const struct ib_global_route *grh = rdma_ah_read_grh(a);
+
+		ah->dgid = grh->dgid;
+		ah->flow_label = grh->flow_label;
+		ah->tclass = grh->traffic_class;
+		ah->hop_limit = grh->hop_limit;
+	}
 	/* 6.12 checks the static rate too, after the response is out. */
 	if (SD_V612)
 		return sd_check_rate(rdma_ah_get_static_rate(a));
@@ -2047,6 +2075,16 @@ static int sd_destroy_ah(struct ib_ah *ibah, u32 flags)
 	return 0;
 }
 
+void sd_ah_grh(struct ib_ah *ibah, union ib_gid *dgid, u32 *flow_label, u8 *tclass, u8 *hop_limit)
+{
+	struct sd_ah *ah = to_sdah(ibah);
+
+	*dgid = ah->dgid;
+	*flow_label = ah->flow_label;
+	*tclass = ah->tclass;
+	*hop_limit = ah->hop_limit;
+}
+
 /* ---- registration -------------------------------------------------------- */
 
 static const struct ib_device_ops sd_ops = {
@@ -2056,6 +2094,7 @@ static const struct ib_device_ops sd_ops = {
 
 	.alloc_pd = sd_alloc_pd,
 	.alloc_ucontext = sd_alloc_ucontext,
+	.create_ah = sd_create_ah,
 	.create_cq = sd_create_cq,
 	.create_qp = sd_create_qp,
 	.create_srq = sd_create_srq,
@@ -2187,6 +2226,7 @@ static int sd_add_one(const char *name, int n)
 		goto err_ids;
 
 	sd_ibdev_on_netdev(&dev->ibdev, ndev, &sd_ops);
+	ib_set_device_ops(&dev->ibdev, &sd_gsi_ops);	/* the kernel's verbs */
 	dev->ibdev.local_dma_lkey = 0;
 	dev->ibdev.driver_def = sd_uapi_defs;
 	dev->ibdev.dev.parent = parent;
