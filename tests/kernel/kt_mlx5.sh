@@ -100,10 +100,11 @@ fi
 show witness.plain
 # The kernel's own list while the witness's objects all existed: PD, two
 # CQs, MR, SRQ, four QPs (RC and UD in RTS, the RC on the SRQ and UC in
-# INIT), its context.
+# INIT), its context; and the MAD layer's PD, CQ and QP1 (GSI, in RTS).
 live=$(grep " $DEV: " live.txt 2>/dev/null)
 qps=$(grep "link $DEV/" live-qp.txt 2>/dev/null)
-if echo "$live" | grep -q ' pd 1 cq 2 qp 4 cm_id 0 mr 1 ctx 1 srq 1' &&
+if echo "$live" | grep -q ' pd 2 cq 3 qp 5 cm_id 0 mr 1 ctx 1 srq 1' &&
+   [ "$(echo "$qps" | grep -c 'lqpn 1 type GSI state RTS')" = 1 ] &&
    [ "$(echo "$qps" | grep -c 'type RC state RTS')" = 1 ] &&
    [ "$(echo "$qps" | grep -c 'type RC state INIT')" = 1 ] &&
    [ "$(echo "$qps" | grep -c 'type UC state INIT')" = 1 ] &&

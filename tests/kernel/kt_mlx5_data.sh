@@ -333,6 +333,7 @@ nothing_left "two ibv_rc_pingpong killed (SIGKILL) mid-transfer"
 # --- (h), (i) the same programs through this library's libibverbs plug-in ---
 . $B/kt_mlx5_plugin.sh
 
+. $B/kt_mlx5_cm.sh	# (j)-(l): rping and perftest -R, the kernel's CM over QP1
 # --- (g) unload, and the kernel log ----------------------------------------
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
 dmesg > dmesg.after

@@ -40,6 +40,10 @@ programs="$programs @USERLAND@/usr/lib/x86_64-linux-gnu/ucx/libuct_*.so.0"
 # build has it (kt_mlx5_plugin.sh, sourced by the guest script, says SKIP
 # without it).
 programs="$programs $here/kt_mlx5_plugin.sh"
+# The kernel's connection manager over QP1 (kt_mlx5_cm.sh, sourced too):
+# librdmacm's rping, and libgcc_s, which its threads' pthread_exit loads.
+programs="$programs $here/kt_mlx5_cm.sh @USERLAND@/usr/bin/rping"
+programs="$programs @USERLAND@/*lib/x86_64-linux-gnu/libgcc_s.so.1"
 plugin=$build/providers/ibverbs/libuvio-rdmav34.so
 [ -f "$plugin" ] && programs="$programs $plugin"
 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-data \

@@ -15,15 +15,29 @@ show() { sed 's/^/  /' "$@"; }
 
 # The summary line of DEV in `rdma resource show`.
 res_line() { rdma resource show | grep " $DEV: "; }
-# "pd 0 cq 0 ...": every count 0?
-all_zero() { echo "$1" | awk '{ for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) bad = 1 } END { exit bad }'; }
-nothing_left() {	# nothing_left WHAT: the kernel holds no object of DEV
-	t=0 line=$(res_line)
-	while ! all_zero "$line" && [ $t -lt 20 ]; do
-		sleep 0.1; t=$((t + 1)); line=$(res_line)
+# The objects the kernel holds on DEV for itself, which stay as long as the
+# device (on a device with kernel verbs, the MAD layer's PD, CQ and QP1):
+# "pd 1 cq 1 qp 1 ...", the lines of each type that name no process.
+kernel_owned() {
+	for t in pd cq qp mr srq cm_id ctx; do
+		printf '%s %s ' $t "$(rdma resource show $t 2>/dev/null |
+			grep -E "(dev|link) $DEV[/ ]" | grep -vc " pid ")"
 	done
-	if [ -n "$line" ] && all_zero "$line"; then
-		ok "$1: rdma resource show: nothing left on $DEV ($(echo "$line" | cut -d: -f3 | sed 's/^ *//'))"
+}
+# all_zero LINE [OWN]: "pd 0 cq 0 ...", every count 0, or the kernel's
+# own count OWN ("pd 1 cq 1 ...") of that type?
+all_zero() {
+	echo "$1|${2:-}" | awk -F'|' '{ n = split($2, k, " "); for (i = 1; i < n; i += 2) own[k[i]] = k[i + 1]
+		m = split($1, f, " "); for (i = 3; i < m; i += 2) if (f[i + 1] != own[f[i]] + 0) bad = 1 }
+		END { exit bad }'
+}
+nothing_left() {	# nothing_left WHAT: the kernel holds no object of DEV but its own
+	t=0 line=$(res_line) own=$(kernel_owned)
+	while ! all_zero "$line" "$own" && [ $t -lt 20 ]; do
+		sleep 0.1; t=$((t + 1)); line=$(res_line) own=$(kernel_owned)
+	done
+	if [ -n "$line" ] && all_zero "$line" "$own"; then
+		ok "$1: rdma resource show: nothing left on $DEV ($(echo "$line" | cut -d: -f3 | sed 's/^ *//')$(all_zero "$line" || echo ": the kernel's own"))"
 	else
 		bad "$1: objects left on $DEV: $line"
 		rdma resource show qp; rdma resource show cq; rdma resource show mr

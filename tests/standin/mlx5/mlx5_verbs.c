@@ -129,11 +129,15 @@
  * (vmap of the pinned pages), every QP, CQ and MR in the device's tables,
  * an MR's iova, length and access, and takes the engine's lock where it
  * creates, changes or frees what the engine reads; an mkey is never
- * 0x100, the receive scatter terminator. The kernel's POST_SEND,
- * POST_RECV, POLL_CQ and REQ_NOTIFY_CQ stay absent (the core refuses them;
+ * 0x100, the receive scatter terminator.
+ * Kernel verbs (create_cq and create_qp without user data, kernel AHs,
+ * get_dma_mr, post_send, post_recv, poll_cq, req_notify_cq): mlx5_gsi.c,
+ * the kernel CQs and QP1 that ib_mad opens, so that ib_cm and rdma_cm run
+ * over the device; the write commands POST_SEND, POST_RECV, POLL_CQ and
+ * REQ_NOTIFY_CQ reach it and are refused on user objects (EOPNOTSUPP;
  * libmlx5 never sends them).
- * What it does not: no kernel verbs (no MAD, CM or
- * IPoIB: kernel clients skip the device), no DEVX, VAR, DM, flow steering,
+ * What it does not: no kernel QPs but QP1 (no IPoIB, no kernel ULPs),
+ * no DEVX, VAR, DM, flow steering,
  * counters, XRC, DC, raw packet, RSS or WQs, no rereg or ODP, no
  * multicast attach, no clock. Memory windows (type 1 and 2) are allocated
  * here and bound by the engine. Delete NETDEV only after unloading
