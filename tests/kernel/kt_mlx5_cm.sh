@@ -10,7 +10,16 @@
 #      QP1; both exit 0, the client checks (-V) and both print every round;
 #  (l) perftest's ib_send_lat -R (its connection made by rdma_cm), server
 #      and client on mlx5_0: both exit 0, the client prints its result;
-# after each, nothing of the programs is left on mlx5_0.
+#  (m) QP1 to QP1 across devices: with 198.51.100.1 on dummy1, rping's
+#      client bound there (mlx5_1) connects to 192.0.2.1 (mlx5_0): its REQ
+#      goes from mlx5_1's QP1 to mlx5_0's by GID, and mlx5_0 answers with
+#      a REJ that comes back to mlx5_1 (the stand-in logs both crossings):
+#      both addresses are the guest's own, and the listener's check of the
+#      path back (the route to 198.51.100.1 leaves by dummy1, not by the
+#      dummy0 the REQ came in on) refuses it, as it would two local RoCE
+#      devices of any host. A connection across the devices cannot be made
+#      in one guest so; the REJ's round trip is the witness.
+# after each, nothing of the programs is left on mlx5_0 (and mlx5_1).
 cm_port=7174
 # cm_listen PORT: the connection manager's listener on PORT, as the kernel
 # lists it (RoCE has no TCP socket to wait for); up to 30 s
@@ -72,3 +81,34 @@ else
 	tail -n 8 send_lat_cm.cli | sed 's/^/  [client] /'
 fi
 nothing_left "ib_send_lat -R"
+
+# --- (m) QP1 to QP1 across the devices --------------------------------------
+t0=$(cut -d' ' -f1 /proc/uptime)
+cm_port=$((cm_port + 1))
+ip addr add 198.51.100.1/24 dev dummy1
+t=0	# its IPv4-mapped GID on mlx5_1
+until grep -qx '0000:0000:0000:0000:0000:ffff:c633:6401' /sys/class/infiniband/$DEV2/ports/1/gids/* 2>/dev/null; do
+	t=$((t + 1)); [ $t -gt 100 ] && break
+	sleep 0.05
+done
+timeout $TMO rping -s -a 192.0.2.1 -p $cm_port -v > rping2.srv 2>&1 & sp=$!
+cm_listen $cm_port || echo "  (no listener on port $cm_port after 30 s)"
+timeout $TMO rping -c -a 192.0.2.1 -I 198.51.100.1 -p $cm_port -C 1 -v > rping2.cli 2>&1; c=$?
+kill $sp 2>/dev/null
+wait $sp
+# the stand-in logs each MAD that crosses between its devices: CM (class
+# 0x07) REQ (0x0010) one way, REJ (0x0012) back
+if grep -q "RDMA_CM_EVENT_REJECTED, error" rping2.cli &&
+   dmesg | grep -q "mlx5_standin: QP1 of $DEV2 to QP1 of $DEV: MAD class 0x07 attribute 0x0010" &&
+   dmesg | grep -q "mlx5_standin: QP1 of $DEV to QP1 of $DEV2: MAD class 0x07 attribute 0x0012"; then
+	ok "rping from 198.51.100.1 ($DEV2) to 192.0.2.1 ($DEV): the CM's REQ crossed from $DEV2's QP1 to $DEV's, its REJ came back ($(grep -o 'REJECTED, error [0-9]*' rping2.cli)) ($(elapsed $t0) s)"
+else
+	bad "rping from 198.51.100.1 ($DEV2) to 192.0.2.1 ($DEV): client exit $c, no REQ and REJ between the QP1s"
+	tail -n 8 rping2.cli | sed 's/^/  [client] /'
+	dmesg | grep "mlx5_standin: QP1" | tail -5 | sed 's/^/  dmesg: /'
+fi
+ip addr del 198.51.100.1/24 dev dummy1
+nothing_left "rping across the devices"
+DEV=$DEV2
+nothing_left "rping across the devices"
+DEV=mlx5_0

@@ -35,7 +35,9 @@
  *    completion has IB_WC_GRH and the network header type, the sender's
  *    QPN, P_Key index 0 and port 1. A datagram that no QP1 can take (no
  *    device holds the GID, QP1 not in RTR or RTS, another Q_Key, no receive
- *    posted) is lost, as on a wire, and the send completes. A receive
+ *    posted) is lost, as on a wire, and the send completes; one that
+ *    crosses between two devices logs its MAD class and attribute
+ *    (ratelimited), what a test sees of QP1 to QP1 traffic. A receive
  *    buffer too short: "local length" at the receiver. A data segment
  *    under another lkey: "local protection" at the sender;
  *  - ERR: every posted request completes "flushed"; RESET drops them.
@@ -604,6 +606,16 @@ static enum ib_wc_status sd_gsi_deliver(struct sd_gsi *src, const struct sd_gsi_
 		sd_gsi_wc(&wc, d, r.wr_id, IB_WC_LOC_LEN_ERR, IB_WC_RECV);
 		sd_kcq_push(to_sdcq(d->qp->ibqp.recv_cq), &wc, false);
 		return IB_WC_SUCCESS;
+	}
+	/* between two devices (rare: one guest, two ports): a log line with
+	 * the MAD's class and attribute, what a test can see crossing */
+	if (d != src && s->nsge && s->sge[0].length >= 18) {
+		const u8 *mad = (const u8 *)(uintptr_t)s->sge[0].addr;
+
+		pr_info_ratelimited("mlx5_standin: QP1 of %s to QP1 of %s: MAD class 0x%02x attribute 0x%04x\n",
+				    dev_name(&src->qp->ibqp.device->dev),
+				    dev_name(&d->qp->ibqp.device->dev), mad[1],
+				    be16_to_cpu(*(const __be16 *)(mad + 16)));
 	}
 	sd_gsi_header(src->hdr, s);
 	sd_gsi_scatter(&r, &off, src->hdr, SD_GSI_HDR);
