@@ -39,7 +39,8 @@
  *    crosses between two devices logs its MAD class and attribute
  *    (ratelimited), what a test sees of QP1 to QP1 traffic. A receive
  *    buffer too short: "local length" at the receiver. A data segment
- *    under another lkey: "local protection" at the sender;
+ *    under another lkey than the PD's: "local protection" at the sender,
+ *    a scatter entry so: "local protection" at the receiver;
  *  - ERR: every posted request completes "flushed"; RESET drops them.
  * Datagrams move in a work item of the sending QP (post_send is called
  * with spinlocks held, by ib_mad among others): it takes the engine's lock
@@ -254,7 +255,8 @@ int sd_gsi_create(struct ib_qp *ibqp, struct ib_qp_init_attr *attr)
 	    cap->max_send_sge > SD_GSI_MAX_SGE || cap->max_recv_sge > SD_GSI_MAX_SGE ||
 	    cap->max_inline_data)
 		return -EINVAL;
-	if (!to_sdcq(attr->send_cq)->k || !to_sdcq(attr->recv_cq)->k)
+	if (!attr->send_cq || !attr->recv_cq ||
+	    !to_sdcq(attr->send_cq)->k || !to_sdcq(attr->recv_cq)->k)
 		return -EINVAL;		/* a user CQ cannot take kernel completions */
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
@@ -598,8 +600,16 @@ static enum ib_wc_status sd_gsi_deliver(struct sd_gsi *src, const struct sd_gsi_
 	if (drop)
 		goto dropped;
 
-	for (i = 0; i < r.nsge; i++)
+	for (i = 0; i < r.nsge; i++) {
+		if (r.sge[i].lkey != d->qp->ibqp.pd->local_dma_lkey) {
+			pr_notice_ratelimited("mlx5_standin: QP1 receive: scatter entry %u: lkey 0x%x is not the local DMA lkey\n",
+					      i, r.sge[i].lkey);
+			sd_gsi_wc(&wc, d, r.wr_id, IB_WC_LOC_PROT_ERR, IB_WC_RECV);
+			sd_kcq_push(to_sdcq(d->qp->ibqp.recv_cq), &wc, false);
+			return IB_WC_SUCCESS;
+		}
 		room += r.sge[i].length;
+	}
 	if (room < SD_GSI_HDR + (u64)s->len) {
 		pr_notice_ratelimited("mlx5_standin: QP1 receive: %u bytes and the header arrived for %llu\n",
 				      s->len, room);

@@ -987,7 +987,8 @@ static int sd_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct uverbs_attr_bundle *attrs)
 {
-	struct ib_udata *udata = &attrs->driver_udata;
+	/* the kernel's CQs come without a bundle (mlx5_gsi.c) */
+	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
 #else
 static int sd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			struct ib_udata *udata)
