@@ -82,7 +82,8 @@ enum {
 	EXT_UD_AV = 0x80000000u,	/* the address vector is the 48-byte one */
 	AV_SIZE = 48,
 	/* fm_ce_se */
-	CTRL_FENCE = 0x80,
+	CTRL_FENCE = 0x80,		/* fence mode 4: fence and initiator small fence */
+	CTRL_SMALL_FENCE = 0x20,	/* fence mode 1: initiator small fence */
 	CTRL_CQ_UPDATE = 0x08,
 	CTRL_SOLICITED = 0x02,
 	/* WQE opcodes */
@@ -94,6 +95,31 @@ enum {
 	OP_RDMA_READ = 0x10,
 	OP_ATOMIC_CS = 0x11,
 	OP_ATOMIC_FA = 0x12,
+	OP_UMR = 0x25,			/* a memory window's bind or invalidation */
+	/* UMR control segment (48 bytes): flags, KLM octowords, mkey mask */
+	UMR_INLINE = 0x80,		/* the translation follows in the WQE */
+	UMR_CHECK_FREE = 0x20,		/* a type 2 bind: the window must be free */
+	UMR_TRANSLATION_OFFSET = 0x10,
+	UMR_CHECK_QPN = 0x08,		/* a type 2 invalidation: bound to this QP */
+	UMR_CTRL_SIZE = 48,
+	MKEY_CTX_SIZE = 64,		/* the mkey context segment */
+	KLM_BLOCK = 64,			/* one KLM, padded to the 64-byte block */
+	MKEY_FREE = 0x40,		/* mkey context byte 0 */
+	/* mkey context byte 2: the access the window grants */
+	MKEY_ATOMIC = 0x40,
+	MKEY_REMOTE_WRITE = 0x20,
+	MKEY_REMOTE_READ = 0x10,
+	MKEY_LOCAL_WRITE = 0x08,
+	/* UMR mkey mask: the mkey context fields the UMR writes */
+	MASK_LEN = 1u << 0,
+	MASK_START_ADDR = 1u << 6,
+	MASK_MKEY = 1u << 13,		/* the key's low byte (its tag) */
+	MASK_QPN = 1u << 14,
+	MASK_LOCAL_WRITE = 1u << 18,
+	MASK_REMOTE_READ = 1u << 19,
+	MASK_REMOTE_WRITE = 1u << 20,
+	MASK_ATOMIC = 1u << 21,
+	MASK_FREE = 1u << 29,
 	/* CQE opcodes (op_own >> 4) */
 	CQE_REQ = 0,
 	CQE_RESP_WR_IMM = 1,
@@ -212,7 +238,8 @@ struct sq_side {
 	uint32_t tail;			/* BBs the device is done with (poll's) */
 	uint32_t qpn;
 	uint8_t sig_all;		/* CTRL_CQ_UPDATE when the QP signals every WQE */
-	uint8_t reserved[3];
+	uint8_t fence_next;		/* CTRL_SMALL_FENCE after a UMR WQE: the next one waits */
+	uint8_t reserved[2];
 	volatile uint64_t *reg;		/* UAR + 0x800 */
 	const uint8_t *last;		/* the last WQE posted: its control segment */
 	struct sq_slot slot[];
@@ -465,7 +492,7 @@ static int mlx5_srq_map(struct uvio_dp_srq *srq, const void *resp)
 /* Which opcodes each QP type carries, a bit per IB_UVERBS_WR_*. */
 #define OP(x) (1u << IB_UVERBS_WR_##x)
 #define UD_OPS (OP(SEND) | OP(SEND_WITH_IMM))
-#define UC_OPS (UD_OPS | OP(RDMA_WRITE) | OP(RDMA_WRITE_WITH_IMM))
+#define UC_OPS (UD_OPS | OP(RDMA_WRITE) | OP(RDMA_WRITE_WITH_IMM) | OP(LOCAL_INV) | OP(BIND_MW))
 #define RC_OPS (UC_OPS | OP(SEND_WITH_INV) | OP(RDMA_READ) | OP(ATOMIC_CMP_AND_SWP) | \
 		OP(ATOMIC_FETCH_AND_ADD))
 
@@ -488,6 +515,8 @@ static const struct {
 	[IB_UVERBS_WR_ATOMIC_CMP_AND_SWP] = { OP_ATOMIC_CS, UVIO_WC_COMP_SWAP },
 	[IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD] = { OP_ATOMIC_FA, UVIO_WC_FETCH_ADD },
 	[IB_UVERBS_WR_SEND_WITH_INV] = { OP_SEND_INVAL, UVIO_WC_SEND },
+	[IB_UVERBS_WR_LOCAL_INV] = { OP_UMR, UVIO_WC_LOCAL_INV },
+	[IB_UVERBS_WR_BIND_MW] = { OP_UMR, UVIO_WC_BIND_MW },
 };
 
 /* The next 16-byte unit of the send queue after p, wrapping to BB 0. */
@@ -521,6 +550,97 @@ static uint8_t *copy_wrapping(const struct uvio_dp_ring *r, uint8_t *p,
 	return p;
 }
 
+/*
+ * BIND_MW and LOCAL_INV: a UMR WQE, as a ConnectX takes it (the PRM's UMR;
+ * libmlx5's set_bind_wr writes the same). The control segment's immediate
+ * is the window's key in force (the key to invalidate). Then, each in its
+ * own 64 bytes so that only whole basic blocks wrap: the UMR control
+ * segment (48 bytes: flags, be16 KLM octowords at 4, be64 mkey mask at 8),
+ * the mkey context (64: free at byte 0, access at 2, be32 QPN << 8 | the
+ * new key's low byte at 4, be64 start at 16, be64 length at 24) and, for
+ * a bind of a non-zero length, one KLM (be32 byte count, be32 the MR's
+ * lkey, be64 address) padded to 64. A type 2 window is bound to this QP
+ * (its QPN in the context, a bind checks it is free, an invalidation that
+ * it is bound here); a type 1 window and an invalidation name QPN 0xffffff.
+ * Local read is the kernel's to set: the context carries the rest.
+ */
+static int post_umr(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr, uint8_t fm)
+{
+	struct uvio_dp_ring *r = &qp->sq.ring;
+	struct sq_side *s = r->map;
+	bool bind = wr->opcode == IB_UVERBS_WR_BIND_MW;
+	bool type2 = !bind || !(wr->flags & UVIO_DP_SEND_MW_TYPE_1);
+	uint64_t length = bind ? wr->bind_mw.length : 0;
+	uint32_t access = bind ? wr->bind_mw.access : 0;
+	uint32_t nbb = length ? 3 : 2, cur = qp->sq.next, mask, flags;
+	uint8_t *ctrl, *u, *m, *k, acc = 0;
+	struct sq_slot *slot;
+
+	/* A KLM's byte count is 32 bits, and the device takes up to 2 GiB. */
+	if (length > 1ull << 31)
+		return -EOPNOTSUPP;
+	if (cur + nbb - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) > r->entries)
+		return -ENOSPC;
+	ctrl = r->slots + (size_t)(cur & r->mask) * BB;
+	u = ctrl + SEG;
+	m = r->slots + (size_t)((cur + 1) & r->mask) * BB;
+	put32(ctrl, (cur & 0xffff) << 8 | OP_UMR);
+	put32(ctrl + 4, s->qpn << 8 | nbb * (BB / SEG));
+	memset(ctrl + 8, 0, 3);			/* signature, stream id */
+	ctrl[11] = fm;
+	put32(ctrl + 12, bind ? wr->bind_mw.mw_rkey : wr->invalidate_rkey);
+
+	flags = UMR_INLINE | UMR_TRANSLATION_OFFSET;
+	mask = MASK_FREE | MASK_MKEY | (type2 ? MASK_QPN : 0);
+	if (length) {
+		flags |= type2 ? UMR_CHECK_FREE : 0;
+		mask |= MASK_LEN | MASK_START_ADDR | MASK_LOCAL_WRITE | MASK_REMOTE_READ |
+			MASK_REMOTE_WRITE | MASK_ATOMIC;
+	} else {
+		flags |= type2 ? UMR_CHECK_QPN : 0;
+	}
+	memset(u, 0, UMR_CTRL_SIZE);
+	u[0] = (uint8_t)flags;
+	/* KLM octowords: the translation's size in 16-byte units, whole
+	 * 64-byte blocks (one KLM and its padding), 0 with none. */
+	u[5] = length ? KLM_BLOCK / SEG : 0;
+	put64(u + 8, mask);
+
+	memset(m, 0, MKEY_CTX_SIZE);
+	put32(m + 4, (type2 && length ? s->qpn << 8 : 0xffffff00u) |
+		     (bind ? wr->bind_mw.new_rkey & 0xff : 0));
+	if (length) {
+		acc |= access & IB_UVERBS_ACCESS_LOCAL_WRITE ? MKEY_LOCAL_WRITE : 0;
+		acc |= access & IB_UVERBS_ACCESS_REMOTE_WRITE ? MKEY_REMOTE_WRITE : 0;
+		acc |= access & IB_UVERBS_ACCESS_REMOTE_READ ? MKEY_REMOTE_READ : 0;
+		acc |= access & IB_UVERBS_ACCESS_REMOTE_ATOMIC ? MKEY_ATOMIC : 0;
+		m[2] = acc;
+		/* A zero-based window starts at 0; the KLM still names the
+		 * MR's address. */
+		put64(m + 16, access & IB_UVERBS_ACCESS_ZERO_BASED ? 0 : wr->bind_mw.addr);
+		put64(m + 24, length);
+		k = r->slots + (size_t)((cur + 2) & r->mask) * BB;
+		memset(k, 0, KLM_BLOCK);
+		put32(k, (uint32_t)length);
+		put32(k + 4, wr->bind_mw.mr_lkey);
+		put64(k + 8, wr->bind_mw.addr);
+	} else {
+		m[0] = MKEY_FREE;
+	}
+
+	slot = &s->slot[cur & r->mask];
+	slot->wr_id = wr->wr_id;
+	slot->end = cur + nbb;
+	slot->wc_opcode = wr_ops[wr->opcode].wc;
+	slot->signaled = fm & CTRL_CQ_UPDATE;
+	s->last = ctrl;
+	/* The WQE after it waits for the window's new state (initiator small
+	 * fence), so that a SEND that hands out the key follows the bind. */
+	s->fence_next = CTRL_SMALL_FENCE;
+	qp->sq.next = cur + nbb;
+	return 0;
+}
+
 static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 						   const struct uvio_dp_send_wr *wr)
 {
@@ -536,8 +656,17 @@ static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 	struct sq_slot *slot;
 	int64_t len;
 
+	uint8_t fm;
+
 	if (op >= 32 || !((mlx5_opcodes(qp->type) >> op) & 1))
 		return -EOPNOTSUPP;
+	/* A fence asked for is fence mode 4, which includes the small fence a
+	 * UMR before it left; otherwise that small fence, once. */
+	fm = (uint8_t)(s->sig_all | (wr->flags & UVIO_DP_SEND_SIGNALED ? CTRL_CQ_UPDATE : 0) |
+		       (wr->flags & UVIO_DP_SEND_SOLICITED ? CTRL_SOLICITED : 0) |
+		       (wr->flags & UVIO_DP_SEND_FENCE ? CTRL_FENCE : s->fence_next));
+	if (op == IB_UVERBS_WR_BIND_MW || op == IB_UVERBS_WR_LOCAL_INV)
+		return post_umr(qp, wr, fm);
 	if (nsge > qp->sq.max_sge || (nsge && !wr->sg_list))
 		return -EINVAL;
 	len = uvio_dp_sge_bytes(wr->sg_list, nsge);
@@ -567,10 +696,7 @@ static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 	put32(ctrl, (cur & 0xffff) << 8 | wr_ops[op].op);
 	put32(ctrl + 4, s->qpn << 8 | ds);
 	memset(ctrl + 8, 0, 3);			/* signature, stream id */
-	ctrl[11] = (uint8_t)(s->sig_all |
-			     (wr->flags & UVIO_DP_SEND_SIGNALED ? CTRL_CQ_UPDATE : 0) |
-			     (wr->flags & UVIO_DP_SEND_SOLICITED ? CTRL_SOLICITED : 0) |
-			     (wr->flags & UVIO_DP_SEND_FENCE ? CTRL_FENCE : 0));
+	ctrl[11] = fm;
 	if (op == IB_UVERBS_WR_SEND_WITH_INV)
 		put32(ctrl + 12, wr->invalidate_rkey);
 	else if (op == IB_UVERBS_WR_SEND_WITH_IMM || op == IB_UVERBS_WR_RDMA_WRITE_WITH_IMM)
@@ -632,6 +758,7 @@ static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 	slot->wc_opcode = wr_ops[op].wc;
 	slot->signaled = ctrl[11] & CTRL_CQ_UPDATE;
 	s->last = ctrl;
+	s->fence_next = 0;
 	qp->sq.next = cur + nbb;
 	return 0;
 }
@@ -658,8 +785,8 @@ static int mlx5_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	if (__builtin_expect(wr->num_sge != 1 || !g || !qp->sq.max_sge ||
 			     (qp->type != IB_UVERBS_QPT_RC && qp->type != IB_UVERBS_QPT_UC) ||
 			     (!rdma && op != IB_UVERBS_WR_SEND && op != IB_UVERBS_WR_SEND_WITH_IMM) ||
-			     g->length > INT32_MAX, 0))
-		return post_send_any(qp, wr);
+			     g->length > INT32_MAX || s->fence_next, 0))
+		return post_send_any(qp, wr);	/* and the WQE after a UMR: its fence */
 	len = g->length;
 	if (inl) {
 		if (len > qp->sq.max_inline)

@@ -75,6 +75,11 @@ enum uvio_dp_send_flags {
 	UVIO_DP_SEND_SIGNALED = 1u << 1,	/* a completion even without sq_sig_all */
 	UVIO_DP_SEND_SOLICITED = 1u << 2,
 	UVIO_DP_SEND_INLINE = 1u << 3,		/* bytes copied into the WQE at post */
+	/* BIND_MW: the window is of type 1 (bound with ibv_bind_mw's rules,
+	 * to no QP). mlx5 writes a window's type into the bind WQE, so a
+	 * type 1 bind needs it there; rxe's kernel knows the type itself.
+	 * Clear of libibverbs' IBV_SEND_* bits. */
+	UVIO_DP_SEND_MW_TYPE_1 = 1u << 16,
 };
 
 /* Work completion opcodes (enum ib_wc_opcode, libibverbs' IBV_WC_*). */
@@ -184,15 +189,18 @@ struct uvio_dp_ah {
  *   RDMA_WRITE, RDMA_WRITE_WITH_IMM (rdma, imm_data), RDMA_READ (rdma),
  *   ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD (atomic; one 8-byte SGE that
  *   receives the remote's old value), LOCAL_INV (invalidate_rkey),
- *   BIND_MW (bind_mw; type 2 windows), UVIO_DP_WR_ATOMIC_WRITE (rdma; one
+ *   BIND_MW (bind_mw; type 2 windows, or type 1 with
+ *   UVIO_DP_SEND_MW_TYPE_1; a length of 0 unbinds; LOCAL_INV and BIND_MW
+ *   move no data: mlx5 does not read their sg_list), UVIO_DP_WR_ATOMIC_WRITE (rdma; one
  *   8-byte SGE, its bytes read at post and written at remote_addr as one
  *   atomic store: rxe on kernels whose device reports ATOMIC_WRITE, 6.2 and
  *   later; an older kernel completes it with an error).
  * rxe takes all of them on RC, SEND, SEND_WITH_IMM, RDMA_WRITE and
  * RDMA_WRITE_WITH_IMM on UC, SEND and SEND_WITH_IMM on UD (ud). siw takes
  * SEND, SEND_WITH_INV, RDMA_WRITE and RDMA_READ. mlx5 takes SEND,
- * SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE(_WITH_IMM), RDMA_READ and the two
- * atomics on RC, the sends and writes on UC, the sends on UD. An opcode the
+ * SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE(_WITH_IMM), RDMA_READ, the two
+ * atomics, LOCAL_INV and BIND_MW on RC, the sends, writes, LOCAL_INV and
+ * BIND_MW on UC (as libmlx5 does), the sends on UD. An opcode the
  * driver or the QP type cannot carry is -EOPNOTSUPP at post.
  */
 /* IB_UVERBS_WR_ATOMIC_WRITE of the kernel's ABI (headers before 6.2 lack it). */

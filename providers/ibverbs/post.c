@@ -109,6 +109,8 @@ static inline int send_wr_from(struct uvio_dp_send_wr *w, const struct ibv_send_
 		w->bind_mw.access = wr->bind_mw.bind_info.mw_access_flags;
 		w->bind_mw.addr = wr->bind_mw.bind_info.addr;
 		w->bind_mw.length = wr->bind_mw.bind_info.length;
+		if (wr->bind_mw.mw->type == IBV_MW_TYPE_1)
+			w->flags |= UVIO_DP_SEND_MW_TYPE_1;	/* mlx5 writes the type */
 		break;
 	case IBV_WR_SEND:
 	case IBV_WR_SEND_WITH_IMM:
@@ -286,7 +288,8 @@ int uvp_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw, struct ibv_mw_bind *bind
 	memset(&w, 0, sizeof(w));
 	w.wr_id = bind->wr_id;
 	w.opcode = IB_UVERBS_WR_BIND_MW;
-	w.flags = bind->send_flags & (IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED);
+	w.flags = (bind->send_flags & (IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED)) |
+		  UVIO_DP_SEND_MW_TYPE_1;	/* ibv_bind_mw() binds type 1 windows only */
 	w.bind_mw.mw_rkey = mw->rkey;
 	w.bind_mw.new_rkey = new_rkey;
 	w.bind_mw.mr_lkey = bind->bind_info.mr ? bind->bind_info.mr->lkey : 0;
@@ -586,6 +589,8 @@ static void wr_bind_mw(struct ibv_qp_ex *ex, struct ibv_mw *mw, uint32_t rkey,
 	w->bind_mw.access = info->mw_access_flags;
 	w->bind_mw.addr = info->addr;
 	w->bind_mw.length = info->length;
+	if (mw->type == IBV_MW_TYPE_1)
+		w->flags |= UVIO_DP_SEND_MW_TYPE_1;
 }
 
 static void wr_set_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey)

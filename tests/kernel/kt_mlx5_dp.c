@@ -19,7 +19,9 @@
  * GRH, the source QP, the immediate); an SRQ's list taken and given back
  * until it has wrapped; a QP moved to ERR flushing its receives; two
  * threads posting inline SENDs on one QP while two others poll its CQ and
- * the peer's (reposting each receive). Every object destroyed and the
+ * the peer's (reposting each receive); a type 2 memory window bound by
+ * BIND_MW, written through by the peer, invalidated by LOCAL_INV and by
+ * SEND_WITH_INV, a WRITE after refused. Every object destroyed and the
  * kernel's tables empty after.
  *
  *   kt_mlx5_dp [DEVICE]     (default mlx5_0)
@@ -685,6 +687,125 @@ static void threads(struct dp_env *e)
 	       r.sends_done, r.recvs_done, r.errors, r.full, (unsigned long long)r.ms);
 }
 
+/*
+ * A type 2 memory window over 8 KiB of B_TGT (an MR of its own, with
+ * MW_BIND), on a fresh pair: bound by a BIND_MW on A (the library's UMR
+ * WQE) posted with the SEND that hands B the new key (the SEND carries the
+ * small fence), written through by B, then invalidated: by A's LOCAL_INV
+ * (remote false) or by B's SEND_WITH_INV (remote true, A's receive says
+ * which key). B's WRITE through the key after it is refused (remote access
+ * error). Round r uses user handles 0x90 + 0x10 r.
+ */
+static void mw_round(struct dp_env *e, bool remote)
+{
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[8];
+	struct dp_rc_pair pair = { &a, &b, &ca, &cb };
+	struct uvio_mw mw = { .sz = sizeof(mw) };
+	UVIO_OPTS(uvio_mw_attr, ma, .pd_handle = e->pd, .type = 2);
+	const char *how = remote ? "SEND_WITH_INV" : "LOCAL_INV";
+	struct uvio_mr wm;
+	uint32_t key, got = 0;
+	struct uvio_dp_sge s;
+	uint8_t *win = e->buf + B_TGT;
+
+	if (rc_pair_create(e, &pair, 16, 0x90 + 0x10 * remote, 0x98 + 0x10 * remote))
+		goto out;
+	KT_EQ(dp_reg_mr(e, win, 8192, IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_WRITE |
+					 IB_UVERBS_ACCESS_MW_BIND, &wm), 0);
+	KT_EQ(uvio_alloc_mw(e->dev, &ma, NULL, &mw, NULL), 0);
+	key = (mw.rkey & ~0xffu) | ((mw.rkey + 1) & 0xff);
+
+	/* The bind and, behind it, the key to B: one post, one doorbell. */
+	recv1(&b, sge(e, B_RX, 64), 801);
+	memcpy(e->buf + A_OFF, &key, 4);
+	s = sge(e, A_OFF, 4);
+	{
+		struct uvio_dp_send_wr w[2] = {
+			{ .wr_id = 800, .opcode = IB_UVERBS_WR_BIND_MW, .flags = UVIO_DP_SEND_SIGNALED,
+			  .bind_mw = { .mw_rkey = mw.rkey, .new_rkey = key, .mr_lkey = wm.lkey,
+				       .access = IB_UVERBS_ACCESS_REMOTE_WRITE,
+				       .addr = (uintptr_t)win + 4096, .length = 4096 } },
+			{ .wr_id = 802, .opcode = IB_UVERBS_WR_SEND, .flags = UVIO_DP_SEND_SIGNALED,
+			  .sg_list = &s, .num_sge = 1 },
+		};
+		KT_EQ(uvio_dp_post_send(&a, w, 2, NULL), 0);
+	}
+	KT_EQ(wait_wc(&ca, wc, 2), 2);
+	expect_wc(&wc[0], 800, UVIO_WC_SUCCESS, UVIO_WC_BIND_MW, "BIND_MW");
+	expect_wc(&wc[1], 802, UVIO_WC_SUCCESS, UVIO_WC_SEND, "the key's SEND after the bind");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 801, UVIO_WC_SUCCESS, UVIO_WC_RECV, "the key");
+	memcpy(&got, e->buf + B_RX, 4);
+	KT_EQ(got, key);
+
+	/* B writes 100 bytes through the window, 4196 bytes into win. */
+	fill(e->buf + A_OFF + 8192, 100, 9);
+	memset(win, 0, 8192);
+	s = sge(e, A_OFF + 8192, 100);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 803, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1, .rdma = { (uintptr_t)win + 4196, got } };
+		KT_EQ(post1(&b, &w), 0);
+	}
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 803, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "RDMA_WRITE through the window");
+	KT_EQ(memcmp(win + 4196, e->buf + A_OFF + 8192, 100), 0);
+	KT_EQ(win[4195], 0);
+	KT_EQ(win[4296], 0);
+
+	if (remote) {
+		recv1(&a, sge(e, A_OFF, 64), 804);
+		s = sge(e, B_RX, 16);
+		struct uvio_dp_send_wr si = { .wr_id = 805, .opcode = IB_UVERBS_WR_SEND_WITH_INV,
+					      .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					      .num_sge = 1, .invalidate_rkey = key };
+		KT_EQ(post1(&b, &si), 0);
+		KT_EQ(wait_wc(&cb, wc, 1), 1);
+		expect_wc(&wc[0], 805, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND_WITH_INV");
+		KT_EQ(wait_wc(&ca, wc, 1), 1);
+		expect_wc(&wc[0], 804, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SEND_WITH_INV's receive");
+		KT_CHECK(wc[0].wc_flags & UVIO_WC_WITH_INVALIDATE, "flags %#x", wc[0].wc_flags);
+		KT_EQ(wc[0].invalidated_rkey, key);
+	} else {
+		struct uvio_dp_send_wr inv = { .wr_id = 805, .opcode = IB_UVERBS_WR_LOCAL_INV,
+					       .flags = UVIO_DP_SEND_SIGNALED,
+					       .invalidate_rkey = key };
+
+		KT_EQ(post1(&a, &inv), 0);
+		KT_EQ(wait_wc(&ca, wc, 1), 1);
+		expect_wc(&wc[0], 805, UVIO_WC_SUCCESS, UVIO_WC_LOCAL_INV, "LOCAL_INV");
+	}
+
+	/* The key no longer opens the window. */
+	memset(win, 0, 8192);
+	s = sge(e, A_OFF + 8192, 100);
+	{
+		struct uvio_dp_send_wr w = { .wr_id = 806, .opcode = IB_UVERBS_WR_RDMA_WRITE,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1, .rdma = { (uintptr_t)win + 4196, key } };
+
+		KT_EQ(post1(&b, &w), 0);
+	}
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 806, UVIO_WC_REM_ACCESS_ERR, wc[0].opcode, "WRITE after the invalidation");
+	KT_EQ(win[4196], 0);
+	printf("mw: type 2 window %#x: BIND_MW and SEND in one post, RDMA_WRITE through it, %s, "
+	       "then WRITE refused (%s): ok\n", key, how, uvio_wc_status_name(wc[0].status));
+	KT_EQ(uvio_dealloc_mw(e->dev, mw.handle, NULL), 0);
+	KT_EQ(uvio_dereg_mr(e->dev, wm.handle, NULL), 0);
+out:
+	rc_pair_destroy(&pair);
+}
+
+static void memory_windows(struct dp_env *e)
+{
+	mw_round(e, false);
+	mw_round(e, true);
+}
+
 int main(int argc, char **argv)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
@@ -714,6 +835,7 @@ int main(int argc, char **argv)
 	RUN(flush);
 	RUN(resize);
 	RUN(threads);
+	RUN(memory_windows);
 	dp_env_close(&e);
 	KT_EQ(kt_rdma_res_count("qp", name, getpid()), 0);
 	KT_EQ(kt_rdma_res_count("cq", name, getpid()), 0);

@@ -370,6 +370,7 @@ static void rc_sends(void **state)
 				       1u << IB_UVERBS_WR_RDMA_WRITE |
 				       1u << IB_UVERBS_WR_RDMA_WRITE_WITH_IMM |
 				       1u << IB_UVERBS_WR_RDMA_READ |
+				       1u << IB_UVERBS_WR_LOCAL_INV | 1u << IB_UVERBS_WR_BIND_MW |
 				       1u << IB_UVERBS_WR_ATOMIC_CMP_AND_SWP |
 				       1u << IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD);
 	/* SEND, signalled and solicited, three SGEs of which one is empty:
@@ -473,7 +474,7 @@ static void rc_sends(void **state)
 		w.sg_list = five;
 		w.num_sge = 5;
 		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -EINVAL);
-		w.opcode = IB_UVERBS_WR_LOCAL_INV;
+		w.opcode = UVIO_DP_WR_ATOMIC_WRITE;
 		w.num_sge = 0;
 		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -EOPNOTSUPP);
 		assert_non_null(strstr(uvio_last_error(), "QP.POST_SEND (data path): EOPNOTSUPP"));
@@ -1297,6 +1298,202 @@ static void cqe_128(void **state)
 	done(dev, afd);
 }
 
+/* The UMR WQE's three parts: control, mkey context, KLM block. The values
+ * are the PRM's (UMR control flags inline 0x80, check free 0x20,
+ * translation offset 0x10, check QPN 0x08; mkey mask length bit 0, start
+ * 6, key 13, QPN 14, local write 18, remote read 19, remote write 20,
+ * atomic 21, free 29; mkey context free 0x40 at byte 0, access at byte 2:
+ * atomic 0x40, remote write 0x20, remote read 0x10, local write 0x08). */
+static void check_umr(const uint8_t *u, uint8_t flags, uint16_t octowords, uint64_t mask)
+{
+	static const uint8_t zero[32];
+
+	assert_int_equal(u[0], flags);
+	assert_int_equal(u[1] | u[2] | u[3], 0);
+	assert_int_equal(be32_at(u + 4), (uint32_t)octowords << 16);	/* offset 0 */
+	assert_int_equal(be64_at(u + 8), mask);
+	assert_memory_equal(u + 16, zero, 32);
+}
+
+static void check_mkey(const uint8_t *m, uint8_t free_bit, uint8_t access, uint32_t qpn_key,
+		       uint64_t start, uint64_t len)
+{
+	static const uint8_t zero[32];
+
+	assert_int_equal(m[0], free_bit);
+	assert_int_equal(m[1], 0);
+	assert_int_equal(m[2], access);
+	assert_int_equal(m[3], 0);
+	assert_int_equal(be32_at(m + 4), qpn_key);
+	assert_int_equal(be64_at(m + 8), 0);		/* reserved, PD: the kernel's */
+	assert_int_equal(be64_at(m + 16), start);
+	assert_int_equal(be64_at(m + 24), len);
+	assert_memory_equal(m + 32, zero, 32);
+}
+
+static void check_klm(const uint8_t *klm, uint32_t len, uint32_t lkey, uint64_t addr)
+{
+	static const uint8_t zero[48];
+
+	check_dseg(klm, len, lkey, addr);
+	assert_memory_equal(klm + 16, zero, 48);
+}
+
+/* Memory windows: BIND_MW (types 2 and 1, an unbind) and LOCAL_INV as UMR
+ * WQEs (opcode 0x25), the small fence the WQE after one carries, the
+ * completions' opcodes, a bind that wraps, and what is refused. The ring
+ * is filled with 0xff first, so that every reserved byte is seen written. */
+static void memory_windows(void **state)
+{
+	int afd;
+	struct uvio_device *dev = device(&afd);
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+	struct uvio_dp_sge one = { 0x9000, 16, 3 };
+	struct uvio_dp_send_wr send = { .wr_id = 50, .opcode = IB_UVERBS_WR_SEND,
+					.sg_list = &one, .num_sge = 1 };
+	struct uvio_dp_send_wr b = {
+		.wr_id = 1, .opcode = IB_UVERBS_WR_BIND_MW,
+		.bind_mw = { .mw_rkey = 0x12345607, .new_rkey = 0x12345608, .mr_lkey = 0xabc,
+			     .access = IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_READ |
+				       IB_UVERBS_ACCESS_LOCAL_WRITE,
+			     .addr = 0x70001000, .length = 0x2000 },
+	};
+	struct uvio_dp_send_wr inv = { .wr_id = 2, .opcode = IB_UVERBS_WR_LOCAL_INV,
+				       .invalidate_rkey = 0x12345608 };
+	struct uvio_mlx5_object o;
+	struct uvio_dp_wc wc[4];
+	uint32_t bad, qpn;
+	uint8_t *c, *cqes;
+
+	(void)state;
+	make_cq(dev, &cq);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, IB_UVERBS_QP_CREATE_SQ_SIG_ALL, NULL, &qp);
+	qpn = qp.qp_num;
+	o = where(dev, UVERBS_OBJECT_QP, qp.handle);
+	assert_int_equal(o.sq_wqe_cnt, 16);
+	memset((uint8_t *)o.buf + o.sq_offset, 0xff, 16 * 64);
+
+	/* A type 2 bind: 192 bytes (ds 12), blocks 0-2. The control's
+	 * immediate is the key in force; the context names the QP and the new
+	 * key's low byte; the KLM the MR's range. */
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), 0);
+	c = sq_bb(dev, &qp, 0);
+	check_ctrl(c, 0, 0x25, qpn, 12, 0x08, htobe32(0x12345607));
+	check_umr(c + 16, 0x80 | 0x20 | 0x10, 4,
+		  1u << 29 | 1u << 13 | 1u << 14 | 1u << 0 | 1u << 6 | 1u << 18 | 1u << 19 |
+		  1u << 20 | 1u << 21);
+	check_mkey(sq_bb(dev, &qp, 1), 0, 0x08 | 0x20 | 0x10, qpn << 8 | 0x08, 0x70001000, 0x2000);
+	check_klm(sq_bb(dev, &qp, 2), 0x2000, 0xabc, 0x70001000);
+	check_doorbell(dev, &qp, 3, c);
+
+	/* The WQE after a UMR carries the initiator small fence (fence mode
+	 * 1, 0x20), once: the common SEND shape too. */
+	assert_int_equal(uvio_dp_post_send(&qp, &send, 1, &bad), 0);
+	check_ctrl(sq_bb(dev, &qp, 3), 3, 0x0a, qpn, 2, 0x08 | 0x20, 0);
+	assert_int_equal(uvio_dp_post_send(&qp, &send, 1, &bad), 0);
+	check_ctrl(sq_bb(dev, &qp, 4), 4, 0x0a, qpn, 2, 0x08, 0);
+
+	/* LOCAL_INV: 128 bytes (ds 8), blocks 5-6: the key to invalidate in
+	 * the control, the context free, QPN 0xffffff, checked against the QP
+	 * (type 2), no translation. Its SGEs are not read. */
+	inv.sg_list = NULL;
+	inv.num_sge = 3;
+	assert_int_equal(uvio_dp_post_send(&qp, &inv, 1, &bad), 0);
+	c = sq_bb(dev, &qp, 5);
+	check_ctrl(c, 5, 0x25, qpn, 8, 0x08, htobe32(0x12345608));
+	check_umr(c + 16, 0x80 | 0x10 | 0x08, 0, 1u << 29 | 1u << 13 | 1u << 14);
+	check_mkey(sq_bb(dev, &qp, 6), 0x40, 0, 0xffffff00u, 0, 0);
+	/* A fence asked for after it: fence mode 4 (0x80) alone. */
+	send.flags = UVIO_DP_SEND_FENCE;
+	assert_int_equal(uvio_dp_post_send(&qp, &send, 1, &bad), 0);
+	check_ctrl(sq_bb(dev, &qp, 7), 7, 0x0a, qpn, 2, 0x08 | 0x80, 0);
+	send.flags = 0;
+
+	/* A type 1 bind, remote read and atomic: no QPN in the mask or the
+	 * context (0xffffff), no free check. Blocks 8-10. */
+	b.wr_id = 3;
+	b.flags = UVIO_DP_SEND_MW_TYPE_1 | UVIO_DP_SEND_SOLICITED;
+	b.bind_mw.mw_rkey = 0x4400;
+	b.bind_mw.new_rkey = 0x44ff;
+	b.bind_mw.access = IB_UVERBS_ACCESS_REMOTE_READ | IB_UVERBS_ACCESS_REMOTE_ATOMIC;
+	b.bind_mw.addr = 0x123456789000;
+	b.bind_mw.length = 1ull << 31;		/* the most a KLM takes */
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), 0);
+	c = sq_bb(dev, &qp, 8);
+	check_ctrl(c, 8, 0x25, qpn, 12, 0x08 | 0x02, htobe32(0x4400));
+	check_umr(c + 16, 0x80 | 0x10, 4,
+		  1u << 29 | 1u << 13 | 1u << 0 | 1u << 6 | 1u << 18 | 1u << 19 | 1u << 20 |
+		  1u << 21);
+	check_mkey(sq_bb(dev, &qp, 9), 0, 0x10 | 0x40, 0xffffffffu, 0x123456789000, 1ull << 31);
+	check_klm(sq_bb(dev, &qp, 10), 0x80000000u, 0xabc, 0x123456789000);
+	/* Its unbind (length 0): the context free, no translation. 11-12. */
+	b.wr_id = 4;
+	b.flags = UVIO_DP_SEND_MW_TYPE_1;
+	b.bind_mw.mw_rkey = 0x44ff;
+	b.bind_mw.new_rkey = 0x4400;
+	b.bind_mw.length = 0;
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), 0);
+	c = sq_bb(dev, &qp, 11);
+	check_ctrl(c, 11, 0x25, qpn, 8, 0x08 | 0x20, htobe32(0x44ff));	/* after a UMR */
+	check_umr(c + 16, 0x80 | 0x10, 0, 1u << 29 | 1u << 13);
+	check_mkey(sq_bb(dev, &qp, 12), 0x40, 0, 0xffffff00u, 0, 0);
+	check_doorbell(dev, &qp, 13, c);
+
+	/* Refused, nothing written: more than 2 GiB; a full ring (a SEND at
+	 * 13 leaves blocks 14 and 15, a bind needs three). The small fence
+	 * waits for the SEND. */
+	b.bind_mw.length = (1ull << 31) + 1;
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), -EOPNOTSUPP);
+	assert_int_equal(uvio_dp_post_send(&qp, &send, 1, &bad), 0);
+	check_ctrl(sq_bb(dev, &qp, 13), 13, 0x0a, qpn, 2, 0x08 | 0x20, 0);
+	b.wr_id = 5;
+	b.flags = 0;
+	b.bind_mw.mw_rkey = 0x12345608;
+	b.bind_mw.new_rkey = 0x12345609;
+	b.bind_mw.length = 0x2000;
+	b.bind_mw.access = IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_LOCAL_WRITE;
+	b.bind_mw.addr = 0x70001000;
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), -ENOSPC);
+
+	/* The hardware completes the LOCAL_INV (WQE 5) and the unbind (11):
+	 * each completion says what it was; blocks up to 12 are free. */
+	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
+	cqes = o.buf;
+	write_cqe(cqes, 0, 0, qpn, 5);
+	cqe_at(cqes, 0)[56] = 0x25;
+	write_cqe(cqes, 1, 0, qpn, 11);
+	cqe_at(cqes, 1)[56] = 0x25;
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 2);
+	assert_int_equal(wc[0].wr_id, 2);
+	assert_int_equal(wc[0].status, UVIO_WC_SUCCESS);
+	assert_int_equal(wc[0].opcode, UVIO_WC_LOCAL_INV);
+	assert_int_equal(wc[0].wc_flags, 0);
+	assert_int_equal(wc[1].wr_id, 4);
+	assert_int_equal(wc[1].opcode, UVIO_WC_BIND_MW);
+	assert_int_equal(wc[1].qp_num, qpn);
+
+	/* Now the bind fits at 14: its mkey context in 15, its KLM block
+	 * wrapped to block 0. */
+	assert_int_equal(uvio_dp_post_send(&qp, &b, 1, &bad), 0);
+	c = sq_bb(dev, &qp, 14);
+	check_ctrl(c, 14, 0x25, qpn, 12, 0x08, htobe32(0x12345608));
+	check_umr(c + 16, 0x80 | 0x20 | 0x10, 4,
+		  1u << 29 | 1u << 13 | 1u << 14 | 1u << 0 | 1u << 6 | 1u << 18 | 1u << 19 |
+		  1u << 20 | 1u << 21);
+	check_mkey(sq_bb(dev, &qp, 15), 0, 0x08 | 0x20, qpn << 8 | 0x09, 0x70001000, 0x2000);
+	check_klm(sq_bb(dev, &qp, 16), 0x2000, 0xabc, 0x70001000);
+	check_doorbell(dev, &qp, 17, c);
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+
+	/* UD carries no window operations. */
+	make_qp(dev, &cq, IB_UVERBS_QPT_UD, 0, NULL, &qp);
+	assert_int_equal(uvio_dp_post_send(&qp, &inv, 1, &bad), -EOPNOTSUPP);
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
+	done(dev, afd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1313,6 +1510,7 @@ int main(void)
 		cmocka_unit_test(destroyed_qp),
 		cmocka_unit_test(resize_keeps_unpolled),
 		cmocka_unit_test(cqe_128),
+		cmocka_unit_test(memory_windows),
 	};
 
 	fake_sysfs();
