@@ -21,8 +21,10 @@
 #      and atomic tests; ibv_ud_pingpong: the address vector, the GRH):
 #      both sides exit 0 and report their iterations;
 #  (d) a second device, mlx5_1 on dummy1: ibv_rc_pingpong (-c, the data
-#      checked) and ibv_ud_pingpong with the server on mlx5_0 and the client
-#      on mlx5_1, each on its own GID 0 (the engine routes by GID);
+#      checked), ibv_ud_pingpong, ibv_uc_pingpong, ibv_srq_pingpong,
+#      ib_send_lat, ib_write_bw, ib_read_lat and ib_atomic_lat with the
+#      server on mlx5_0 and the client on mlx5_1, each on its own GID 0 (the
+#      engine routes by GID);
 #  (e) UCX: the device's sysfs parent has ConnectX-5's PCI ids, ucx_info -d
 #      lists rc_mlx5 and ud_mlx5 for mlx5_0, ucx_perftest at UCT level over
 #      rc_mlx5 (am_lat, put_bw, get, fadd, cswap; UCX's defaults, and
@@ -171,6 +173,12 @@ pair atomic_cs 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F -A CMP_AND_SWAP
 CDEV=$DEV2
 pair rc-2dev 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -c
 pair ud-2dev 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
+pair uc-2dev 20 ibv_uc_pingpong -d $DEV -g 0 -n 20
+pair srq-2dev 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
+pair send_lat-2dev 100 ib_send_lat -d $DEV -x 0 -n 100 -F
+pair write_bw-2dev 100 ib_write_bw -d $DEV -x 0 -n 100 -F
+pair read_lat-2dev 100 ib_read_lat -d $DEV -x 0 -n 100 -F
+pair atomic_fa-2dev 100 ib_atomic_lat -d $DEV -x 0 -n 100 -F
 CDEV=
 DEV=$DEV2
 nothing_left "the two-device pingpongs"
