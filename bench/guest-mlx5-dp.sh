@@ -27,12 +27,7 @@ if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
 	bad "insmod ${ko:-(no stand-in module in $B)} netdev=dummy0"
 	exit 1
 fi
-t=0
-until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
-	/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
-	t=$((t + 1)); [ $t -gt 100 ] && break
-	sleep 0.05
-done
+wait_gid0 $DEV
 fns="send write recv poll rpoll empty"
 PLUGIN=$B/libuvio-rdmav34.so
 if LD_TRACE_LOADED_OBJECTS=1 $B/mlx5_dp 2>/dev/null | grep -q 'libmlx5\.so'; then

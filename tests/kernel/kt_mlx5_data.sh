@@ -57,14 +57,7 @@ if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0,dummy1; then
 	exit 1
 fi
 # each port's GID 0 (the link-local address) in place
-for d in $DEV $DEV2; do
-	t=0
-	until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
-		/sys/class/infiniband/$d/ports/1/gids/0 2>/dev/null; do
-		t=$((t + 1)); [ $t -gt 100 ] && break
-		sleep 0.05
-	done
-done
+wait_gid0 $DEV $DEV2
 if ibv_devices 2>&1 | grep -qw $DEV && ibv_devices 2>&1 | grep -qw $DEV2; then
 	ok "ibv_devices sees $DEV and $DEV2"
 else

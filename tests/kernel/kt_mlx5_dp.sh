@@ -44,12 +44,7 @@ if [ -z "$ko" ] || ! insmod "$ko" netdev=dummy0; then
 	dmesg | tail -20
 	exit 1
 fi
-t=0
-until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
-	/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
-	t=$((t + 1)); [ $t -gt 100 ] && break
-	sleep 0.05
-done
+wait_gid0 $DEV
 if ibv_devices 2>&1 | grep -qw $DEV; then ok "ibv_devices sees $DEV"; else bad "no $DEV"; fi
 echo "  GID 0: $(cat /sys/class/infiniband/$DEV/ports/1/gids/0) ($(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/0 2>/dev/null))"
 dmesg > dmesg.before
@@ -201,12 +196,7 @@ if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standi
 # first 8 records kept, the rest counted lost; a write clears it; the module
 # unloads with its record allocated.
 if insmod "$ko" netdev=dummy0 record=1 record_max=8; then
-	t=0
-	until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
-		/sys/class/infiniband/$DEV/ports/1/gids/0 2>/dev/null; do
-		t=$((t + 1)); [ $t -gt 100 ] && break
-		sleep 0.05
-	done
+	wait_gid0 $DEV
 	port=$((port + 1))
 	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -p $port > rec.srv 2>&1 & sp=$!
 	t=0

@@ -81,6 +81,20 @@ run_three() {
 	[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ $r3 -eq 0 ]
 }
 
+# wait_gid0 DEV...: until each device's port 1 has a GID 0 other than zero
+# (RoCE fills it from the netdev a moment after the device appears), 5 s
+# at most each; the checks that follow say what is missing.
+wait_gid0() {
+	for wg_dev in "$@"; do
+		wg_t=0
+		until grep -qv '^0000:0000:0000:0000:0000:0000:0000:0000$' \
+			/sys/class/infiniband/$wg_dev/ports/1/gids/0 2>/dev/null; do
+			wg_t=$((wg_t + 1)); [ $wg_t -gt 100 ] && break
+			sleep 0.05
+		done
+	done
+}
+
 # ---- the steps every stand-in boot takes (kt_mana.sh uses them all) ----
 # The sourcing script sets B (the programs' folder) as well.
 
