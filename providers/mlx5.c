@@ -16,7 +16,10 @@
  *    an atomic segment, or the 48-byte address vector (UD), then either
  *    inline data (be32 length | 0x80000000, the bytes, padded to 16) or a
  *    data segment per non-empty SGE (be32 length, be32 lkey, be64 address).
- *    cur_post counts BBs.
+ *    cur_post counts BBs. The queue is full when the next WQE's BBs are
+ *    not free or cap.max_send_wr WQEs are outstanding: the ring is sized
+ *    for max_send_wr of the largest WQE, and one-BB WQEs would otherwise
+ *    overrun a CQ sized for max_send_wr (libmlx5 bounds its posts so too).
  *  - Doorbell: the WQEs, a barrier, the send doorbell record (dbrec[1] =
  *    cur_post & 0xffff), then the first 8 bytes of the last WQE's control
  *    segment written as one 64-bit store to the UAR page at 0x800. This
@@ -230,12 +233,15 @@ struct sq_slot {
 	uint32_t end;			/* cur_post after this WQE */
 	uint8_t wc_opcode;		/* enum uvio_wc_opcode */
 	uint8_t signaled;
-	uint16_t reserved;
+	uint16_t seq;			/* WQEs posted, this one included (mod 2^16) */
 };
 
 struct sq_side {
 	uint32_t kind;
 	uint32_t tail;			/* BBs the device is done with (poll's) */
+	uint32_t posted;		/* WQEs posted (the posters', under the lock) */
+	uint16_t done;			/* WQEs done, mod 2^16 (poll's) */
+	uint16_t max_post;		/* WQEs at once: the granted max_send_wr */
 	uint32_t qpn;
 	uint8_t sig_all;		/* CTRL_CQ_UPDATE when the QP signals every WQE */
 	uint8_t fence_next;		/* CTRL_SMALL_FENCE after a UMR WQE: the next one waits */
@@ -244,6 +250,19 @@ struct sq_side {
 	const uint8_t *last;		/* the last WQE posted: its control segment */
 	struct sq_slot slot[];
 };
+
+/*
+ * Room for a WQE of nbb blocks at cur: the ring has the blocks, and fewer
+ * than max_send_wr WQEs are outstanding. The second bound is the caller's
+ * contract with its CQ: a CQ sized for max_send_wr completions must not
+ * overrun, even when WQEs of one block leave the ring (sized for the
+ * largest WQE) room for many more.
+ */
+static inline bool sq_full(const struct sq_side *s, uint32_t entries, uint32_t cur, uint32_t nbb)
+{
+	return cur + nbb - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) > entries ||
+	       (uint16_t)(s->posted - __atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) >= s->max_post;
+}
 
 struct rq_side {
 	uint32_t kind;
@@ -427,6 +446,11 @@ static int mlx5_qp_map(struct uvio_dp_qp *qp, const void *resp)
 	qp->sq.ring.mask = o.sq_wqe_cnt ? o.sq_wqe_cnt - 1 : 0;
 	qp->sq.ring.elem_size = BB;
 	qp->sq.next = 0;
+	/* The WQEs outstanding at once: what the QP was granted, within the
+	 * ring (a WQE is a block at least) and the 16 bits of slot.seq. */
+	s->max_post = (uint16_t)(o.sq_wqe_cnt < 0xffff ? o.sq_wqe_cnt : 0xffff);
+	if (qp->cap.max_send_wr && qp->cap.max_send_wr < s->max_post)
+		s->max_post = (uint16_t)qp->cap.max_send_wr;
 	/* What a WQE can hold of inline data: the kernel was told, and
 	 * answered, what fits in the largest WQE; the length field caps it. */
 	if (qp->sq.max_inline > MAX_DS * SEG - SEG - 4)
@@ -579,7 +603,7 @@ static int post_umr(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr, uin
 	/* A KLM's byte count is 32 bits, and the device takes up to 2 GiB. */
 	if (length > 1ull << 31)
 		return -EOPNOTSUPP;
-	if (cur + nbb - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) > r->entries)
+	if (sq_full(s, r->entries, cur, nbb))
 		return -ENOSPC;
 	ctrl = r->slots + (size_t)(cur & r->mask) * BB;
 	u = ctrl + SEG;
@@ -633,6 +657,7 @@ static int post_umr(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr, uin
 	slot->end = cur + nbb;
 	slot->wc_opcode = wr_ops[wr->opcode].wc;
 	slot->signaled = fm & CTRL_CQ_UPDATE;
+	slot->seq = (uint16_t)++s->posted;
 	s->last = ctrl;
 	/* The WQE after it waits for the window's new state (initiator small
 	 * fence), so that a SEND that hands out the key follows the bind. */
@@ -689,7 +714,7 @@ static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 		return -EINVAL;
 	nbb = (ds * SEG + BB - 1) / BB;
 	cur = qp->sq.next;
-	if (cur + nbb - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) > r->entries)
+	if (sq_full(s, r->entries, cur, nbb))
 		return -ENOSPC;
 
 	ctrl = r->slots + (size_t)(cur & r->mask) * BB;
@@ -757,6 +782,7 @@ static __attribute__((noinline)) int post_send_any(struct uvio_dp_qp *qp,
 	slot->end = cur + nbb;
 	slot->wc_opcode = wr_ops[op].wc;
 	slot->signaled = ctrl[11] & CTRL_CQ_UPDATE;
+	slot->seq = (uint16_t)++s->posted;
 	s->last = ctrl;
 	s->fence_next = 0;
 	qp->sq.next = cur + nbb;
@@ -800,7 +826,7 @@ static int mlx5_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	slot_i = cur & r->mask;
 	if (__builtin_expect(slot_i + nbb > r->entries || ds > MAX_DS, 0))
 		return post_send_any(qp, wr);	/* it wraps: the general writer */
-	if (cur + nbb - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) > r->entries)
+	if (sq_full(s, r->entries, cur, nbb))
 		return -ENOSPC;
 	ctrl = r->slots + (size_t)slot_i * BB;
 	fm = (uint8_t)(s->sig_all | (flags & UVIO_DP_SEND_SIGNALED ? CTRL_CQ_UPDATE : 0) |
@@ -837,6 +863,7 @@ static int mlx5_post_send(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *w
 	slot->end = cur + nbb;
 	slot->wc_opcode = wr_ops[op].wc;
 	slot->signaled = fm & CTRL_CQ_UPDATE;
+	slot->seq = (uint16_t)++s->posted;
 	s->last = ctrl;
 	qp->sq.next = cur + nbb;
 	return 0;
@@ -1085,6 +1112,7 @@ static void requester(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
 		}
 	}
 	/* Every WQE up to this one is done. */
+	__atomic_store_n(&s->done, slot->seq, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->tail, slot->end, __ATOMIC_RELEASE);
 }
 

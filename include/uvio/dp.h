@@ -426,7 +426,10 @@ UVIO_API int uvio_dp_create_ah_sz(struct uvio_device *dev, const struct uvio_ah_
 	uvio_dp_create_ah_sz((dev), (attr), (ah), sizeof(struct uvio_dp_ah))
 UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah);
 
-/* Entries the queue can hold at once. */
+/* Entries the queue can hold at once. mlx5's send queue counts 64-byte
+ * basic blocks (a WQE takes one or more); it takes cap.max_send_wr WQEs at
+ * once, however few blocks they fill, so that a CQ sized for max_send_wr
+ * completions cannot overrun. */
 UVIO_INLINE uint32_t uvio_dp_queue_capacity(const struct uvio_dp_queue *q)
 {
 	return q->ring.entries;

@@ -17,7 +17,8 @@
  * a CQ armed for the next completion and for solicited ones only, the
  * events read from the channel; UD through an address handle (the 40-byte
  * GRH, the source QP, the immediate); an SRQ's list taken and given back
- * until it has wrapped; a QP moved to ERR flushing its receives; two
+ * until it has wrapped; a QP moved to ERR flushing its receives; the
+ * send queue bounded by max_send_wr WQEs, not by its ring's blocks; two
  * threads posting inline SENDs on one QP while two others poll its CQ and
  * the peer's (reposting each receive); a type 2 memory window bound by
  * BIND_MW, written through by the peer, invalidated by LOCAL_INV and by
@@ -556,6 +557,58 @@ out:
 }
 
 /*
+ * The send queue holds at most cap.max_send_wr WQEs, however small: its
+ * ring is sized for the largest WQE the caps allow (inline data, several
+ * SGEs), and a SEND of 16 inline bytes fills one basic block of it. A CQ
+ * sized for max_send_wr completions must not overrun (the engine, as a
+ * ConnectX, moves the QP to ERR when it does). Self-connected RC QP: its
+ * SENDs take its own receives; none is polled until the queue refuses.
+ */
+static void send_bound(struct dp_env *e)
+{
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a;
+	struct uvio_dp_wc wc[32];
+	uint32_t n = 0, blocks, want;
+	uint64_t payload[2] = { 1, 2 };
+	struct uvio_dp_sge s = { (uintptr_t)payload, sizeof(payload), 0 };
+	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &s, .num_sge = 1,
+				     .flags = UVIO_DP_SEND_SIGNALED | UVIO_DP_SEND_INLINE };
+	int err = 0, got;
+
+	make_cq(e, &cq, 64, 0x78);
+	make_qp_cap(e, &a, IB_UVERBS_QPT_RC, &cq, &cq, NULL, 0x78, 8, 64);
+	if (connect_qp(e, &a, a.qp_num))
+		goto out;
+	want = a.cap.max_send_wr;
+	blocks = uvio_dp_queue_capacity(&a.sq);
+	KT_CHECK(want >= 8 && want < blocks && want <= 16,
+		 "max_send_wr %u, %u blocks: the ring holds more one-block WQEs", want, blocks);
+	for (uint64_t i = 0; i < want; i++)
+		recv1(&a, sge(e, B_RX + i * 64, 64), 800 + i);
+	while (n <= blocks && !(err = post1(&a, &w)))
+		w.wr_id = ++n;
+	KT_EQ(err, -ENOSPC);
+	KT_EQ(n, want);
+	if (n != want)	/* SENDs without receives wait (RNR) until destroyed */
+		goto out;
+	/* The completions polled, the queue takes WQEs again. */
+	got = wait_wc(&cq, wc, (int)(2 * n));
+	KT_EQ(got, (int)(2 * n));
+	for (int i = 0; i < got; i++)
+		KT_EQ(wc[i].status, UVIO_WC_SUCCESS);
+	recv1(&a, sge(e, B_RX, 64), 899);
+	KT_EQ(post1(&a, &w), 0);
+	KT_EQ(wait_wc(&cq, wc, 2), 2);
+	KT_EQ(wc[0].status | wc[1].status, UVIO_WC_SUCCESS);
+	printf("send_bound: max_send_wr %u in a ring of %u blocks: %u one-block SENDs taken, "
+	       "the next refused (%d), taken again once polled\n", want, blocks, n, err);
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/*
  * Resize with completions not yet polled: one QP sends to itself, SENDs
  * and their receives complete into a CQ of 16 entries. Eight pending do
  * not fit in 4 entries: refused before the kernel is asked. Then with two
@@ -834,6 +887,7 @@ int main(int argc, char **argv)
 	RUN(srq_list);
 	RUN(flush);
 	RUN(resize);
+	RUN(send_bound);
 	RUN(threads);
 	RUN(memory_windows);
 	dp_env_close(&e);

@@ -59,6 +59,7 @@ static struct {
 	uint32_t next_handle, next_qpn;
 	uint32_t cq_cqe;		/* CREATE_CQ's CQE, answered back */
 	uint32_t cap[5];		/* CREATE_QP's CAP, answered back */
+	uint32_t send_wr_granted;	/* when not 0: the max_send_wr answered */
 	uint32_t srq_max_wr, srq_max_sge;
 	uint32_t cq_cqe_size;		/* CREATE_CQ's driver data */
 	struct mlx5_ib_resize_cq resize;	/* the last RESIZE_CQ's driver data */
@@ -177,6 +178,8 @@ static int kernel_ioctl(unsigned long request, void *arg)
 		attr(h, UVERBS_ATTR_CREATE_QP_HANDLE)->data = ++k.next_handle;
 		memcpy(k.cap, (void *)(uintptr_t)attr(h, UVERBS_ATTR_CREATE_QP_CAP)->data,
 		       sizeof(k.cap));
+		if (k.send_wr_granted)
+			k.cap[0] = k.send_wr_granted;
 		put_out(attr(h, UVERBS_ATTR_CREATE_QP_RESP_CAP), k.cap, sizeof(k.cap));
 		put_out(attr(h, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM), &(uint32_t){ k.next_qpn++ }, 4);
 		put_out(attr(h, UVERBS_ATTR_UHW_OUT),
@@ -361,6 +364,7 @@ static void rc_sends(void **state)
 
 	(void)state;
 	make_cq(dev, &cq);
+	k.send_wr_granted = 16;	/* the ring's blocks bind, not the WQE count */
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
 	qpn = qp.qp_num;
 	assert_int_equal(qpn, QPN_BASE);
@@ -507,6 +511,7 @@ static void inline_wrap_and_full(void **state)
 	for (unsigned int i = 0; i < sizeof(msg); i++)
 		msg[i] = (uint8_t)(i * 7 + 1);
 	make_cq(dev, &cq);
+	k.send_wr_granted = 16;	/* the ring's blocks bind, not the WQE count */
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, IB_UVERBS_QP_CREATE_SQ_SIG_ALL, NULL, &qp);
 	assert_int_equal(qp.cap.max_inline_data, 256 - 192 - 4);
 	/* 60 bytes of inline data at most: 200 is refused. */
@@ -585,6 +590,54 @@ static void inline_wrap_and_full(void **state)
 	done(dev, afd);
 }
 
+/*
+ * Granted max_send_wr 4, the ring 16 blocks (4 of the largest WQE): four
+ * one-block SENDs fill the queue, a fifth is refused with 12 blocks free.
+ * A CQE naming the second retires two, and two more are taken.
+ */
+static void send_wr_bound(void **state)
+{
+	int afd;
+	struct uvio_device *dev = device(&afd);
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp qp;
+	struct uvio_dp_sge one = { 0x5000, 8, 0x21 };
+	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &one, .num_sge = 1 };
+	struct uvio_mlx5_object o;
+	struct uvio_dp_wc wc[2];
+	uint32_t bad;
+	uint8_t *cqes;
+
+	(void)state;
+	make_cq(dev, &cq);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
+	assert_int_equal(qp.cap.max_send_wr, 4);
+	assert_int_equal(uvio_dp_queue_capacity(&qp.sq), 16);
+	for (uint64_t i = 0; i < 4; i++) {
+		w.wr_id = i;
+		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), 0);
+	}
+	assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -ENOSPC);
+	assert_int_equal(bad, 0);
+	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
+	cqes = o.buf;
+	memset(cqes, 0, 64);
+	set_be32(cqes + 56, (uint32_t)0x0a << 24 | qp.qp_num);
+	set_be16(cqes + 60, 1);
+	cqes[63] = 0x00;	/* REQ, owner 0 (first lap) */
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 2), 1);
+	assert_int_equal(wc[0].wr_id, 1);
+	for (uint64_t i = 4; i < 6; i++) {
+		w.wr_id = i;
+		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), 0);
+	}
+	assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -ENOSPC);
+	check_ctrl(sq_bb(dev, &qp, 5), 5, 0x0a, qp.qp_num, 2, 0, 0);
+	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
+	done(dev, afd);
+}
+
 /* A data segment list that wraps around the end of the ring. */
 static void sge_wrap(void **state)
 {
@@ -604,6 +657,7 @@ static void sge_wrap(void **state)
 
 	(void)state;
 	make_cq(dev, &cq);
+	k.send_wr_granted = 16;	/* the ring's blocks bind, not the WQE count */
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
 	for (int i = 0; i < 15; i++)
 		assert_int_equal(uvio_dp_post_send(&qp, &s, 1, &bad), 0);
@@ -1166,6 +1220,7 @@ static void resize_keeps_unpolled(void **state)
 
 	(void)state;
 	make_cq(dev, &cq);
+	k.send_wr_granted = 16;	/* the ring's blocks bind, not the WQE count */
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
 	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
 	cqes = o.buf;
@@ -1368,6 +1423,7 @@ static void memory_windows(void **state)
 
 	(void)state;
 	make_cq(dev, &cq);
+	k.send_wr_granted = 16;	/* the ring's blocks bind, not the WQE count */
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, IB_UVERBS_QP_CREATE_SQ_SIG_ALL, NULL, &qp);
 	qpn = qp.qp_num;
 	o = where(dev, UVERBS_OBJECT_QP, qp.handle);
@@ -1499,6 +1555,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rc_sends),
 		cmocka_unit_test(inline_wrap_and_full),
+		cmocka_unit_test(send_wr_bound),
 		cmocka_unit_test(sge_wrap),
 		cmocka_unit_test(ud_with_ah),
 		cmocka_unit_test(receives),
