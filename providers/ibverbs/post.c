@@ -663,10 +663,37 @@ static void wr_set_inline_data(struct ibv_qp_ex *ex, void *addr, size_t length)
 	wr_set_inline_data_list(ex, 1, &one);
 }
 
+/* Each wr_*() operation and the work request opcode it posts. */
+static const struct {
+	uint64_t op;		/* IBV_QP_EX_WITH_* */
+	uint32_t opcode;	/* IB_UVERBS_WR_* */
+} ex_opcodes[] = {
+	{ IBV_QP_EX_WITH_RDMA_WRITE, IB_UVERBS_WR_RDMA_WRITE },
+	{ IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM, IB_UVERBS_WR_RDMA_WRITE_WITH_IMM },
+	{ IBV_QP_EX_WITH_SEND, IB_UVERBS_WR_SEND },
+	{ IBV_QP_EX_WITH_SEND_WITH_IMM, IB_UVERBS_WR_SEND_WITH_IMM },
+	{ IBV_QP_EX_WITH_RDMA_READ, IB_UVERBS_WR_RDMA_READ },
+	{ IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP, IB_UVERBS_WR_ATOMIC_CMP_AND_SWP },
+	{ IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD },
+	{ IBV_QP_EX_WITH_LOCAL_INV, IB_UVERBS_WR_LOCAL_INV },
+	{ IBV_QP_EX_WITH_BIND_MW, IB_UVERBS_WR_BIND_MW },
+	{ IBV_QP_EX_WITH_SEND_WITH_INV, IB_UVERBS_WR_SEND_WITH_INV },
+	{ IBV_QP_EX_WITH_ATOMIC_WRITE, UVIO_DP_WR_ATOMIC_WRITE },
+};
+
 int uvp_qp_ex_init(struct uvp_qp *qp, uint64_t ops)
 {
 	struct ibv_qp_ex *ex = &qp->vqp.qp_ex;
+	uint64_t have = 0;
 
+	/* An operation the driver's data path cannot post for this QP type
+	 * is refused here, at create, as the stock providers refuse it; not
+	 * at the first wr_complete(). */
+	if (uvio_dp_qp_opcodes(&qp->dp, &have))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(ex_opcodes) / sizeof(ex_opcodes[0]); i++)
+		if ((ops & ex_opcodes[i].op) && !((have >> ex_opcodes[i].opcode) & 1))
+			return -EOPNOTSUPP;
 	qp->batch = calloc(1, sizeof(*qp->batch));
 	if (!qp->batch)
 		return -ENOMEM;

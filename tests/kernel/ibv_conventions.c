@@ -7,6 +7,10 @@
  * (tests/test_qp.py, test_qpex.py) check the same:
  *  - ibv_create_qp_ex() with IBV_QP_INIT_ATTR_CREATE_FLAGS and no flags
  *    makes RC, UC and UD QPs (pyverbs' random attributes ask for it);
+ *  - ibv_create_qp_ex() with IBV_QP_INIT_ATTR_SEND_OPS_FLAGS makes an RC
+ *    QP with SEND and RDMA_WRITE among its wr_*() operations, and refuses
+ *    a UD QP asking for RDMA_WRITE, which UD has not (test_qpex.py skips
+ *    a test whose QP is refused; one made errors at its first post);
  *  - a receive posted to a QP in RESET fails with EINVAL, bad_wr the WR;
  *  - receives posted to a QP in INIT (after a query of its state, whatever
  *    the kernel answers) until one fails: at least the max_recv_wr the QP
@@ -67,6 +71,31 @@ static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct
 	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	a.pd = pd;
 	a.create_flags = 0;
+	errno = 0;
+	qp = ibv_create_qp_ex(ctx, &a);
+	*err = qp ? 0 : errno;
+	return qp;
+}
+
+/* A QP of type asking for the wr_*() operations ops; NULL and *err as
+ * libibverbs answered. */
+static struct ibv_qp *make_qp_ops(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
+				  enum ibv_qp_type type, uint64_t ops, int *err)
+{
+	struct ibv_qp_init_attr_ex a;
+	struct ibv_qp *qp;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_type = type;
+	a.send_cq = cq;
+	a.recv_cq = cq;
+	a.cap.max_send_wr = 4;
+	a.cap.max_recv_wr = 4;
+	a.cap.max_send_sge = 1;
+	a.cap.max_recv_sge = 1;
+	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	a.pd = pd;
+	a.send_ops_flags = ops;
 	errno = 0;
 	qp = ibv_create_qp_ex(ctx, &a);
 	*err = qp ? 0 : errno;
@@ -177,6 +206,27 @@ int main(int argc, char **argv)
 		result(qp != NULL, name, "%s", strerror(err));
 		if (qp)
 			ibv_destroy_qp(qp);
+	}
+
+	qp = make_qp_ops(ctx, pd, cq, IBV_QPT_RC,
+			 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE, &err);
+	result(qp && ibv_qp_to_qp_ex(qp) && ibv_qp_to_qp_ex(qp)->wr_rdma_write,
+	       "create_qp_ex RC with SEND_OPS_FLAGS SEND and RDMA_WRITE",
+	       "%s", qp ? "no wr_rdma_write" : strerror(err));
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (ctx->device->node_type == IBV_NODE_RNIC) {
+		printf("SKIP create_qp_ex UD with SEND_OPS_FLAGS RDMA_WRITE: an iWARP device has "
+		       "RC QPs only\n");
+	} else {
+		qp = make_qp_ops(ctx, pd, cq, IBV_QPT_UD,
+				 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE, &err);
+		result(!qp, "create_qp_ex UD with SEND_OPS_FLAGS RDMA_WRITE: refused",
+		       "made, where UD has no RDMA_WRITE");
+		if (qp)
+			ibv_destroy_qp(qp);
+		else
+			printf("  (refused: %s)\n", strerror(err));
 	}
 
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey };

@@ -19,7 +19,10 @@
 #  (i) ucx_perftest at UCT level over rc_verbs and ud_verbs on the plug-in
 #      (rc_mlx5 and ud_mlx5 need libmlx5's mlx5dv: not the plug-in's);
 #  (j) an Open MPI job (mpi_check, 2 ranks) over UCX's rc_verbs on the
-#      plug-in, every byte checked.
+#      plug-in, every byte checked;
+#  (k) ibv_conventions (libibverbs' conventions: QP creation with create
+#      flags and send operations, receives in RESET and on a full queue, a
+#      parent domain) on the plug-in, libmlx5's answers printed beside.
 # Each case: both sides exit 0 and report their iterations; a side on the
 # plug-in traced (UVERBS_IOCTL_TRACE=1) its QP created through the library,
 # a side on libmlx5 traced nothing (the same variable set: no command of
@@ -201,5 +204,21 @@ else
 			grep -v 'uverbs-ioctl: ' p-mpi.out | tail -n 40 | sed 's/^/  /'
 		fi
 		nothing_left "mpirun -np 2 on the plug-in"
+	fi
+
+	# (k) libibverbs' conventions (tests/kernel/ibv_conventions.c) on
+	# mlx5_0: libmlx5's answers for the record, the plug-in's must pass.
+	if [ -x $B/ibv_conventions ]; then
+		ibv_conventions $DEV 2>&1 | sed 's/^/  [stock] /'
+		env RDMAV_DRIVERS=$UVP ibv_conventions $DEV > p-conv.out 2>&1; rc=$?
+		sed 's/^/  [plug-in] /' p-conv.out
+		if [ $rc -eq 0 ] && grep -q '^PASS ' p-conv.out; then
+			ok "ibv_conventions $DEV on the plug-in: $(grep -c '^PASS ' p-conv.out) checks pass"
+		else
+			bad "ibv_conventions $DEV on the plug-in: exit $rc: $(grep '^FAIL ' p-conv.out | tr '\n' ' ')"
+		fi
+		nothing_left "ibv_conventions on the plug-in"
+	else
+		echo "--- SKIP $DRV: ibv_conventions: not built (no libibverbs to link)"
 	fi
 fi

@@ -44,6 +44,8 @@ programs="$programs $here/kt_mlx5_plugin.sh"
 # librdmacm's rping, and libgcc_s, which its threads' pthread_exit loads.
 programs="$programs $here/kt_mlx5_cm.sh @USERLAND@/usr/bin/rping"
 programs="$programs @USERLAND@/*lib/x86_64-linux-gnu/libgcc_s.so.1"
+conv=$(dirname "$checker")/ibv_conventions	# built where libibverbs is
+[ -x "$conv" ] && programs="$programs $conv"
 plugin=$build/providers/ibverbs/libuvio-rdmav34.so
 [ -f "$plugin" ] && programs="$programs $plugin"
 UVIO_VM_ALL_PROVIDERS=1 UVIO_VM_WITH="$programs" UVIO_VM_TAG=mlx5-data \
