@@ -604,6 +604,40 @@ UVIO_API int uvio_dp_destroy_ah(struct uvio_dp_ah *ah)
 	return err;
 }
 
+UVIO_API int uvio_dp_reset_qp(struct uvio_dp_qp *qp, struct uvio_dp_cq *send_cq,
+			      struct uvio_dp_cq *recv_cq)
+{
+	const struct dp_ops *ops;
+
+	if (!qp || !qp->sq.ring.map || !(ops = dp_qp_ops(qp)))
+		return uvio_dp_bad_arg("uvio_dp_reset_qp", "qp", NOT_CREATED);
+	if (send_cq && (!send_cq->q.ring.map || send_cq->dev != qp->dev))
+		return uvio_dp_bad_arg("uvio_dp_reset_qp", "send_cq",
+				       "not a CQ created on the QP's device");
+	if (recv_cq && (!recv_cq->q.ring.map || recv_cq->dev != qp->dev))
+		return uvio_dp_bad_arg("uvio_dp_reset_qp", "recv_cq",
+				       "not a CQ created on the QP's device");
+	if (!ops->qp_reset)
+		return 0;
+	if (recv_cq == send_cq)
+		recv_cq = NULL;		/* one CQ: cleaned once, locked once */
+	/* The CQs first, as a poll takes its CQ before any queue. */
+	if (send_cq)
+		uvio_dp_lock(&send_cq->q.lock);
+	if (recv_cq)
+		uvio_dp_lock(&recv_cq->q.lock);
+	uvio_dp_lock(&qp->sq.lock);
+	uvio_dp_lock(&qp->rq.lock);
+	ops->qp_reset(qp, send_cq, recv_cq);
+	uvio_dp_unlock(&qp->rq.lock);
+	uvio_dp_unlock(&qp->sq.lock);
+	if (recv_cq)
+		uvio_dp_unlock(&recv_cq->q.lock);
+	if (send_cq)
+		uvio_dp_unlock(&send_cq->q.lock);
+	return 0;
+}
+
 UVIO_API int uvio_dp_qp_opcodes(const struct uvio_dp_qp *qp, uint64_t *mask)
 {
 	const struct dp_ops *ops;

@@ -37,6 +37,11 @@ struct dp_ops {
 	 * the completions a poll reads: false before its destroy is sent,
 	 * true again when the kernel refused it (mlx5's QP table). */
 	void (*qp_listed)(struct uvio_dp_qp *qp, bool listed);
+	/* Optional: the queues start over after the QP moved to RESET, and
+	 * the CQs (distinct; either may be NULL) lose its completions; called
+	 * with the CQs locked, then the send and receive queues. NULL: the
+	 * kernel keeps the queue indices across RESET (rxe, siw). */
+	void (*qp_reset)(struct uvio_dp_qp *qp, struct uvio_dp_cq *scq, struct uvio_dp_cq *rcq);
 	/* Write one WR at the queue's next slot; called with the queue
 	 * locked, checked already for what is common (SGE count, NULLs). */
 	int (*post_send)(struct uvio_dp_qp *qp, const struct uvio_dp_send_wr *wr);

@@ -1188,6 +1188,14 @@ static void responder(struct uvio_dp_qp *qp, const uint8_t *cqe, uint8_t opcode,
 	}
 }
 
+/* A CQE that names a QP and one of its WQEs (not a resize's mark). */
+static inline bool cqe_of_qp(uint8_t opcode)
+{
+	return opcode == CQE_REQ || opcode == CQE_REQ_ERR || opcode == CQE_RESP_WR_IMM ||
+	       opcode == CQE_RESP_SEND || opcode == CQE_RESP_SEND_IMM ||
+	       opcode == CQE_RESP_SEND_INV || opcode == CQE_RESP_ERR;
+}
+
 /* Called with the CQ locked. */
 static int mlx5_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 {
@@ -1207,9 +1215,7 @@ static int mlx5_poll(struct uvio_dp_cq *cq, struct uvio_dp_wc *wc, int n)
 			break;
 		from_device();
 		ci++;
-		if (opcode != CQE_REQ && opcode != CQE_REQ_ERR && opcode != CQE_RESP_WR_IMM &&
-		    opcode != CQE_RESP_SEND && opcode != CQE_RESP_SEND_IMM &&
-		    opcode != CQE_RESP_SEND_INV && opcode != CQE_RESP_ERR)
+		if (!cqe_of_qp(opcode))
 			continue;	/* a resize's mark, or nothing of a QP */
 		qpn = get32(cqe + CQE_SOP_QPN) & 0xffffff;
 		b = qp_bucket(cq->dev, qpn);
@@ -1453,6 +1459,84 @@ static int mlx5_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	return err;
 }
 
+/*
+ * The completions of QP qpn leave the CQ: the ones the device wrote and no
+ * poll took, from the consumer index on. Walked from the newest down, each
+ * kept CQE moves up by the number dropped below it (its owner bit set for
+ * its new slot's lap) and the consumer index steps past the room left, as
+ * libmlx5 cleans a CQ when a QP is reset or destroyed. A receive of the QP
+ * taken from an SRQ goes back to the SRQ's free list. Called with the CQ
+ * locked; the device writes only past the CQEs walked.
+ */
+static void mlx5_cq_clean(struct uvio_dp_cq *cq, uint32_t qpn, struct uvio_dp_srq *srq)
+{
+	struct uvio_dp_ring *r = &cq->q.ring;
+	uint32_t size = r->elem_size, ci = cq->q.next, prod, dropped = 0;
+
+	for (prod = ci; prod - ci < r->entries; prod++) {
+		uint8_t op_own = r->slots[(size_t)(prod & r->mask) * size + CQE_OP_OWN];
+
+		if (op_own >> 4 == CQE_INVALID || (op_own & CQE_OWNER) != !!(prod & r->entries))
+			break;
+	}
+	from_device();
+	for (uint32_t i = prod; i-- != ci;) {
+		uint8_t *cqe = r->slots + (size_t)(i & r->mask) * size;
+		uint8_t opcode = cqe[CQE_OP_OWN] >> 4;
+		bool resp = opcode != CQE_REQ && opcode != CQE_REQ_ERR;
+
+		if (cqe_of_qp(opcode) && (get32(cqe + CQE_SOP_QPN) & 0xffffff) == qpn) {
+			if (srq && resp) {
+				uvio_dp_lock(&srq->q.lock);
+				srq_free(srq, get16(cqe + CQE_WQE_COUNTER) & srq->q.ring.mask);
+				uvio_dp_unlock(&srq->q.lock);
+			}
+			dropped++;
+		} else if (dropped) {
+			uint32_t j = i + dropped;
+			uint8_t *to = r->slots + (size_t)(j & r->mask) * size;
+
+			memcpy(to - (size - CQE64), cqe - (size - CQE64), size - 1);
+			to[CQE_OP_OWN] = (uint8_t)((cqe[CQE_OP_OWN] & ~CQE_OWNER) | !!(j & r->entries));
+		}
+	}
+	if (dropped) {
+		cq->q.next = ci + dropped;
+		done_reading();
+		dbrec_set(r->consumer, (ci + dropped) & 0xffffff);
+	}
+}
+
+/*
+ * After a move to RESET: the device starts the QP's send and receive
+ * counters over at 0, and forgets its WQEs; so do this layer's indices and
+ * the doorbell records, and the QP's completions still in its CQs are
+ * dropped (their slots would retire WQEs of the new round). Called with the
+ * CQs locked (distinct, or one NULL), then the send and receive queues.
+ */
+static void mlx5_qp_reset(struct uvio_dp_qp *qp, struct uvio_dp_cq *scq, struct uvio_dp_cq *rcq)
+{
+	struct sq_side *s = qp->sq.ring.map;
+
+	if (scq)
+		mlx5_cq_clean(scq, qp->qp_num, qp->srq);
+	if (rcq)
+		mlx5_cq_clean(rcq, qp->qp_num, qp->srq);
+	qp->sq.next = 0;
+	s->tail = 0;
+	s->posted = 0;
+	s->done = 0;
+	s->fence_next = 0;
+	dbrec_set(qp->sq.ring.producer, 0);
+	if (qp->rq.ring.map) {
+		struct rq_side *rs = qp->rq.ring.map;
+
+		qp->rq.next = 0;
+		rs->tail = 0;
+		dbrec_set(qp->rq.ring.producer, 0);
+	}
+}
+
 const struct dp_ops uvio_dp_mlx5_ops = {
 	.name = "mlx5",
 	.driver_id = RDMA_DRIVER_MLX5,
@@ -1467,6 +1551,7 @@ const struct dp_ops uvio_dp_mlx5_ops = {
 	.ah_init = mlx5_ah_init,
 	.ah_fini = mlx5_ah_fini,
 	.qp_listed = mlx5_qp_listed,
+	.qp_reset = mlx5_qp_reset,
 	.post_send = mlx5_post_send,
 	.doorbell_locked = mlx5_doorbell,
 	.opcodes = mlx5_opcodes,

@@ -378,13 +378,29 @@ UVIO_API int uvio_dp_modify_srq(struct uvio_dp_srq *srq, const struct uvio_srq_m
 /*
  * QP.CREATE with its queues. attr as for uvio_create_qp(); srq (may be NULL)
  * is the SRQ that attr->srq_handle names, when UVIO_QP_INIT_SRQ is set.
- * The QP's state is changed with uvio_modify_qp(dev, qp->handle, ...).
+ * The QP's state is changed with uvio_modify_qp(dev, qp->handle, ...);
+ * after a move to RESET, call uvio_dp_reset_qp() before it moves on.
  */
 UVIO_API int uvio_dp_create_qp_sz(struct uvio_device *dev, const struct uvio_qp_init_attr *attr,
 				  struct uvio_dp_srq *srq, struct uvio_dp_qp *qp, size_t size);
 #define uvio_dp_create_qp(dev, attr, srq, qp)                                  \
 	uvio_dp_create_qp_sz((dev), (attr), (srq), (qp), sizeof(struct uvio_dp_qp))
 UVIO_API int uvio_dp_destroy_qp(struct uvio_dp_qp *qp, struct uvio_events_reported *events);
+
+/*
+ * After uvio_modify_qp() moved the QP to RESET, and before it moves on to
+ * INIT: the queues start over as the device's do. On mlx5, whose device
+ * starts the QP's counters over at 0, the library's indices and the
+ * doorbell records go back to 0, and the QP's completions not yet polled
+ * from send_cq and recv_cq (its CQs; either may be NULL, or both the same)
+ * are removed, receives it took from an SRQ given back: the WRs they name
+ * are gone with the reset. On rxe and siw, whose kernel keeps the queue
+ * indices across RESET, it does nothing. It takes the CQs' locks and the
+ * queues': threads polling those CQs for other QPs need not stop. 0, or
+ * -EINVAL (said) for a QP or CQ not created, or a CQ of another device.
+ */
+UVIO_API int uvio_dp_reset_qp(struct uvio_dp_qp *qp, struct uvio_dp_cq *send_cq,
+			      struct uvio_dp_cq *recv_cq);
 
 /*
  * Post n send work requests and ring the doorbell once. Each WR is checked

@@ -492,6 +492,11 @@ int uvp_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	if (err)
 		return -err;
 	if (mask & IBV_QP_STATE) {
+		/* Back to RESET: the queues start over (mlx5: the device's
+		 * counters do), the QP's unpolled completions dropped. */
+		if (attr->qp_state == IBV_QPS_RESET)
+			uvio_dp_reset_qp(&uvp_qp(qp)->dp, qp->send_cq ? &uvp_cq(qp->send_cq)->dp : NULL,
+					 qp->recv_cq ? &uvp_cq(qp->recv_cq)->dp : NULL);
 		qp->state = attr->qp_state;
 		__atomic_store_n(&uvp_qp(qp)->in_reset, attr->qp_state == IBV_QPS_RESET,
 				 __ATOMIC_RELAXED);

@@ -18,7 +18,8 @@
  * events read from the channel; UD through an address handle (the 40-byte
  * GRH, the source QP, the immediate); an SRQ's list taken and given back
  * until it has wrapped; a QP moved to ERR flushing its receives; the
- * send queue bounded by max_send_wr WQEs, not by its ring's blocks; two
+ * send queue bounded by max_send_wr WQEs, not by its ring's blocks; a QP
+ * back to RESET with completions unpolled and used again; two
  * threads posting inline SENDs on one QP while two others poll its CQ and
  * the peer's (reposting each receive); a type 2 memory window bound by
  * BIND_MW, written through by the peer, invalidated by LOCAL_INV and by
@@ -722,6 +723,94 @@ out:
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
 }
 
+/*
+ * A QP back to RESET and used again: the device starts its counters over,
+ * so must the library (uvio_dp_reset_qp). Two self-connected RC QPs share
+ * a CQ; each sends and receives, and the six CQEs stay unpolled while QP a
+ * goes to RESET. After the reset a's four are gone and c's two are kept;
+ * a, connected again, takes a receive and a SEND of a new round, whose
+ * WQEs the device reads at index 0: the CQ then yields c's two and a's two,
+ * nothing else, and the message arrived whole.
+ */
+static void reset_and_reuse(struct dp_env *e)
+{
+	UVIO_OPTS(uvio_qp_attr, to_reset, .qp_state = UVIO_QPS_RESET, .attr_mask = UVIO_QP_STATE);
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a, c;
+	struct uvio_dp_wc wc[8];
+	uint64_t ids[4] = { 0 }, want[4] = { 920, 921, 930, 940 };
+	uint8_t *rx = e->buf + B_RX + 3 * 64;
+	int got, before = kt_failures;
+
+	make_cq(e, &cq, 16, 0x79);
+	make_qp(e, &a, IB_UVERBS_QPT_RC, &cq, NULL, 0x79);
+	make_qp(e, &c, IB_UVERBS_QPT_RC, &cq, NULL, 0x7b);
+	if (connect_qp(e, &a, a.qp_num) || connect_qp(e, &c, c.qp_num))
+		goto out;
+	for (uint64_t i = 0; i < 2; i++) {
+		struct uvio_dp_sge s = sge(e, A_OFF + i * 64, 64);
+		struct uvio_dp_send_wr w = { .wr_id = 910 + i, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1 };
+
+		recv1(&a, sge(e, B_RX + i * 64, 64), 900 + i);
+		KT_EQ(post1(&a, &w), 0);
+	}
+	{
+		struct uvio_dp_sge s = sge(e, A_OFF, 64);
+		struct uvio_dp_send_wr w = { .wr_id = 921, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1 };
+
+		recv1(&c, sge(e, B_RX + 2 * 64, 64), 920);
+		KT_EQ(post1(&c, &w), 0);
+	}
+	wait_written(e, &cq, 5);	/* six CQEs, none polled */
+	KT_EQ(uvio_modify_qp(e->dev, a.handle, &to_reset, NULL, NULL), 0);
+	KT_EQ(uvio_dp_reset_qp(&a, &cq, &cq), 0);
+	if (connect_qp(e, &a, a.qp_num))
+		goto out;
+	for (int i = 0; i < 64; i++)
+		e->buf[A_OFF + 4 * 64 + i] = (uint8_t)(0xa0 ^ i);
+	memset(rx, 0, 64);
+	{
+		struct uvio_dp_sge s = sge(e, A_OFF + 4 * 64, 64);
+		struct uvio_dp_send_wr w = { .wr_id = 940, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
+					     .num_sge = 1 };
+
+		recv1(&a, sge(e, B_RX + 3 * 64, 64), 930);
+		KT_EQ(post1(&a, &w), 0);
+	}
+	got = wait_wc(&cq, wc, 4);
+	KT_EQ(got, 4);
+	for (int i = 0; i < got && i < 4; i++) {
+		KT_EQ(wc[i].status, UVIO_WC_SUCCESS);
+		ids[i] = wc[i].wr_id;
+	}
+	/* sorted: the CQ holds c's pair (written before the reset), then a's */
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			if (ids[j] < ids[i]) {
+				uint64_t t = ids[i];
+
+				ids[i] = ids[j];
+				ids[j] = t;
+			}
+	KT_CHECK(!memcmp(ids, want, sizeof(want)), "completions %llu %llu %llu %llu, want 920 "
+		 "921 930 940", (unsigned long long)ids[0], (unsigned long long)ids[1],
+		 (unsigned long long)ids[2], (unsigned long long)ids[3]);
+	KT_CHECK(!memcmp(rx, e->buf + A_OFF + 4 * 64, 64), "the new round's message");
+	KT_EQ(wait_wc_ms(&cq, wc, 1, 300), 0);
+	if (kt_failures == before)
+		printf("reset_and_reuse: QP 0x%x to RESET with 4 CQEs unpolled: dropped, QP 0x%x's "
+		       "2 kept, a new round from WQE 0 completed once\n", a.qp_num, c.qp_num);
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&c, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
 /* Two threads post SENDs on one QP while one thread polls its CQ and
  * another the peer's, reposting each receive (kt_dp_lib.c); each message
  * carries its wr_id, which the receiver checks. */
@@ -888,6 +977,7 @@ int main(int argc, char **argv)
 	RUN(flush);
 	RUN(resize);
 	RUN(send_bound);
+	RUN(reset_and_reuse);
 	RUN(threads);
 	RUN(memory_windows);
 	dp_env_close(&e);

@@ -638,6 +638,89 @@ static void send_wr_bound(void **state)
 	done(dev, afd);
 }
 
+/* A requester CQE at producer index i of an 8-entry CQ, first lap owner 0. */
+static void put_req_cqe(uint8_t *cqes, uint32_t i, uint32_t qpn, uint16_t counter)
+{
+	uint8_t *c = cqes + (size_t)(i & 7) * 64;
+
+	memset(c, 0, 64);
+	set_be32(c + 56, (uint32_t)0x0a << 24 | qpn);
+	set_be16(c + 60, counter);
+	c[63] = (uint8_t)!!(i & 8);	/* REQ, the owner bit of i's lap */
+}
+
+/* Post n one-block SENDs on qp, wr_ids from id on. */
+static void post_sends(struct uvio_dp_qp *qp, uint64_t id, int n)
+{
+	struct uvio_dp_sge one = { 0x5000, 8, 0x21 };
+	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &one, .num_sge = 1 };
+	uint32_t bad;
+
+	for (int i = 0; i < n; i++) {
+		w.wr_id = id + (uint64_t)i;
+		assert_int_equal(uvio_dp_post_send(qp, &w, 1, &bad), 0);
+	}
+}
+
+/*
+ * uvio_dp_reset_qp on a CQ of 8 whose unpolled CQEs cross its end: the
+ * consumer index at 6, CQEs 6 (b), 7 (a), 8 (b) and 9 (a), the last two in
+ * the second lap. Resetting a drops its two; b's move up to 8 and 9 (the
+ * older one across the lap, its owner bit turned) and the consumer index
+ * to 8: a poll gives b's two in order and nothing else. a's next WQE is at
+ * block 0 with index 0, its doorbell record 1.
+ */
+static void reset_cleans_cq(void **state)
+{
+	int afd;
+	struct uvio_device *dev = device(&afd);
+	struct uvio_dp_cq cq;
+	struct uvio_dp_qp a, b;
+	struct uvio_mlx5_object o;
+	struct uvio_dp_wc wc[4];
+	uint8_t *cqes;
+
+	(void)state;
+	make_cq(dev, &cq);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &a);
+	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &b);
+	assert_int_equal(uvio_dp_reset_qp(NULL, &cq, &cq), -EINVAL);
+	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
+	cqes = o.buf;
+	/* b's WQEs 0..5 done and polled: the consumer index at 6 */
+	post_sends(&b, 100, 4);
+	for (uint32_t i = 0; i < 4; i++)
+		put_req_cqe(cqes, i, b.qp_num, (uint16_t)i);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 4);
+	post_sends(&b, 104, 2);
+	put_req_cqe(cqes, 4, b.qp_num, 4);
+	put_req_cqe(cqes, 5, b.qp_num, 5);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 2);
+	assert_int_equal(wc[1].wr_id, 105);
+	post_sends(&b, 106, 2);
+	post_sends(&a, 200, 2);
+	put_req_cqe(cqes, 6, b.qp_num, 6);
+	put_req_cqe(cqes, 7, a.qp_num, 0);
+	put_req_cqe(cqes, 8, b.qp_num, 7);
+	put_req_cqe(cqes, 9, a.qp_num, 1);
+	assert_int_equal(uvio_dp_reset_qp(&a, &cq, &cq), 0);
+	assert_int_equal(be32toh(o.dbrec[0]), 8);	/* the consumer index */
+	assert_int_equal(cqes[0 * 64 + 63], 0x01);	/* b's older CQE, second lap */
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 2);
+	assert_int_equal(wc[0].wr_id, 106);
+	assert_int_equal(wc[0].qp_num, b.qp_num);
+	assert_int_equal(wc[1].wr_id, 107);
+	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 0);
+	/* a starts over: block 0, index 0, its doorbell record 1 */
+	post_sends(&a, 300, 1);
+	check_ctrl(sq_bb(dev, &a, 0), 0, 0x0a, a.qp_num, 2, 0, 0);
+	check_doorbell(dev, &a, 1, sq_bb(dev, &a, 0));
+	assert_int_equal(uvio_dp_destroy_qp(&a, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_qp(&b, NULL), 0);
+	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
+	done(dev, afd);
+}
+
 /* A data segment list that wraps around the end of the ring. */
 static void sge_wrap(void **state)
 {
@@ -1556,6 +1639,7 @@ int main(void)
 		cmocka_unit_test(rc_sends),
 		cmocka_unit_test(inline_wrap_and_full),
 		cmocka_unit_test(send_wr_bound),
+		cmocka_unit_test(reset_cleans_cq),
 		cmocka_unit_test(sge_wrap),
 		cmocka_unit_test(ud_with_ah),
 		cmocka_unit_test(receives),
