@@ -11,6 +11,12 @@
  *    QP with SEND and RDMA_WRITE among its wr_*() operations, and refuses
  *    a UD QP asking for RDMA_WRITE, which UD has not (test_qpex.py skips
  *    a test whose QP is refused; one made errors at its first post);
+ *  - a QP used, moved to RESET and connected again runs the new round
+ *    alone: an RC QP connected to itself (RoCE or IB) sends and receives,
+ *    every completion polled; back to RESET, INIT, RTR, RTS, it sends and
+ *    receives once more, and the CQ gives exactly the new round's two
+ *    completions and the message (a device whose WQE counters start over
+ *    at RESET, mlx5, runs no WQE of the old round again);
  *  - a receive posted to a QP in RESET fails with EINVAL, bad_wr the WR;
  *  - receives posted to a QP in INIT (after a query of its state, whatever
  *    the kernel answers) until one fails: at least the max_recv_wr the QP
@@ -27,9 +33,11 @@
  * number of failures (77: no such device).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 static int failures;
@@ -113,6 +121,135 @@ static int to_init(struct ibv_qp *qp)
 	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 					     IBV_QP_ACCESS_FLAGS);
+}
+
+/* RESET, then INIT, RTR (to itself) and RTS; 0 or errno. */
+static int self_connect(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid, bool global)
+{
+	struct ibv_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RESET;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		return errno;
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				      IBV_QP_ACCESS_FLAGS))
+		return errno;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr.dlid = lid;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.is_global = global;
+	a.ah_attr.grh.dgid = *gid;
+	a.ah_attr.grh.hop_limit = 64;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				      IBV_QP_MIN_RNR_TIMER))
+		return errno;
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+		return errno;
+	return 0;
+}
+
+/* One round: a receive at buf + 1024 and a SEND of buf's first 64 bytes;
+ * the wr_ids of the completions (2 wanted, in 5 s) in ids. */
+static int send_round(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, char *buf,
+		      uint64_t id, uint64_t ids[4])
+{
+	struct ibv_sge rs = { (uintptr_t)buf + 1024, 64, mr->lkey };
+	struct ibv_sge ss = { (uintptr_t)buf, 64, mr->lkey };
+	struct ibv_recv_wr r = { .wr_id = id, .sg_list = &rs, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr w = { .wr_id = id + 1, .sg_list = &ss, .num_sge = 1,
+				 .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *sbad;
+	struct ibv_wc wc[4];
+	int got = 0;
+
+	if (ibv_post_recv(qp, &r, &rbad) || ibv_post_send(qp, &w, &sbad))
+		return -1;
+	for (int t = 0; t < 5000 && got < 2; t++) {
+		int n = ibv_poll_cq(cq, 4 - got, wc);
+
+		for (int i = 0; i < n; i++)
+			ids[got + i] = wc[i].status == IBV_WC_SUCCESS ? wc[i].wr_id : ~0ull;
+		got += n > 0 ? n : 0;
+		if (got < 2)
+			usleep(1000);
+	}
+	/* and nothing more in the next 100 ms */
+	usleep(100000);
+	if (got < 4) {
+		int n = ibv_poll_cq(cq, 4 - got, wc);
+
+		for (int i = 0; i < n; i++)
+			ids[got + i] = wc[i].wr_id;
+		got += n > 0 ? n : 0;
+	}
+	return got;
+}
+
+static void reset_and_reuse(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
+			    char *buf)
+{
+	const char *name = "an RC QP used, reset and connected again runs the new round alone";
+	struct ibv_port_attr port;
+	union ibv_gid gid;
+	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct ibv_qp *qp = NULL;
+	uint64_t ids[4] = { 0 };
+	int err, got;
+
+	if (!cq || ibv_query_port(ctx, 1, &port) || ibv_query_gid(ctx, 1, 0, &gid)) {
+		result(0, name, "CQ, port or GID 0: %s", strerror(errno));
+		goto out;
+	}
+	qp = make_qp(ctx, pd, cq, IBV_QPT_RC, 4, &err);
+	if (!qp) {
+		result(0, name, "create: %s", strerror(err));
+		goto out;
+	}
+	err = self_connect(qp, &gid, port.lid, port.link_layer == IBV_LINK_LAYER_ETHERNET);
+	if (err) {
+		result(0, name, "connecting the QP to itself: %s", strerror(err));
+		goto out;
+	}
+	memset(buf, 'a', 64);
+	got = send_round(qp, cq, mr, buf, 10, ids);
+	if (got != 2 || ids[0] + ids[1] != 21) {
+		result(0, name, "first round: %d completions", got);
+		goto out;
+	}
+	err = self_connect(qp, &gid, port.lid, port.link_layer == IBV_LINK_LAYER_ETHERNET);
+	if (err) {
+		result(0, name, "RESET and connecting again: %s", strerror(err));
+		goto out;
+	}
+	memset(buf, 'b', 64);
+	memset(buf + 1024, 0, 64);
+	memset(ids, 0, sizeof(ids));
+	got = send_round(qp, cq, mr, buf, 20, ids);
+	result(got == 2 && ids[0] + ids[1] == 41 && !memcmp(buf + 1024, buf, 64), name,
+	       "second round: %d completions (wr_ids %llu %llu %llu %llu), the message %s", got,
+	       (unsigned long long)ids[0], (unsigned long long)ids[1],
+	       (unsigned long long)ids[2], (unsigned long long)ids[3],
+	       memcmp(buf + 1024, buf, 64) ? "not as sent" : "as sent");
+out:
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (cq)
+		ibv_destroy_cq(cq);
 }
 
 static void parent_domain(struct ibv_context *ctx, struct ibv_pd *pd, void *buf, size_t len)
@@ -267,6 +404,11 @@ int main(int argc, char **argv)
 		       bad == &wr ? "the WR" : bad ? "another" : "NULL");
 	}
 	ibv_destroy_qp(qp);
+	if (ctx->device->node_type == IBV_NODE_RNIC)
+		printf("SKIP an RC QP used, reset and connected again: an iWARP QP connects "
+		       "through the connection manager\n");
+	else
+		reset_and_reuse(ctx, pd, mr, buf);
 	parent_domain(ctx, pd, buf, sizeof(buf));
 out:
 	ibv_dereg_mr(mr);
