@@ -62,8 +62,11 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	printf("\n");
 }
 
-static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
-			      enum ibv_qp_type type, uint32_t recv_wr, int *err)
+/* A QP of type: with ops, asking for those wr_*() operations
+ * (SEND_OPS_FLAGS); without, with CREATE_FLAGS and no flags. NULL and *err
+ * as libibverbs answered. */
+static struct ibv_qp *make_qp_ops(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
+				  enum ibv_qp_type type, uint32_t recv_wr, uint64_t ops, int *err)
 {
 	struct ibv_qp_init_attr_ex a;
 	struct ibv_qp *qp;
@@ -76,38 +79,20 @@ static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct
 	a.cap.max_recv_wr = recv_wr;
 	a.cap.max_send_sge = 1;
 	a.cap.max_recv_sge = 1;
-	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
-	a.pd = pd;
-	a.create_flags = 0;
-	errno = 0;
-	qp = ibv_create_qp_ex(ctx, &a);
-	*err = qp ? 0 : errno;
-	return qp;
-}
-
-/* A QP of type asking for the wr_*() operations ops; NULL and *err as
- * libibverbs answered. */
-static struct ibv_qp *make_qp_ops(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
-				  enum ibv_qp_type type, uint64_t ops, int *err)
-{
-	struct ibv_qp_init_attr_ex a;
-	struct ibv_qp *qp;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_type = type;
-	a.send_cq = cq;
-	a.recv_cq = cq;
-	a.cap.max_send_wr = 4;
-	a.cap.max_recv_wr = 4;
-	a.cap.max_send_sge = 1;
-	a.cap.max_recv_sge = 1;
-	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	a.comp_mask = IBV_QP_INIT_ATTR_PD |
+		      (ops ? IBV_QP_INIT_ATTR_SEND_OPS_FLAGS : IBV_QP_INIT_ATTR_CREATE_FLAGS);
 	a.pd = pd;
 	a.send_ops_flags = ops;
 	errno = 0;
 	qp = ibv_create_qp_ex(ctx, &a);
 	*err = qp ? 0 : errno;
 	return qp;
+}
+
+static struct ibv_qp *make_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
+			      enum ibv_qp_type type, uint32_t recv_wr, int *err)
+{
+	return make_qp_ops(ctx, pd, cq, type, recv_wr, 0, err);
 }
 
 static int to_init(struct ibv_qp *qp)
@@ -345,7 +330,7 @@ int main(int argc, char **argv)
 			ibv_destroy_qp(qp);
 	}
 
-	qp = make_qp_ops(ctx, pd, cq, IBV_QPT_RC,
+	qp = make_qp_ops(ctx, pd, cq, IBV_QPT_RC, 4,
 			 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE, &err);
 	result(qp && ibv_qp_to_qp_ex(qp) && ibv_qp_to_qp_ex(qp)->wr_rdma_write,
 	       "create_qp_ex RC with SEND_OPS_FLAGS SEND and RDMA_WRITE",
@@ -356,7 +341,7 @@ int main(int argc, char **argv)
 		printf("SKIP create_qp_ex UD with SEND_OPS_FLAGS RDMA_WRITE: an iWARP device has "
 		       "RC QPs only\n");
 	} else {
-		qp = make_qp_ops(ctx, pd, cq, IBV_QPT_UD,
+		qp = make_qp_ops(ctx, pd, cq, IBV_QPT_UD, 4,
 				 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE, &err);
 		result(!qp, "create_qp_ex UD with SEND_OPS_FLAGS RDMA_WRITE: refused",
 		       "made, where UD has no RDMA_WRITE");

@@ -347,6 +347,30 @@ static void check_doorbell(struct uvio_device *dev, const struct uvio_dp_qp *qp,
 	assert_memory_equal(uar + 0x800, last_ctrl, 8);
 }
 
+/* A requester CQE at producer index i of an 8-entry CQ, first lap owner 0. */
+static void put_req_cqe(uint8_t *cqes, uint32_t i, uint32_t qpn, uint16_t counter)
+{
+	uint8_t *c = cqes + (size_t)(i & 7) * 64;
+
+	memset(c, 0, 64);
+	set_be32(c + 56, (uint32_t)0x0a << 24 | qpn);
+	set_be16(c + 60, counter);
+	c[63] = (uint8_t)!!(i & 8);	/* REQ, the owner bit of i's lap */
+}
+
+/* Post n one-block SENDs on qp, wr_ids from id on. */
+static void post_sends(struct uvio_dp_qp *qp, uint64_t id, int n)
+{
+	struct uvio_dp_sge one = { 0x5000, 8, 0x21 };
+	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &one, .num_sge = 1 };
+	uint32_t bad;
+
+	for (int i = 0; i < n; i++) {
+		w.wr_id = id + (uint64_t)i;
+		assert_int_equal(uvio_dp_post_send(qp, &w, 1, &bad), 0);
+	}
+}
+
 /* Every opcode of an RC QP, as the hardware reads it. */
 static void rc_sends(void **state)
 {
@@ -502,7 +526,6 @@ static void inline_wrap_and_full(void **state)
 	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .flags = UVIO_DP_SEND_INLINE,
 				     .sg_list = two, .num_sge = 2 };
 	struct uvio_mlx5_object o;
-	uint8_t *cqes;
 	uint32_t bad, total;
 	const uint8_t *c;
 	struct uvio_dp_wc wc[4];
@@ -548,11 +571,7 @@ static void inline_wrap_and_full(void **state)
 	/* The hardware completes WQE 0..13 (one CQE names 13: every WQE
 	 * before it is retired with it), and blocks 0..14 are free. */
 	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
-	cqes = o.buf;
-	memset(cqes, 0, 64);
-	set_be32(cqes + 56, (uint32_t)0x0a << 24 | qp.qp_num);
-	set_be16(cqes + 60, 13);
-	cqes[63] = 0x00;	/* REQ, owner 0 (first lap) */
+	put_req_cqe(o.buf, 0, qp.qp_num, 13);
 	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 4), 1);
 	assert_int_equal(wc[0].wr_id, 200);
 	assert_int_equal(wc[0].status, UVIO_WC_SUCCESS);
@@ -602,64 +621,28 @@ static void send_wr_bound(void **state)
 	struct uvio_dp_cq cq;
 	struct uvio_dp_qp qp;
 	struct uvio_dp_sge one = { 0x5000, 8, 0x21 };
-	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &one, .num_sge = 1 };
-	struct uvio_mlx5_object o;
+	struct uvio_dp_send_wr w = { .wr_id = 9, .opcode = IB_UVERBS_WR_SEND, .sg_list = &one,
+				     .num_sge = 1 };
 	struct uvio_dp_wc wc[2];
 	uint32_t bad;
-	uint8_t *cqes;
 
 	(void)state;
 	make_cq(dev, &cq);
 	make_qp(dev, &cq, IB_UVERBS_QPT_RC, 0, NULL, &qp);
 	assert_int_equal(qp.cap.max_send_wr, 4);
 	assert_int_equal(uvio_dp_queue_capacity(&qp.sq), 16);
-	for (uint64_t i = 0; i < 4; i++) {
-		w.wr_id = i;
-		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), 0);
-	}
+	post_sends(&qp, 0, 4);
 	assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -ENOSPC);
 	assert_int_equal(bad, 0);
-	o = where(dev, UVERBS_OBJECT_CQ, cq.handle);
-	cqes = o.buf;
-	memset(cqes, 0, 64);
-	set_be32(cqes + 56, (uint32_t)0x0a << 24 | qp.qp_num);
-	set_be16(cqes + 60, 1);
-	cqes[63] = 0x00;	/* REQ, owner 0 (first lap) */
+	put_req_cqe(where(dev, UVERBS_OBJECT_CQ, cq.handle).buf, 0, qp.qp_num, 1);
 	assert_int_equal(uvio_dp_poll_cq(&cq, wc, 2), 1);
 	assert_int_equal(wc[0].wr_id, 1);
-	for (uint64_t i = 4; i < 6; i++) {
-		w.wr_id = i;
-		assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), 0);
-	}
+	post_sends(&qp, 4, 2);
 	assert_int_equal(uvio_dp_post_send(&qp, &w, 1, &bad), -ENOSPC);
 	check_ctrl(sq_bb(dev, &qp, 5), 5, 0x0a, qp.qp_num, 2, 0, 0);
 	assert_int_equal(uvio_dp_destroy_qp(&qp, NULL), 0);
 	assert_int_equal(uvio_dp_destroy_cq(&cq, NULL), 0);
 	done(dev, afd);
-}
-
-/* A requester CQE at producer index i of an 8-entry CQ, first lap owner 0. */
-static void put_req_cqe(uint8_t *cqes, uint32_t i, uint32_t qpn, uint16_t counter)
-{
-	uint8_t *c = cqes + (size_t)(i & 7) * 64;
-
-	memset(c, 0, 64);
-	set_be32(c + 56, (uint32_t)0x0a << 24 | qpn);
-	set_be16(c + 60, counter);
-	c[63] = (uint8_t)!!(i & 8);	/* REQ, the owner bit of i's lap */
-}
-
-/* Post n one-block SENDs on qp, wr_ids from id on. */
-static void post_sends(struct uvio_dp_qp *qp, uint64_t id, int n)
-{
-	struct uvio_dp_sge one = { 0x5000, 8, 0x21 };
-	struct uvio_dp_send_wr w = { .opcode = IB_UVERBS_WR_SEND, .sg_list = &one, .num_sge = 1 };
-	uint32_t bad;
-
-	for (int i = 0; i < n; i++) {
-		w.wr_id = id + (uint64_t)i;
-		assert_int_equal(uvio_dp_post_send(qp, &w, 1, &bad), 0);
-	}
 }
 
 /*
