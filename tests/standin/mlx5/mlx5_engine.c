@@ -84,6 +84,46 @@
  * CQEs: the 64-byte CQE (the second half of a 128-byte one) at the
  * producer index, user index with CQE version 1 (libmlx5's), written whole
  * before a write barrier and then op_own: opcode, SE, owner bit = lap & 1.
+ * Scatter to CQE, as a ConnectX does it for the QPs whose create asked for
+ * it (mlx5_verbs.c's sd_scatter_decide sets the QP's limits as mlx5_ib
+ * sets cs_res and cs_req; module parameter scatter_cqe=0: never):
+ *  - responder (RC, UC; RQ or SRQ): a SEND, SEND_IMM or SEND_INV of 1 to
+ *    32 bytes (64 where the receive CQ has 128-byte CQEs) goes into the
+ *    CQE instead of the receive buffer, op_own's inline scatter bit set:
+ *    0x04 (32) with the data in the CQE's first 32 bytes, over the fields
+ *    that lie there (flags_rqpn: source QP, GRH flag; slid, ml_path), or
+ *    0x08 (64) with the data in the 64 bytes before the CQE, the first half
+ *    of its 128-byte entry; the byte count as usual, the bytes past it
+ *    zero. The receive WQE is taken and its scatter list checked (bad key,
+ *    too short) all the same: the library copies the data there from the
+ *    CQE. WRITE_IMM's data is at its remote address: nothing to scatter.
+ *    A zero-length message: no data, no bit (the emulator's choice; the
+ *    sources read say nothing). UD: never, as mlx5_ib sets cs_res for
+ *    RC and UC QPs alone.
+ *  - requester (RC): the response of a signalled RDMA_READ of 1 to 32
+ *    bytes (64 with a send CQ of 128-byte CQEs), or an atomic's former
+ *    value, goes into the requester's CQE in the same two forms, and the
+ *    WQE's data segments are not written (the keys are checked as before):
+ *    the library copies the bytes to them. An unsignalled READ has no CQE
+ *    to carry its data and writes its segments (without ALLOW_SCATTER_CQE
+ *    mlx5_ib turns the requester side on only for QPs that signal every
+ *    WR, so it never arises; with it the caller promised to signal the
+ *    WRs whose data it wants in the CQE; what a ConnectX does with an
+ *    unsignalled one was not found).
+ *  - under the 64 limit, data of 32 bytes or less takes the 64-byte form
+ *    too: which form a ConnectX uses there is not written in the sources
+ *    read, but libmlx5's tag-matching receive (cq.c, rdma-core 44) copies
+ *    out of the 64-byte form alone ("inline scatter 32 not supported for
+ *    TM"). A CQ resized to 64-byte CQEs under a QP of the 64 limit gets
+ *    no data in its CQEs.
+ *  - libmlx5 up to rdma-core 63 and the stable releases before 2026's fix
+ *    (Debian 12's 44.0 among them: fixed in 44.12, upstream commit
+ *    45184d2c, "Fix inline-scatter source address on 128B CQE REQ
+ *    completions") reads a requester CQE's 64-byte form one byte early: a
+ *    READ or atomic on a QP with sq_sig_all and a send CQ of 128-byte CQEs
+ *    gets its bytes shifted, here as on a ConnectX. The tests do not take
+ *    that path through libmlx5.
+ *  - error CQEs never carry data.
  * A CQ full to the consumer index its record shows is an overrun: the CQ
  * is in error from then on (IB_EVENT_CQ_ERR, every later CQE dropped, one
  * log line) and the QP whose CQE it was goes to ERR with IB_EVENT_QP_FATAL;
@@ -124,6 +164,10 @@ enum {
 	SD_CQE64 = 64,
 	SD_RNR_FOREVER = 7,
 	SD_GRH = 40,
+	/* op_own's inline scatter bits (mlx5dv.h's MLX5_INLINE_SCATTER_32 and
+	 * _64; the kernel's headers do not name them) */
+	SD_CQE_SCATTER_32 = 0x04,
+	SD_CQE_SCATTER_64 = 0x08,
 };
 /* flags_rqpn: a GRH came (bits 28-29 not 0), L3 type 0 in bits 24-25 (a GRH, not IPv4/6) */
 #define SD_CQE_GRH (1u << 28)
@@ -164,6 +208,30 @@ union sd_cqe {
 	struct mlx5_err_cqe err;
 	u8 b[SD_CQE64];
 };
+
+/*
+ * Data scattered to a CQE in place of the buffer (see the header): form 32
+ * puts it in the CQE's first 32 bytes (over the fields that lie there,
+ * flags_rqpn among them), form 64 in the 64 bytes before the CQE (the
+ * first half of a 128-byte entry); the bytes past len are zero.
+ */
+struct sd_scat {
+	u8 form;		/* 0: none, 32 or 64 */
+	u8 b[64];
+};
+
+/* The form a message of len bytes takes under a QP's limit (scat_res or
+ * scat_req) on CQ cq; 0: to the buffer. A CQ resized to 64-byte CQEs
+ * after the QP was made has no room for the 64-byte form. */
+static u8 sd_scat_form(struct sd_scat *sc, u8 limit, struct sd_cq *cq, u64 len)
+{
+	sc->form = 0;
+	if (!limit || !len || len > limit || (limit == 64 && cq->cqe_size < 2 * SD_CQE64))
+		return 0;
+	sc->form = limit;
+	memset(sc->b, 0, sizeof(sc->b));
+	return sc->form;
+}
 
 /* ---- asynchronous events ------------------------------------------------------ */
 
@@ -218,7 +286,8 @@ static void sd_cq_fire(struct sd_cq *cq)
  * it was made to ignore that, it is in error from then on (CQ error event,
  * every later CQE dropped) and the QP whose CQE it was goes to ERR with a
  * QP fatal event. Returns false when the CQE was dropped. */
-static bool sd_cq_push(struct sd_cq *cq, struct sd_qp *qp, union sd_cqe *c, u8 opcode, bool se)
+static bool sd_cq_push(struct sd_cq *cq, struct sd_qp *qp, union sd_cqe *c, u8 opcode, bool se,
+		       const struct sd_scat *sc)
 {
 	u32 nent = cq->ibcq.cqe + 1;
 	u32 ci = sd_rd32(&cq->dbrec[SD_CQ_SET_CI]) & 0xffffff;
@@ -245,6 +314,13 @@ static bool sd_cq_push(struct sd_cq *cq, struct sd_qp *qp, union sd_cqe *c, u8 o
 	}
 	e = cq->buf + (size_t)(cq->produced & (nent - 1)) * cq->cqe_size + cq->cqe_size - SD_CQE64;
 	c->b[SD_CQE64 - 1] = opcode << 4 | (se ? 2 : 0) | !!(cq->produced & nent);
+	if (sc && sc->form == 32) {
+		memcpy(c->b, sc->b, 32);
+		c->b[SD_CQE64 - 1] |= SD_CQE_SCATTER_32;
+	} else if (sc && sc->form == 64) {
+		memcpy(e - SD_CQE64, sc->b, 64);
+		c->b[SD_CQE64 - 1] |= SD_CQE_SCATTER_64;
+	}
 	memcpy(e, c->b, SD_CQE64 - 1);
 	wmb();			/* the CQE's body before its ownership */
 	WRITE_ONCE(e[SD_CQE64 - 1], c->b[SD_CQE64 - 1]);
@@ -262,7 +338,7 @@ static __be32 sd_srqn_uidx(struct sd_qp *qp)
 	return cpu_to_be32(qp->ibqp.srq ? to_sdsrq(qp->ibqp.srq)->srqn : 0);
 }
 
-static void sd_cqe_req(struct sd_qp *qp, u8 wqe_op, u16 idx, u32 bytes)
+static void sd_cqe_req(struct sd_qp *qp, u8 wqe_op, u16 idx, u32 bytes, const struct sd_scat *sc)
 {
 	union sd_cqe c = {};
 
@@ -270,11 +346,11 @@ static void sd_cqe_req(struct sd_qp *qp, u8 wqe_op, u16 idx, u32 bytes)
 	c.ok.byte_cnt = cpu_to_be32(bytes);
 	c.ok.sop_drop_qpn = cpu_to_be32((u32)wqe_op << 24 | qp->qpn);
 	c.ok.wqe_counter = cpu_to_be16(idx);
-	sd_cq_push(to_sdcq(qp->ibqp.send_cq), qp, &c, MLX5_CQE_REQ, false);
+	sd_cq_push(to_sdcq(qp->ibqp.send_cq), qp, &c, MLX5_CQE_REQ, false, sc);
 }
 
 static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 imm,
-			u32 src_qpn, bool se)
+			u32 src_qpn, bool se, const struct sd_scat *sc)
 {
 	union sd_cqe c = {};
 
@@ -284,7 +360,7 @@ static void sd_cqe_resp(struct sd_qp *qp, u8 cqe_op, u16 ctr, u32 bytes, __be32 
 	c.ok.flags_rqpn = cpu_to_be32(src_qpn);
 	c.ok.sop_drop_qpn = cpu_to_be32(qp->qpn);
 	c.ok.wqe_counter = cpu_to_be16(ctr);
-	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), qp, &c, cqe_op, se);
+	sd_cq_push(to_sdcq(qp->ibqp.recv_cq), qp, &c, cqe_op, se, sc);
 }
 
 /*
@@ -328,7 +404,7 @@ static void sd_cqe_err(struct sd_qp *qp, bool req, u8 wqe_op, u16 ctr, u8 syndro
 	c.err.s_wqe_opcode_qpn = cpu_to_be32((req ? (u32)wqe_op << 24 : 0) | qp->qpn);
 	c.err.wqe_counter = cpu_to_be16(ctr);
 	sd_cq_push(to_sdcq(req ? qp->ibqp.send_cq : qp->ibqp.recv_cq), qp, &c,
-		   req ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false);
+		   req ? MLX5_CQE_REQ_ERR : MLX5_CQE_RESP_ERR, false, NULL);
 }
 
 
@@ -427,12 +503,31 @@ static enum sd_step sd_req_fail(struct sd_qp *qp, struct sd_wqe *w, u8 syndrome)
 	return SD_DONE;
 }
 
-static void sd_req_done(struct sd_qp *qp, struct sd_wqe *w, u32 bytes)
+static void sd_req_done_scat(struct sd_qp *qp, struct sd_wqe *w, u32 bytes,
+			     const struct sd_scat *sc)
 {
 	if (w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)
-		sd_cqe_req(qp, w->opcode, w->idx, bytes);
+		sd_cqe_req(qp, w->opcode, w->idx, bytes, sc);
 	qp->stalled = false;
 	qp->sq_cons += w->nbb;
+}
+
+static void sd_req_done(struct sd_qp *qp, struct sd_wqe *w, u32 bytes)
+{
+	sd_req_done_scat(qp, w, bytes, NULL);
+}
+
+/*
+ * A READ's or atomic's response in the requester's CQE (cs_req): only for
+ * a signalled WQE, which alone gets a CQE to carry it (an unsignalled one
+ * writes its data segments; see the header).
+ */
+static u8 sd_scat_req(struct sd_scat *sc, struct sd_qp *qp, struct sd_wqe *w, u64 len)
+{
+	sc->form = 0;
+	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+		return 0;
+	return sd_scat_form(sc, qp->scat_req, to_sdcq(qp->ibqp.send_cq), len);
 }
 
 /*
@@ -684,6 +779,7 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 {
 	bool uc = qp->ibqp.qp_type == IB_QPT_UC;
 	bool write = w->opcode == MLX5_OPCODE_RDMA_WRITE_IMM;
+	struct sd_scat sc;
 	struct sd_rwqe r;
 	u8 cqe_op;
 
@@ -718,10 +814,17 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 		sd_resp_refuse(d, IB_EVENT_QP_REQ_ERR);
 		return sd_req_fail(qp, w, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
 	}
-	if (write)
+	/* a WRITE_IMM's data is at its remote address: none to scatter */
+	if (write) {
+		sc.form = 0;
 		sd_copy(wdst, dev->gather, w->len);
-	else
+	} else if (sd_scat_form(&sc, d->scat_res, to_sdcq(d->ibqp.recv_cq), w->len)) {
+		struct sd_eng_sge to = { .kva = sc.b, .len = w->len };
+
+		sd_copy(&to, dev->gather, w->len);
+	} else {
 		sd_copy(dev->scatter, dev->gather, w->len);
+	}
 	sd_recv_take(d, &r);
 	switch (w->opcode) {
 	case MLX5_OPCODE_SEND_IMM:
@@ -738,7 +841,7 @@ static enum sd_step sd_deliver(struct sd_dev *dev, struct sd_qp *qp, struct sd_w
 		break;
 	}
 	sd_cqe_resp(d, cqe_op, r.ctr, w->len, w->opcode == MLX5_OPCODE_SEND ? 0 : w->imm, qp->qpn,
-		    w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+		    w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED, &sc);
 	sd_req_done(qp, w, w->len);
 	return SD_DONE;
 }
@@ -806,6 +909,7 @@ static enum sd_step sd_atomic(struct sd_dev *dev, struct sd_qp *qp, struct sd_wq
 {
 	struct sd_eng_sge old = { .len = 8 };
 	u64 len = w->len, v, nv;
+	struct sd_scat sc;
 	u8 *p;
 
 	if (len != 8) {
@@ -829,8 +933,11 @@ static enum sd_step sd_atomic(struct sd_dev *dev, struct sd_qp *qp, struct sd_wq
 		nv = v + w->swap_add;
 	memcpy(p, &nv, 8);
 	old.kva = (u8 *)&v;
-	sd_copy(dev->gather, &old, 8);
-	sd_req_done(qp, w, 8);
+	if (sd_scat_req(&sc, qp, w, 8))	/* the former value in the CQE */
+		memcpy(sc.b, &v, 8);
+	else
+		sd_copy(dev->gather, &old, 8);
+	sd_req_done_scat(qp, w, 8, &sc);
 	return SD_DONE;
 }
 
@@ -898,7 +1005,7 @@ static enum sd_step sd_deliver_ud(struct sd_dev *dev, struct sd_qp *qp, struct s
 	sd_recv_take(d, &r);
 	sd_cqe_resp(d, w->opcode == MLX5_OPCODE_SEND_IMM ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND,
 		    r.ctr, w->len + SD_GRH, w->opcode == MLX5_OPCODE_SEND ? 0 : w->imm,
-		    qp->qpn | SD_CQE_GRH, w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED);
+		    qp->qpn | SD_CQE_GRH, w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED, NULL);
 	sd_req_done(qp, w, w->len);
 	return SD_DONE;
 }
@@ -985,6 +1092,7 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 	unsigned int data = sizeof(*ctrl);
 	struct mlx5_av *av = NULL;
 	struct sd_eng_sge remote;
+	struct sd_scat sc;
 	u32 v, qpn;
 	struct sd_qp *d;
 	int need = 0, err;
@@ -1124,8 +1232,14 @@ static enum sd_step sd_sq_one(struct sd_dev *dev, struct sd_qp *qp)
 			return sd_req_fail(qp, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 		}
 		remote.len = w.len;
-		sd_copy(dev->gather, &remote, w.len);
-		sd_req_done(qp, &w, w.len);
+		if (sd_scat_req(&sc, qp, &w, w.len)) {	/* the response in the CQE */
+			struct sd_eng_sge to = { .kva = sc.b, .len = w.len };
+
+			sd_copy(&to, &remote, w.len);
+		} else {
+			sd_copy(dev->gather, &remote, w.len);
+		}
+		sd_req_done_scat(qp, &w, w.len, &sc);
 		return SD_DONE;
 	}
 bad_opcode:

@@ -157,6 +157,12 @@ struct sd_qp {
 	struct ib_qp_attr attr;	/* as last set; sgid_attr pointers dropped */
 	struct ib_qp_cap init_cap;
 	enum ib_sig_type sq_sig_type;
+	/* scatter to CQE as mlx5_ib sets it in the QP context at create
+	 * (cs_res, cs_req): the most bytes a receive (scat_res) or a READ or
+	 * atomic response (scat_req) puts in its CQE instead of the buffer;
+	 * 0 (off), 32 (in the 64-byte CQE) or 64 (in the first half of a
+	 * 128-byte CQE) */
+	u8 scat_res, scat_req;
 	u8 port;
 	u8 resp_depth;
 	int atomic_rd_en;

@@ -84,8 +84,11 @@
  *    libmlx5 looks for it before it moves to the new buffer.
  *  - CREATE_QP (RC, UC, UD; other types EOPNOTSUPP): mlx5_ib_create_qp of
  *    at least 48 bytes (up to ece_options), bytes past it zero; flags
- *    SIGNATURE, BFREG_INDEX and UAR_PAGE_INDEX taken, SCATTER_CQE and
- *    ALLOW_SCATTER_CQE dropped (no such capability), any other flag EINVAL;
+ *    SIGNATURE, BFREG_INDEX, UAR_PAGE_INDEX, SCATTER_CQE and
+ *    ALLOW_SCATTER_CQE taken (the last two dropped with the module
+ *    parameter scatter_cqe=0, as mlx5_ib drops them on an HCA without the
+ *    capability; with them the QP's scatter to CQE is decided as mlx5_ib
+ *    decides it: sd_scatter_decide), any other flag EINVAL;
  *    the user index rule of cqe version 0 and 1; any create flag
  *    EOPNOTSUPP; rq_wqe_count/rq_wqe_shift must be 0 when the QP has no
  *    receive queue (an SRQ, or max_recv_wr 0); sq_wqe_count a power of two
@@ -177,6 +180,13 @@
 static char *netdev = "dummy0";
 module_param(netdev, charp, 0444);
 MODULE_PARM_DESC(netdev, "the Ethernet devices under the RoCE ports, comma-separated: one device each, mlx5_0 first (default dummy0)");
+
+/* The HCA's sctr_data_cqe capability: mlx5_ib then keeps the SCATTER_CQE
+ * and ALLOW_SCATTER_CQE flags of a QP create and sets the QP's cs_res and
+ * cs_req; without it it drops both flags silently. Every ConnectX has it. */
+static bool scatter_cqe = true;
+module_param(scatter_cqe, bool, 0444);
+MODULE_PARM_DESC(scatter_cqe, "scatter small receives and READ or atomic responses to the CQE where the QP asks for it, as a ConnectX (default on; off: the flags are dropped, all data goes to the buffers)");
 
 /* The HCA this stands in for: ConnectX-5-like limits, few capabilities. */
 enum {
@@ -1455,6 +1465,38 @@ static u32 sd_adjust_bfregn(u32 n)
 	return n / SD_NON_FP_BFREGS_PER_UAR * SD_BFREGS_PER_UAR + n % SD_NON_FP_BFREGS_PER_UAR;
 }
 
+/* A CQ's CQE size as mlx5_ib reads it for the QP context: 128 when the QP
+ * has no such CQ. */
+static int sd_qp_cqe_size(struct ib_cq *cq)
+{
+	return cq ? to_sdcq(cq)->cqe_size : 128;
+}
+
+/*
+ * Scatter to CQE, decided once at create as mlx5_ib's create_user_qp does
+ * (6.1 and 6.12 alike): only with MLX5_QP_FLAG_SCATTER_CQE taken (the
+ * module parameter scatter_cqe). The responder side (cs_res) for RC and
+ * UC, SRQ or not: 64 bytes when the receive CQ has 128-byte CQEs, else 32.
+ * The requester side (cs_req, configure_requester_scat_cqe) for RC alone,
+ * and only when the QP signals every WR or the caller also gave
+ * MLX5_QP_FLAG_ALLOW_SCATTER_CQE (a promise to signal the WRs whose data
+ * is to come in the CQE): 64 bytes with a send CQ of 128-byte CQEs, else
+ * 32. UD never: mlx5_ib sets neither for it. The engine acts on these.
+ */
+static void sd_scatter_decide(struct sd_qp *qp, const struct ib_qp_init_attr *attr)
+{
+	qp->scat_res = 0;
+	qp->scat_req = 0;
+	if (!(qp->flags_en & MLX5_QP_FLAG_SCATTER_CQE))
+		return;
+	if (attr->qp_type == IB_QPT_RC || attr->qp_type == IB_QPT_UC)
+		qp->scat_res = sd_qp_cqe_size(attr->recv_cq) == 128 ? 64 : 32;
+	if (attr->qp_type == IB_QPT_RC &&
+	    ((qp->flags_en & MLX5_QP_FLAG_ALLOW_SCATTER_CQE) ||
+	     attr->sq_sig_type == IB_SIGNAL_ALL_WR))
+		qp->scat_req = sd_qp_cqe_size(attr->send_cq) == 128 ? 64 : 32;
+}
+
 static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 			struct ib_udata *udata)
 {
@@ -1499,6 +1541,8 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EINVAL;		/* no DC */
 	qp->flags_en = flags & (MLX5_QP_FLAG_SIGNATURE | MLX5_QP_FLAG_BFREG_INDEX |
 				MLX5_QP_FLAG_UAR_PAGE_INDEX);
+	if (scatter_cqe)	/* taken with the capability, else dropped: never refused */
+		qp->flags_en |= flags & (MLX5_QP_FLAG_SCATTER_CQE | MLX5_QP_FLAG_ALLOW_SCATTER_CQE);
 	flags &= ~(qp->flags_en | MLX5_QP_FLAG_SCATTER_CQE | MLX5_QP_FLAG_ALLOW_SCATTER_CQE);
 	if (flags)
 		return -EINVAL;
@@ -1621,6 +1665,7 @@ static int sd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	qp->state = IB_QPS_RESET;
 	qp->init_cap = attr->cap;
 	qp->sq_sig_type = attr->sq_sig_type;
+	sd_scatter_decide(qp, attr);
 	qp->cqe_v1 = uc->cqe_version;
 
 	if (ib_copy_to_udata(udata, &resp, outlen)) {
