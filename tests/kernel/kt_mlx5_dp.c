@@ -23,8 +23,12 @@
  * threads posting inline SENDs on one QP while two others poll its CQ and
  * the peer's (reposting each receive); a type 2 memory window bound by
  * BIND_MW, written through by the peer, invalidated by LOCAL_INV and by
- * SEND_WITH_INV, a WRITE after refused. Every object destroyed and the
- * kernel's tables empty after.
+ * SEND_WITH_INV, a WRITE after refused; scatter to CQE (small receives, to
+ * an RQ and to an SRQ, and small READ and atomic responses on a QP with
+ * sq_sig_all: the raw CQE read before the poll holds the data and the bit,
+ * the buffer not yet written; then the library's copy checked), with 64-
+ * and 128-byte CQEs. Every object destroyed and the kernel's tables empty
+ * after.
  *
  *   kt_mlx5_dp [DEVICE]     (default mlx5_0)
  */
@@ -102,8 +106,8 @@ static void rc_opcodes(struct dp_env *e)
 	KT_EQ(memcmp(e->buf + B_TGT, e->buf + A_OFF, 3000), 0);
 	KT_EQ(memcmp(e->buf + B_TGT + 3000, e->buf + A_OFF + 4096, 2000), 0);
 	KT_EQ(e->buf[A_OFF + 3000], 0);
-	/* and a small READ (the half asked for no scatter-to-CQE: the bytes
-	 * are in the buffer) */
+	/* and a small READ (no sq_sig_all: mlx5_ib gives the QP no requester
+	 * scatter to CQE, the bytes go to the buffer; scatter_cqe has both) */
 	fill(e->buf + B_TGT, 24, 6);
 	memset(e->buf + A_OFF, 0, 64);
 	s[0] = sge(e, A_OFF, 24);
@@ -620,26 +624,40 @@ out:
  */
 static int rounds_done, cqes_written;
 
-/* Until the device has written CQE p of the half's buffer (the CQ's first):
- * its entry leaves "invalid" with the owner bit of p's lap. */
-static void wait_written(struct dp_env *e, struct uvio_dp_cq *cq, uint32_t p)
+/* Entry p of the CQ's buffer (counted from the CQ's first CQE), once the
+ * device has written it: its CQE64 (the entry's last 64 bytes) leaves
+ * "invalid" with the owner bit of p's lap. NULL after 5 s (counted). *size:
+ * the entry's size (64 or 128). Read before any poll, it is what the
+ * device wrote, before the library's poll copies anything out of it. */
+static const uint8_t *raw_entry(struct dp_env *e, struct uvio_dp_cq *cq, uint32_t p,
+				uint32_t *size)
 {
 	struct uvio_mlx5_object o = { .sz = sizeof(o) };
-	const uint8_t *own;
+	const uint8_t *entry;
 	uint64_t end = dp_now_ms() + 5000;
 
 	KT_EQ(uvio_mlx5_query_object(e->dev, UVERBS_OBJECT_CQ, cq->handle, &o), 0);
 	if (!o.buf || !o.ncqe)
-		return;
-	own = (const uint8_t *)o.buf + (size_t)(p & (o.ncqe - 1)) * o.cqe_size + o.cqe_size - 1;
+		return NULL;
+	*size = o.cqe_size;
+	entry = (const uint8_t *)o.buf + (size_t)(p & (o.ncqe - 1)) * o.cqe_size;
 	while (dp_now_ms() < end) {
-		uint8_t v = __atomic_load_n(own, __ATOMIC_ACQUIRE);
+		uint8_t v = __atomic_load_n(entry + o.cqe_size - 1, __ATOMIC_ACQUIRE);
 
 		if (v >> 4 != 15 && (v & 1) == !!(p & o.ncqe))
-			return;
+			return entry;
 		usleep(1000);
 	}
-	KT_CHECK(0, "resize: CQE %u not written in 5 s", p);
+	KT_CHECK(0, "CQE %u of CQ handle %u not written in 5 s", p, cq->handle);
+	return NULL;
+}
+
+/* Until the device has written CQE p of the half's buffer. */
+static void wait_written(struct dp_env *e, struct uvio_dp_cq *cq, uint32_t p)
+{
+	uint32_t size;
+
+	(void)raw_entry(e, cq, p, &size);
 }
 
 static void resize_round(struct dp_env *e, struct uvio_dp_qp *a, struct uvio_dp_cq *cq, int n,
@@ -721,6 +739,261 @@ static void resize(struct dp_env *e)
 out:
 	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
 	KT_EQ(uvio_dp_destroy_cq(&cq, NULL), 0);
+}
+
+/*
+ * Scatter to CQE, as the engine does it for a ConnectX (mlx5_engine.c's
+ * header: mlx5_ib's rules at QP create) and as the library asks for it
+ * (MLX5_QP_FLAG_SCATTER_CQE at every QP create). One round on the env's
+ * 64-byte CQEs (bit 0x04: up to 32 bytes in the CQE itself), one on a second
+ * context opened with MLX5_CQE_SIZE=128 (bit 0x08: up to 64 bytes in the
+ * entry's first half). QP a: RC with sq_sig_all, its own receive queue; QP
+ * b: RC on an SRQ, without sq_sig_all. Each CQE is read raw from the CQ's
+ * buffer before any poll (its opcode, its inline scatter bits, its byte
+ * count, the data in it; the work request's buffer not yet written: the
+ * device put the bytes in the CQE alone), then polled, and the bytes
+ * checked where the work request named them:
+ *  - a's SEND of 20 bytes into b's SRQ receive of two SGEs (8 + 24): in the
+ *    CQE, copied over both SGEs;
+ *  - b's SEND of exactly the limit (32 or 64 bytes) into a's receive: in
+ *    the CQE; one byte more: in the buffer, no bit;
+ *  - a's READ of 16 bytes into two SGEs (4 + 12), not flagged signalled
+ *    (sq_sig_all signals it): in the CQE; a's FETCH_AND_ADD: the old value
+ *    in the CQE (mlx5_ib enables the requester side with sq_sig_all);
+ *  - b's signalled READ of 16 bytes: no sq_sig_all, so no requester
+ *    scatter: in the buffer, no bit;
+ *  - a's WRITE_WITH_IMM of 16 bytes: b's receive CQE carries no data (it
+ *    is at the remote address), no bit.
+ */
+enum { SCAT_32 = 0x04, SCAT_64 = 0x08 };	/* op_own's inline scatter bits */
+enum { CQE_REQ = 0, CQE_RESP_WR_IMM = 1, CQE_RESP_SEND = 2 };
+
+/* The CQ's next CQE (its *n-th, counted by the caller), raw: opcode, the
+ * inline scatter bits want (0, SCAT_32, SCAT_64), byte count len, and when
+ * scattered the data: len bytes equal to data at the CQE's start (32) or
+ * at the entry's (64). */
+static void raw_check(struct dp_env *e, struct uvio_dp_cq *cq, uint32_t *n, uint8_t opcode,
+		      uint8_t want, const uint8_t *data, uint32_t len, const char *what)
+{
+	uint32_t size = 0;
+	const uint8_t *entry = raw_entry(e, cq, (*n)++, &size), *cqe;
+	uint8_t op_own;
+
+	if (!entry)
+		return;
+	cqe = entry + size - 64;
+	op_own = cqe[63];
+	KT_CHECK(op_own >> 4 == opcode, "%s: CQE opcode %u, want %u", what, op_own >> 4, opcode);
+	KT_CHECK((op_own & (SCAT_32 | SCAT_64)) == want, "%s: op_own %#x, inline scatter bits "
+		 "%#x, want %#x", what, op_own, op_own & (SCAT_32 | SCAT_64), want);
+	KT_CHECK(((uint32_t)cqe[44] << 24 | (uint32_t)cqe[45] << 16 | (uint32_t)cqe[46] << 8 |
+		  cqe[47]) == len, "%s: the CQE's byte count is not %u", what, len);
+	if (want == SCAT_64)
+		KT_CHECK(size == 128, "%s: the 64-byte form in a CQE of %u bytes", what, size);
+	if (want && (want == SCAT_32 || size == 128))
+		KT_CHECK(!memcmp(want == SCAT_32 ? cqe : entry, data, len),
+			 "%s: the data in the CQE differs from what was sent", what);
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void scatter_round(struct dp_env *e, bool big)
+{
+	uint32_t lim = big ? 64 : 32, na = 0, nb = 0;
+	uint8_t want = big ? SCAT_64 : SCAT_32;
+	const char *form = big ? "128-byte CQEs" : "64-byte CQEs";
+	struct uvio_dp_cq ca, cb;
+	struct uvio_dp_srq srq;
+	struct uvio_dp_qp a, b;
+	struct uvio_dp_wc wc[4];
+	uint8_t *tx = e->buf + A_OFF, *rx = e->buf + B_RX, *tgt = e->buf + B_TGT;
+	uint64_t *remote = (uint64_t *)(e->buf + ATOM), *old = (uint64_t *)(e->buf + ATOM + 64);
+	uint64_t was = 0x1122334455667788ull;
+	int before = kt_failures;
+	UVIO_OPTS(uvio_srq_attr, sa, .pd_handle = e->pd, .user_handle = 0xc4, .max_wr = 4,
+		  .max_sge = 2);
+	UVIO_OPTS(uvio_qp_init_attr, qa, .type = IB_UVERBS_QPT_RC, .user_handle = 0xc2,
+		  .pd_handle = e->pd, .create_flags = IB_UVERBS_QP_CREATE_SQ_SIG_ALL,
+		  .cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 4,
+			   .max_recv_sge = 4, .max_inline_data = 64 });
+
+	make_cq(e, &ca, 16, 0xc0);
+	make_cq(e, &cb, 16, 0xc1);
+	KT_EQ(uvio_dp_create_srq(e->dev, &sa, &srq), 0);
+	qa.send_cq_handle = qa.recv_cq_handle = ca.handle;
+	KT_EQ(uvio_dp_create_qp(e->dev, &qa, NULL, &a), 0);
+	make_qp_cap(e, &b, IB_UVERBS_QPT_RC, &cb, &cb, &srq, 0xc3, 16, 64);
+	if (connect_qp(e, &a, b.qp_num) || connect_qp(e, &b, a.qp_num))
+		goto out;
+
+	/* a -> b: 20 bytes into the SRQ's receive of 8 + 24 */
+	memset(rx, 0, 4096);
+	fill(tx, 1024, 0xc1);
+	{
+		struct uvio_dp_sge r[2] = { sge(e, B_RX, 8), sge(e, B_RX + 64, 24) };
+		struct uvio_dp_recv_wr rw = { .wr_id = 0xc10, .sg_list = r, .num_sge = 2 };
+		struct uvio_dp_sge g = sge(e, A_OFF, 20);
+		struct uvio_dp_send_wr w = { .wr_id = 0xc11, .opcode = IB_UVERBS_WR_SEND,
+					     .sg_list = &g, .num_sge = 1 };
+
+		KT_EQ(uvio_dp_post_srq_recv(&srq, &rw, 1, NULL), 0);
+		KT_EQ(post1(&a, &w), 0);
+	}
+	raw_check(e, &cb, &nb, CQE_RESP_SEND, want, tx, 20, "SEND of 20 bytes to an SRQ receive");
+	KT_CHECK(all_zero(rx, 128), "SEND of 20 bytes: the device wrote the SRQ receive's buffer");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 0xc10, UVIO_WC_SUCCESS, UVIO_WC_RECV, "SRQ receive from the CQE");
+	KT_EQ(wc[0].byte_len, 20);
+	KT_EQ(memcmp(rx, tx, 8), 0);
+	KT_EQ(memcmp(rx + 64, tx + 8, 12), 0);
+	KT_EQ(rx[8], 0);
+	KT_EQ(rx[64 + 12], 0);
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 0xc11, UVIO_WC_SUCCESS, UVIO_WC_SEND, "SEND of 20 bytes");
+	na++;
+
+	/* b -> a: the limit, then one byte more, into a's receive queue */
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t len = lim + k;
+		uint8_t *dst = rx + 1024 + k * 512, *src = tx + 256 + k * 256;
+		struct uvio_dp_sge g = sge(e, A_OFF + 256 + k * 256, len);
+		struct uvio_dp_send_wr w = { .wr_id = 0xc21 + 2 * k, .opcode = IB_UVERBS_WR_SEND,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &g,
+					     .num_sge = 1 };
+
+		recv1(&a, sge(e, B_RX + 1024 + k * 512, 256), 0xc20 + 2 * k);
+		KT_EQ(post1(&b, &w), 0);
+		raw_check(e, &ca, &na, CQE_RESP_SEND, k ? 0 : want, src, len,
+			  k ? "SEND of the limit + 1 to a receive" : "SEND of the limit to a receive");
+		if (k)		/* past the limit: the device wrote the buffer */
+			KT_CHECK(!memcmp(dst, src, len), "SEND of %u bytes: not in the buffer "
+				 "before the poll", len);
+		else
+			KT_CHECK(all_zero(dst, 256), "SEND of %u bytes: the device wrote the "
+				 "receive's buffer", len);
+		KT_EQ(wait_wc(&ca, wc, 1), 1);
+		expect_wc(&wc[0], 0xc20 + 2 * k, UVIO_WC_SUCCESS, UVIO_WC_RECV, "receive");
+		KT_EQ(wc[0].byte_len, len);
+		KT_EQ(memcmp(dst, src, len), 0);
+		KT_EQ(dst[len], 0);
+		KT_EQ(wait_wc(&cb, wc, 1), 1);
+		expect_wc(&wc[0], 0xc21 + 2 * k, UVIO_WC_SUCCESS, UVIO_WC_SEND, "b's SEND");
+		nb++;
+	}
+
+	/* a's READ of 16 bytes into 4 + 12, signalled by sq_sig_all alone */
+	fill(tgt, 256, 0xc3);
+	memset(tx + 1024, 0, 64);
+	{
+		struct uvio_dp_sge g[2] = { sge(e, A_OFF + 1024, 4), sge(e, A_OFF + 1024 + 32, 12) };
+		struct uvio_dp_send_wr w = { .wr_id = 0xc30, .opcode = IB_UVERBS_WR_RDMA_READ,
+					     .sg_list = g, .num_sge = 2,
+					     .rdma = { (uintptr_t)tgt, e->mr.rkey } };
+
+		KT_EQ(post1(&a, &w), 0);
+	}
+	raw_check(e, &ca, &na, CQE_REQ, want, tgt, 16, "READ of 16 bytes with sq_sig_all");
+	KT_CHECK(all_zero(tx + 1024, 64), "READ of 16 bytes: the device wrote the local SGEs");
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 0xc30, UVIO_WC_SUCCESS, UVIO_WC_RDMA_READ, "READ from the CQE");
+	KT_EQ(wc[0].byte_len, 16);
+	KT_EQ(memcmp(tx + 1024, tgt, 4), 0);
+	KT_EQ(memcmp(tx + 1024 + 32, tgt + 4, 12), 0);
+	KT_EQ(tx[1024 + 4], 0);
+	KT_EQ(tx[1024 + 44], 0);
+
+	/* a's FETCH_AND_ADD: the old value in the CQE */
+	*remote = was;
+	*old = 0;
+	{
+		struct uvio_dp_sge g = sge(e, ATOM + 64, 8);
+		struct uvio_dp_send_wr w = { .wr_id = 0xc31, .opcode = IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD,
+					     .sg_list = &g, .num_sge = 1,
+					     .atomic = { .remote_addr = (uintptr_t)remote,
+							 .compare_add = 3, .rkey = e->mr.rkey } };
+
+		KT_EQ(post1(&a, &w), 0);
+	}
+	raw_check(e, &ca, &na, CQE_REQ, want, (const uint8_t *)&was, 8,
+		  "FETCH_AND_ADD with sq_sig_all");
+	KT_CHECK(*old == 0, "FETCH_AND_ADD: the device wrote the local SGE");
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 0xc31, UVIO_WC_SUCCESS, UVIO_WC_FETCH_ADD, "FETCH_AND_ADD from the CQE");
+	KT_EQ(*old, was);
+	KT_EQ(*remote, was + 3);
+
+	/* b's READ of 16 bytes: no sq_sig_all, no requester scatter */
+	memset(rx + 3072, 0, 64);
+	{
+		struct uvio_dp_sge g = sge(e, B_RX + 3072, 16);
+		struct uvio_dp_send_wr w = { .wr_id = 0xc40, .opcode = IB_UVERBS_WR_RDMA_READ,
+					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &g,
+					     .num_sge = 1,
+					     .rdma = { (uintptr_t)tgt + 128, e->mr.rkey } };
+
+		KT_EQ(post1(&b, &w), 0);
+	}
+	raw_check(e, &cb, &nb, CQE_REQ, 0, NULL, 16, "READ of 16 bytes without sq_sig_all");
+	KT_CHECK(!memcmp(rx + 3072, tgt + 128, 16), "READ without sq_sig_all: not in the buffer "
+		 "before the poll");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 0xc40, UVIO_WC_SUCCESS, UVIO_WC_RDMA_READ, "READ to the buffer");
+	KT_EQ(wc[0].byte_len, 16);
+
+	/* a's WRITE_WITH_IMM of 16 bytes: no data for b's receive CQE */
+	memset(tgt + 512, 0, 64);
+	{
+		struct uvio_dp_sge r = sge(e, B_RX + 3584, 64);
+		struct uvio_dp_recv_wr rw = { .wr_id = 0xc50, .sg_list = &r, .num_sge = 1 };
+		struct uvio_dp_sge g = sge(e, A_OFF, 16);
+		struct uvio_dp_send_wr w = { .wr_id = 0xc51, .opcode = IB_UVERBS_WR_RDMA_WRITE_WITH_IMM,
+					     .sg_list = &g, .num_sge = 1, .imm_data = htonl(0xc5),
+					     .rdma = { (uintptr_t)tgt + 512, e->mr.rkey } };
+
+		KT_EQ(uvio_dp_post_srq_recv(&srq, &rw, 1, NULL), 0);
+		KT_EQ(post1(&a, &w), 0);
+	}
+	raw_check(e, &cb, &nb, CQE_RESP_WR_IMM, 0, NULL, 16, "WRITE_WITH_IMM of 16 bytes");
+	KT_EQ(wait_wc(&cb, wc, 1), 1);
+	expect_wc(&wc[0], 0xc50, UVIO_WC_SUCCESS, UVIO_WC_RECV_RDMA_WITH_IMM, "WRITE_WITH_IMM");
+	KT_EQ(memcmp(tgt + 512, tx, 16), 0);
+	KT_EQ(wait_wc(&ca, wc, 1), 1);
+	expect_wc(&wc[0], 0xc51, UVIO_WC_SUCCESS, UVIO_WC_RDMA_WRITE, "WRITE_WITH_IMM's own");
+	na++;
+	if (kt_failures == before)
+		printf("scatter (%s): SEND of 20 bytes into an SRQ receive of 2 SGEs and of %u into "
+		       "a receive came in the CQE (bit %#x), %u bytes in the buffer; READ of 16 "
+		       "into 2 SGEs and FETCH_AND_ADD on a QP with sq_sig_all in the CQE; READ "
+		       "without sq_sig_all and WRITE_WITH_IMM not; every byte where the WR put "
+		       "it\n", form, lim, want, lim + 1);
+out:
+	KT_EQ(uvio_dp_destroy_qp(&a, NULL), 0);
+	KT_EQ(uvio_dp_destroy_qp(&b, NULL), 0);
+	KT_EQ(uvio_dp_destroy_srq(&srq, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&ca, NULL), 0);
+	KT_EQ(uvio_dp_destroy_cq(&cb, NULL), 0);
+}
+
+static void scatter_cqe(struct dp_env *e)
+{
+	struct dp_env big;
+	int err;
+
+	scatter_round(e, false);
+	/* the CQE size is the context's, read at open as libmlx5 reads it */
+	setenv("MLX5_CQE_SIZE", "128", 1);
+	err = dp_env_open(&big, e->name, false, DP_ACCESS_ALL, GIDX);
+	unsetenv("MLX5_CQE_SIZE");
+	if (err)
+		return;
+	scatter_round(&big, true);
+	dp_env_close(&big);
 }
 
 /*
@@ -976,6 +1249,7 @@ int main(int argc, char **argv)
 	RUN(srq_list);
 	RUN(flush);
 	RUN(resize);
+	RUN(scatter_cqe);
 	RUN(send_bound);
 	RUN(reset_and_reuse);
 	RUN(threads);

@@ -832,7 +832,7 @@ static int qp_role(const struct side *s, uint32_t qpn)
 static void take_record(struct side *s)
 {
 	char *text = dbg_read(), *line, *save = NULL;
-	int enabled = 0, records = 0, n = 0;
+	int enabled = 0, records = 0, n = 0, scattered = 0;
 	unsigned long long lost = 0;
 
 	if (!text) {
@@ -905,8 +905,11 @@ static void take_record(struct side *s)
 		}
 	}
 	KT_CHECK(n == records, "%s: %d record lines, the header says %d", s->name, n, records);
-	printf("%s: record: %d records (%d RC A WQEs, %d UD A WQEs, %d CQEs of its QPs), %llu lost\n",
-	       s->name, records, s->nw[0], s->nw[1], s->nc, lost);
+	for (int i = 0; i < s->nc; i++)
+		scattered += !!(s->c[i].b[63] & 0x0c);
+	printf("%s: record: %d records (%d RC A WQEs, %d UD A WQEs, %d CQEs of its QPs, %d with "
+	       "data scattered to the CQE), %llu lost\n", s->name, records, s->nw[0], s->nw[1],
+	       s->nc, scattered, lost);
 	free(text);
 }
 
@@ -1175,7 +1178,17 @@ static void decode_cqe(const struct side *s, const struct cqe_rec *c, struct fie
 	}
 	put(fs, "cqe.byte_cnt", "%u", be32(b + 44));
 	put(fs, "cqe.imm", "0x%08x", be32(b + 36));
-	if (!c->req) {
+	/* scatter to CQE: 1, the data in the CQE's first 32 bytes (over
+	 * flags_rqpn); 2, in the 64 bytes before it (not recorded) */
+	put(fs, "cqe.inline_scatter", "%u", (b[63] >> 2) & 3);
+	if (b[63] & 0x04) {
+		uint32_t n = be32(b + 44) < 32 ? be32(b + 44) : 32;
+
+		for (uint32_t i = 0; i < n; i++)
+			snprintf(t + 2 * i, sizeof(t) - 2 * i, "%02x", b[i]);
+		t[2 * n] = 0;
+		put(fs, "cqe.inline_data", "%s", t);
+	} else if (!c->req) {
 		qpn_role(t, sizeof(t), s, be32(b + 24) & 0xffffff);
 		put(fs, "cqe.src_qp", "%s, flags 0x%02x", t, b[24]);
 	}
