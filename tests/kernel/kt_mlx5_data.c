@@ -35,7 +35,8 @@
  * WQEs written into
  * the ring by hand (mlx5dv): a wrong index field, a wrong QPN, an RDMA
  * WRITE too short for its remote address (local QP operation errors), a
- * NOP (a completion).
+ * NOP (a completion); scatter to CQE read raw (mlx5dv) and copied by
+ * libmlx5: a small SEND, and with sq_sig_all a small READ and an atomic.
  */
 #include <errno.h>
 #include <poll.h>
@@ -78,11 +79,13 @@ static union ibv_gid gid;
 /* The RTS attribute the next pairs get (7: wait for a receive for ever). */
 static uint8_t rnr_retry = 7;
 
-/* A QP whose completions go to scq and rcq, on srq when not NULL. */
-static int make_side_on(struct side *s, struct ibv_cq *scq, struct ibv_cq *rcq, struct ibv_srq *srq)
+/* A QP whose completions go to scq and rcq, on srq when not NULL; every
+ * send WR signalled when sig_all. */
+static int make_side_on(struct side *s, struct ibv_cq *scq, struct ibv_cq *rcq, struct ibv_srq *srq,
+			int sig_all)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = scq, .recv_cq = rcq, .srq = srq, .qp_type = IBV_QPT_RC,
+		.send_cq = scq, .recv_cq = rcq, .srq = srq, .qp_type = IBV_QPT_RC, .sq_sig_all = sig_all,
 		.cap = { .max_send_wr = RING, .max_recv_wr = srq ? 0 : RING, .max_send_sge = 4,
 			 .max_recv_sge = srq ? 0 : 4, .max_inline_data = 64 },
 	};
@@ -99,7 +102,7 @@ static int make_side_on(struct side *s, struct ibv_cq *scq, struct ibv_cq *rcq, 
 
 static int make_side(struct side *s)
 {
-	return make_side_on(s, cq, cq, NULL);
+	return make_side_on(s, cq, cq, NULL, 0);
 }
 
 static int connect_to(struct side *s, uint32_t dest)
@@ -1114,7 +1117,7 @@ static void t_srq_events(void)
 	int i, n, n2, early;
 
 	why[0] = 0;
-	if (!srq || make_side(&a) || make_side_on(&b, cq, cq, srq) ||
+	if (!srq || make_side(&a) || make_side_on(&b, cq, cq, srq, 0) ||
 	    connect_to(&a, b.qp->qp_num) || connect_to(&b, a.qp->qp_num)) {
 		report(0, "SRQ limit", "SRQ or QPs not made");
 		goto out;
@@ -1189,7 +1192,7 @@ static void t_cq_overrun(int ignore)
 	why[0] = 0;
 	small = ignore ? ibv_cq_ex_to_cq(ibv_create_cq_ex(ctx, &cia)) : ibv_create_cq(ctx, 1, NULL,
 										    NULL, 0);
-	if (!small || make_side_on(&a, small, cq, NULL) || make_side(&b) ||
+	if (!small || make_side_on(&a, small, cq, NULL, 0) || make_side(&b) ||
 	    connect_to(&a, b.qp->qp_num) || connect_to(&b, a.qp->qp_num)) {
 		report(0, what, "CQ or QPs not made");
 		goto out;
@@ -1291,6 +1294,187 @@ static void t_raw(void)
 	       st < 0 ? "no completion" : ibv_wc_status_str(st));
 }
 
+/* The CQ's CQE k (counted from its first), raw (its 64-byte CQE), once
+ * the device wrote it (10 s at most). */
+static const uint8_t *raw_cqe(const struct mlx5dv_cq *d, uint32_t k)
+{
+	const uint8_t *e = (const uint8_t *)d->buf + (size_t)(k & (d->cqe_cnt - 1)) * d->cqe_size;
+	const uint8_t *c = e + d->cqe_size - 64;
+	double end = now_s() + 10;
+
+	while (now_s() < end) {
+		uint8_t v = __atomic_load_n(&c[63], __ATOMIC_ACQUIRE);
+
+		if (v >> 4 != MLX5_CQE_INVALID && (v & 1) == !!(k & d->cqe_cnt))
+			break;
+	}
+	return c;
+}
+
+/*
+ * The CQ's CQE k, raw: opcode op, op_own's inline scatter bit 0x04 (the
+ * data in the CQE's first 32 bytes), the byte count len and those bytes
+ * equal to data. 0, or -1 with why.
+ */
+static int raw_cqe_scattered(const struct mlx5dv_cq *d, uint32_t k, uint8_t op,
+			     const uint8_t *data, uint32_t len)
+{
+	const uint8_t *c = raw_cqe(d, k);
+	uint8_t v = c[63];
+
+	if (v >> 4 != op || (v & 0x0c) != 0x04)
+		snprintf(why, sizeof(why), "CQE %u: op_own 0x%02x, want opcode %u with bit 0x04", k,
+			 v, op);
+	else if (be32toh(*(const uint32_t *)(c + 44)) != len || memcmp(c, data, len))
+		snprintf(why, sizeof(why), "CQE %u: byte count %u, or not the %u bytes sent", k,
+			 be32toh(*(const uint32_t *)(c + 44)), len);
+	else
+		return 0;
+	return -1;
+}
+
+static int zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Scatter to CQE through libmlx5 (its copies out of the CQE into the
+ * receive WQE's and the send WQE's scatter entries): a pair on a CQ of its
+ * own (64-byte CQEs, libmlx5's default), a's QP made with sq_sig_all,
+ * which mlx5_ib needs to scatter READ and atomic responses. A SEND of 20
+ * bytes into a receive of two entries (8 + 4096), an RDMA READ of 16 bytes
+ * into two SGEs (4 + 12) and a fetch-and-add: each CQE read raw (mlx5dv)
+ * before the poll carries the bit and the bytes while the target buffer is
+ * still untouched; after ibv_poll_cq the bytes are where the WR put them.
+ */
+static void t_scatter(void)
+{
+	const char *what = "scatter to CQE through libmlx5: a SEND of 20 bytes into 2 scatter "
+			   "entries, with sq_sig_all a READ of 16 into 2 SGEs and FETCH_AND_ADD: "
+			   "in the CQE (bit 0x04), then where the WR put them";
+	struct ibv_cq *saved = cq, *own = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct mlx5dv_cq d = {};
+	struct mlx5dv_obj obj = { .cq = { .in = own, .out = &d } };
+	struct side a = {}, b = {};
+	struct ibv_wc wc[2];
+	uint32_t k = 0;
+	uint64_t was = 0x0123456789abcdefull, old;
+	int n, r;
+
+	why[0] = 0;
+	if (!own || mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ)) {
+		report(0, what, "no CQ of its own");
+		if (own)
+			ibv_destroy_cq(own);
+		return;
+	}
+	cq = own;	/* reap() polls it */
+	if (make_side_on(&a, own, own, NULL, 1) || make_side_on(&b, own, own, NULL, 0) ||
+	    connect_to(&a, b.qp->qp_num) || connect_to(&b, a.qp->qp_num)) {
+		snprintf(why, sizeof(why), "QPs not made: %s", strerror(errno));
+		goto out;
+	}
+	/* a SEND of 20 bytes to b: 8 in the first entry, 12 in the second */
+	fill(a.buf, 256, 11);
+	{
+		struct ibv_sge sge = { (uintptr_t)a.buf, 20, a.mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = 1100, .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_SEND };
+
+		if (post_recv(&b, 1101, 0, 8, 4096) || post_send(&a, &wr)) {
+			snprintf(why, sizeof(why), "SEND: post failed");
+			goto out;
+		}
+	}
+	/* the receive's CQE and the send's, in either order */
+	if (raw_cqe_scattered(&d, k + (raw_cqe(&d, k)[63] >> 4 == MLX5_CQE_REQ), MLX5_CQE_RESP_SEND,
+			      a.buf, 20))
+		goto out;
+	if (!zero(b.buf, 64) || !zero(b.buf + 8192, 64)) {
+		snprintf(why, sizeof(why), "SEND: the device wrote the receive's buffer");
+		goto out;
+	}
+	k += 2;
+	n = reap(wc, 2);
+	if (find(wc, n, 1100, IBV_WC_SUCCESS, IBV_WC_SEND) < 0 ||
+	    (r = find(wc, n, 1101, IBV_WC_SUCCESS, IBV_WC_RECV)) < 0)
+		goto out;
+	if (wc[r].byte_len != 20 || memcmp(b.buf, a.buf, 8) || memcmp(b.buf + 8192, a.buf + 8, 12) ||
+	    b.buf[8] || b.buf[8192 + 12]) {
+		snprintf(why, sizeof(why), "SEND: byte_len %u, or the data not where the receive "
+			 "put them", wc[r].byte_len);
+		goto out;
+	}
+	/* a READ of 16 bytes from b, not flagged: sq_sig_all signals it */
+	fill(b.buf + 1024, 16, 12);
+	{
+		struct ibv_sge sge[2] = { { (uintptr_t)a.buf + 1024, 4, a.mr->lkey },
+					  { (uintptr_t)a.buf + 1056, 12, a.mr->lkey } };
+		struct ibv_send_wr wr = { .wr_id = 1102, .sg_list = sge, .num_sge = 2,
+					  .opcode = IBV_WR_RDMA_READ,
+					  .wr.rdma = { (uintptr_t)b.buf + 1024, b.mr->rkey } };
+
+		memset(a.buf + 1024, 0, 64);
+		if (post_send(&a, &wr)) {
+			snprintf(why, sizeof(why), "READ: post failed");
+			goto out;
+		}
+	}
+	if (raw_cqe_scattered(&d, k++, MLX5_CQE_REQ, b.buf + 1024, 16))
+		goto out;
+	if (!zero(a.buf + 1024, 64)) {
+		snprintf(why, sizeof(why), "READ: the device wrote the local SGEs");
+		goto out;
+	}
+	n = reap(wc, 1);
+	if ((r = find(wc, n, 1102, IBV_WC_SUCCESS, IBV_WC_RDMA_READ)) < 0)
+		goto out;
+	if (wc[r].byte_len != 16 || memcmp(a.buf + 1024, b.buf + 1024, 4) ||
+	    memcmp(a.buf + 1056, b.buf + 1028, 12) || a.buf[1028] || a.buf[1068]) {
+		snprintf(why, sizeof(why), "READ: byte_len %u, or the data not in the SGEs",
+			 wc[r].byte_len);
+		goto out;
+	}
+	/* FETCH_AND_ADD: the former value in the CQE */
+	memcpy(b.buf + 2048, &was, 8);
+	memset(a.buf + 2048, 0, 8);
+	{
+		struct ibv_sge sge = { (uintptr_t)a.buf + 2048, 8, a.mr->lkey };
+		struct ibv_send_wr wr = { .wr_id = 1103, .sg_list = &sge, .num_sge = 1,
+					  .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD };
+
+		wr.wr.atomic.remote_addr = (uintptr_t)b.buf + 2048;
+		wr.wr.atomic.rkey = b.mr->rkey;
+		wr.wr.atomic.compare_add = 2;
+		if (post_send(&a, &wr)) {
+			snprintf(why, sizeof(why), "FETCH_AND_ADD: post failed");
+			goto out;
+		}
+	}
+	if (raw_cqe_scattered(&d, k++, MLX5_CQE_REQ, (const uint8_t *)&was, 8))
+		goto out;
+	if (!zero(a.buf + 2048, 8)) {
+		snprintf(why, sizeof(why), "FETCH_AND_ADD: the device wrote the local SGE");
+		goto out;
+	}
+	n = reap(wc, 1);
+	if ((r = find(wc, n, 1103, IBV_WC_SUCCESS, IBV_WC_FETCH_ADD)) < 0)
+		goto out;
+	memcpy(&old, a.buf + 2048, 8);
+	if (old != was || memcmp(b.buf + 2048, &(uint64_t){ was + 2 }, 8))
+		snprintf(why, sizeof(why), "FETCH_AND_ADD: former value %#llx (want %#llx)",
+			 (unsigned long long)old, (unsigned long long)was);
+out:
+	report(!why[0], what, why);
+	unpair(&a, &b);
+	cq = saved;
+	ibv_destroy_cq(own);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : "mlx5_0";
@@ -1322,6 +1506,7 @@ int main(int argc, char **argv)
 	t_unsignalled(&a, &b);
 	t_event(&a, &b);
 	unpair(&a, &b);
+	t_scatter();
 	t_bad_lkey();
 	t_bad_rkey(1);
 	t_bad_rkey(0);

@@ -19,7 +19,10 @@
 #      (polling, then -e: completion events), ibv_uc_pingpong, and the
 #      others of the list (ibv_srq_pingpong, perftest's send, write, read
 #      and atomic tests; ibv_ud_pingpong: the address vector, the GRH):
-#      both sides exit 0 and report their iterations;
+#      both sides exit 0 and report their iterations; messages of 32 bytes
+#      (RC, UC, SRQ) and of 64 with 128-byte CQEs come in the CQE (scatter
+#      to CQE), which the engine's record shows, and libmlx5 copies them;
+#      each program's count of such CQEs is shown (UCX's and Open MPI's too);
 #  (d) a second device, mlx5_1 on dummy1: ibv_rc_pingpong (-c, the data
 #      checked), ibv_ud_pingpong, ibv_uc_pingpong, ibv_srq_pingpong,
 #      ib_send_lat, ib_write_bw, ib_read_lat and ib_atomic_lat with the
@@ -73,6 +76,44 @@ listening() {
 }
 elapsed() { awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# Scatter to CQE: the engine's record (debugfs mlx5_standin/record,
+# tests/standin/mlx5/mlx5_record.c) on around one program, then the CQEs it
+# wrote with data in them: op_own is the last byte of a C line's hex, 0x04
+# the 32-byte form, 0x08 the 64-byte form. scat_start; ...; scat_count
+# sets s32 and s64 ("?" without the record) and clears the record. With
+# WANT_SCAT set to 32 or 64 the caller needs that form seen, set to none
+# it needs no data in any CQE.
+R=/sys/kernel/debug/mlx5_standin
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+scat_start() { [ -w $R/enable ] && echo clear > $R/record && echo 1 > $R/enable; }
+scat_count() {
+	s32=? s64=?
+	[ -w $R/enable ] || return 0
+	echo 0 > $R/enable
+	sc=$(awk '$1 == "C" { d = substr($NF, length($NF), 1)
+			      if (d ~ /[4-7]/) a++; else if (d ~ /[89ab]/) b++ }
+		  END { printf "%d %d", a, b }' $R/record)
+	echo clear > $R/record
+	s32=${sc% *} s64=${sc#* }
+}
+# scat_ok: the form WANT_SCAT names was seen (or none was wanted)
+scat_ok() {
+	case ${WANT_SCAT:-} in
+	32) [ "$s32" != ? ] && [ "$s32" -gt 0 ] ;;
+	64) [ "$s64" != ? ] && [ "$s64" -gt 0 ] ;;
+	none) [ "$s32" = 0 ] && [ "$s64" = 0 ] ;;
+	*) true ;;
+	esac
+}
+scat_says() {
+	case ${WANT_SCAT:-} in
+	32|64) w=" (wanted: the $WANT_SCAT-byte form)" ;;
+	none) w=" (wanted: none)" ;;
+	*) w= ;;
+	esac
+	echo "CQEs with data scattered to them: $s32 of 32 bytes, $s64 of 64$w"
+}
+
 # --- (b) the engine's own checks ------------------------------------------
 t0=$(cut -d' ' -f1 /proc/uptime)
 timeout $TMO kt_mlx5_data $DEV > data.out 2>&1; rc=$?
@@ -119,6 +160,7 @@ pair() {
 	port=$((port + 1))
 	cli=$(echo "$*" | sed "s/-d $DEV /-d ${CDEV:-$DEV} /")
 	t0=$(cut -d' ' -f1 /proc/uptime)
+	scat_start
 	timeout $TMO "$@" -p $port > $n.srv 2>&1 & sp=$!
 	t=0
 	until listening $port; do
@@ -127,6 +169,7 @@ pair() {
 	done
 	timeout $TMO $cli -p $port 127.0.0.1 > $n.cli 2>&1; c=$?
 	wait $sp; s=$?
+	scat_count
 	sed "s/^/  [server] /" $n.srv; sed "s/^/  [client] /" $n.cli
 	# perftest: the client prints the result table (the server of a
 	# READ test is passive and prints none)
@@ -135,23 +178,41 @@ pair() {
 	      case $1 in ib_read_lat|ib_atomic_lat) ;; *) srv=$want ;; esac ;;
 	*) want="^$it iters in " srv=$want ;;
 	esac
-	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli; then
-		ok "$*${CDEV:+ against $CDEV}: server and client exit 0, $it iterations ($(elapsed $t0) s)"
+	# -c (ibv_*_pingpong): the server says "invalid data" when the first
+	# byte of a page did not arrive (it exits 0 all the same)
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli &&
+	   ! grep -q "invalid data" $n.srv $n.cli && scat_ok; then
+		ok "$*${CDEV:+ against $CDEV}: server and client exit 0, $it iterations; $(scat_says) ($(elapsed $t0) s)"
 	else
-		bad "$*${CDEV:+ against $CDEV}: server exit $s, client exit $c"
+		bad "$*${CDEV:+ against $CDEV}: server exit $s, client exit $c$(grep -q "invalid data" $n.srv $n.cli && echo ', invalid data'); $(scat_says)"
 	fi
 	nothing_left "$1"
 }
 pair rc 20 ibv_rc_pingpong -d $DEV -g 0 -n 20
 pair rc-events 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -e
-pair rc-small 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32
+# Messages of 32 bytes or less come in the receive's CQE (scatter to CQE,
+# libmlx5 asks for it at every QP create): libmlx5 copies them out, to an
+# RQ's and to an SRQ's receive (-c: the server checks the first byte).
+WANT_SCAT=32
+pair rc-small 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32 -c
+WANT_SCAT=
 # 128-byte CQEs (libmlx5 asks for them when MLX5_CQE_SIZE=128): the engine
-# writes each CQE in its entry's second half, where libmlx5 reads it.
+# writes each CQE in its entry's second half, where libmlx5 reads it, and
+# up to 64 bytes of data in the first half.
 export MLX5_CQE_SIZE=128
 pair rc-cqe128 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -c
+WANT_SCAT=64
+pair rc-small-cqe128 20 ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 64 -c
+WANT_SCAT=
 unset MLX5_CQE_SIZE
 pair uc 20 ibv_uc_pingpong -d $DEV -g 0 -n 20
+WANT_SCAT=32
+pair uc-small 20 ibv_uc_pingpong -d $DEV -g 0 -n 20 -s 32 -c
+WANT_SCAT=
 pair srq 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
+WANT_SCAT=32
+pair srq-small 20 ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4 -s 32 -c
+WANT_SCAT=
 pair ud 20 ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
 pair send_lat 100 ib_send_lat -d $DEV -x 0 -n 100 -F
 pair write_bw 100 ib_write_bw -d $DEV -x 0 -n 100 -F
@@ -205,6 +266,7 @@ ucx_pair() {
 	n=$1 tst=$2; shift 2
 	port=$((port + 1))
 	t0=$(cut -d' ' -f1 /proc/uptime)
+	scat_start
 	env $UCX_SETTINGS timeout $TMO ucx_perftest -p $port > $n.srv 2>&1 & sp=$!
 	t=0
 	until listening $port; do
@@ -214,25 +276,39 @@ ucx_pair() {
 	env $UCX_SETTINGS timeout $TMO ucx_perftest -p $port -d $DEV:1 -x rc_mlx5 -t $tst -n 100 "$@" \
 		127.0.0.1 > $n.cli 2>&1; c=$?
 	wait $sp; s=$?
+	scat_count
 	what="ucx_perftest -x rc_mlx5 -t $tst $*${UCX_SETTINGS:+ with $UCX_SETTINGS}"
-	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq '^Final: +100 ' $n.cli; then
-		ok "$what: server and client exit 0, $(grep '^Final:' $n.cli | tr -s ' ') ($(elapsed $t0) s)"
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq '^Final: +100 ' $n.cli && scat_ok; then
+		ok "$what: server and client exit 0, $(grep '^Final:' $n.cli | tr -s ' '); $(scat_says) ($(elapsed $t0) s)"
 	else
-		bad "$what: server exit $s, client exit $c"
+		bad "$what: server exit $s, client exit $c; $(scat_says)"
 		tail -n 15 $n.srv | sed "s/^/  [server] /"; tail -n 15 $n.cli | sed "s/^/  [client] /"
 	fi
 	nothing_left "ucx_perftest $tst"
 }
 UCX_SETTINGS=
+# UCX's defaults make 128-byte CQEs and ask for scatter to CQE both ways
+# (the requester side with MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE, its QPs
+# not signalling every WR): small active messages (responder) and get,
+# fadd and cswap responses (requester) come in the CQE, where UCX reads
+# them itself
+WANT_SCAT=64
 ucx_pair ucx-am am_lat
+WANT_SCAT=
 ucx_pair ucx-put put_bw
+WANT_SCAT=64
 ucx_pair ucx-get get -D bcopy
 ucx_pair ucx-fadd fadd
 ucx_pair ucx-cswap cswap
+WANT_SCAT=
 # the settings that keep UCX off DEVX, BlueFlame, inline scatter to CQEs and
 # device memory: not needed here, the other way through still checked
 UCX_SETTINGS="UCX_IB_MLX5_DEVX=n UCX_RC_MLX5_MMIO_MODE=db UCX_RC_MLX5_RX_INLINE=0 UCX_RC_MLX5_TX_INLINE_RESP=0 UCX_RC_MLX5_DM_COUNT=0"
+# (RX_INLINE=0 makes UCX disable scatter to CQE at create, TX_INLINE_RESP=0
+# clear sq_sig_all: no data in any CQE)
+WANT_SCAT=none
 ucx_pair ucx-am-db am_lat
+WANT_SCAT=
 UCX_SETTINGS=
 # UCP level over UCX_TLS=rc_x: UCX 1.13's alias for rc_mlx5 carrying the
 # data with ud_mlx5 as the auxiliary transport that wires the RC endpoints
@@ -245,6 +321,7 @@ ucp_pair() {
 	port=$((port + 1))
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	set -- UCX_TLS=rc_x UCX_NET_DEVICES=$DEV:1 UCX_LOG_LEVEL=${UCP_LOG:-info} timeout $TMO ucx_perftest -p $port -t $tst -n 100 "$@"
+	scat_start
 	env "$@" > $n.srv 2>&1 & sp=$!
 	t=0
 	until listening $port; do
@@ -253,12 +330,13 @@ ucp_pair() {
 	done
 	env "$@" 127.0.0.1 > $n.cli 2>&1; c=$?
 	wait $sp; s=$?
+	scat_count
 	what="ucx_perftest -t $tst $(echo "$@" | sed 's/.* -n 100 *//') with UCX_TLS=rc_x"
 	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq '^Final: +100 ' $n.cli &&
-	   grep -q "tag(rc_mlx5/$DEV:1)" $n.cli && grep -q "tag(rc_mlx5/$DEV:1)" $n.srv; then
-		ok "$what: server and client exit 0, tag lane rc_mlx5/$DEV:1, $(grep '^Final:' $n.cli | tr -s ' ') ($(elapsed $t0) s)"
+	   grep -q "tag(rc_mlx5/$DEV:1)" $n.cli && grep -q "tag(rc_mlx5/$DEV:1)" $n.srv && scat_ok; then
+		ok "$what: server and client exit 0, tag lane rc_mlx5/$DEV:1, $(grep '^Final:' $n.cli | tr -s ' '); $(scat_says) ($(elapsed $t0) s)"
 	else
-		bad "$what: server exit $s, client exit $c$(grep -q "tag(rc_mlx5/$DEV:1)" $n.cli || echo ', no rc_mlx5 tag lane')"
+		bad "$what: server exit $s, client exit $c$(grep -q "tag(rc_mlx5/$DEV:1)" $n.cli || echo ', no rc_mlx5 tag lane'); $(scat_says)"
 		tail -n 25 $n.srv | sed "s/^/  [server] /"; tail -n 25 $n.cli | sed "s/^/  [client] /"
 	fi
 	grep -h 'ep_cfg\[' $n.cli | head -n 3 | sed 's/^/  [client] /'
@@ -275,7 +353,9 @@ ucp_pair() {
 	nothing_left "ucx_perftest $tst"
 }
 ucp_log=$(dmesg | wc -l)
+WANT_SCAT=64
 UCP_LOG=debug ucp_pair ucp-tag-lat tag_lat
+WANT_SCAT=
 ucp_pair ucp-tag-bw tag_bw -s 65536
 # Open MPI (Debian's 4.1, its runtime from the host: mlx5-data.sh) over UCX
 # on rc_mlx5: two ranks in this guest, mpi_check's ping-pongs (8 B to
@@ -293,23 +373,28 @@ if [ ! -x $B/mpi_check ] || [ ! -x /bin/orted ]; then
 else
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	hostname uvio-mlx5
+	scat_start
 	timeout 300 mpirun --allow-run-as-root -np 2 --tag-output --mca plm isolated \
 		--mca pml ucx --mca btl self -x UCX_MODULE_DIR -x UCX_NET_DEVICES=$DEV:1 \
 		-x UCX_TLS=rc_x -x UCX_LOG_LEVEL=info $B/mpi_check > $mpi.out 2>&1; rc=$?
+	scat_count
 	# each rank's endpoint to the other (--tag-output: "[1,RANK]" first)
 	lanes=0
 	for r in 0 1; do
 		grep -q "^\[1,$r\]<std[a-z]*>:.* ep_cfg\[[0-9]*\]: tag(rc_mlx5/$DEV:1)" $mpi.out &&
 			lanes=$((lanes + 1))
 	done
-	if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " $mpi.out && [ $lanes -eq 2 ]; then
-		ok "Open MPI over UCX rc_mlx5, 2 ranks: every byte checked, both ranks' tag lane rc_mlx5/$DEV:1 ($(elapsed $t0) s)"
+	WANT_SCAT=64	# UCX's defaults, as above
+	if [ $rc -eq 0 ] && grep -q "MPI-CHECK PASS ranks 2 " $mpi.out && [ $lanes -eq 2 ] &&
+	   scat_ok; then
+		ok "Open MPI over UCX rc_mlx5, 2 ranks: every byte checked, both ranks' tag lane rc_mlx5/$DEV:1; $(scat_says) ($(elapsed $t0) s)"
 		grep -h "MPI-CHECK" $mpi.out | sed 's/^/  /'
 		grep -h 'UCX  \(WARN\|ERROR\)' $mpi.out | head -n 10 | sed 's/^/  /'
 	else
-		bad "Open MPI over UCX rc_mlx5, 2 ranks: mpirun exit $rc, $lanes of 2 ranks with an rc_mlx5 tag lane"
+		bad "Open MPI over UCX rc_mlx5, 2 ranks: mpirun exit $rc, $lanes of 2 ranks with an rc_mlx5 tag lane; $(scat_says)"
 		tail -n 40 $mpi.out | sed 's/^/  /'
 	fi
+	WANT_SCAT=
 	nothing_left "mpirun -np 2 over rc_mlx5"
 fi
 # what the engine logged meanwhile (a refused WQE, a dropped UD message)

@@ -8,7 +8,9 @@
 # the WQEs and CQEs written and read by its data path (providers/mlx5.c).
 #  (h) ibv_rc_pingpong (polling, -e, and with MLX5_CQE_SIZE=128 the
 #      library's 128-byte CQEs), ibv_uc_pingpong, ibv_ud_pingpong
-#      and ibv_srq_pingpong with both sides on the plug-in; ibv_rc_pingpong
+#      and ibv_srq_pingpong with both sides on the plug-in, rc and srq
+#      also with messages of 32 bytes (64 with 128-byte CQEs) that come in
+#      the CQE (scatter to CQE) for the library's poll to copy out; ibv_rc_pingpong
 #      once with the server on the plug-in and the client on libmlx5, once
 #      the other way round; ib_send_lat, ib_write_bw, ib_read_lat and
 #      ib_atomic_lat (fetch-and-add and compare-and-swap) with RDMAV_DRIVERS
@@ -67,12 +69,14 @@ links_libmlx5() {
 
 # ppair NAME ITERS SERVER_MODE CLIENT_MODE PROGRAM ARGS...: as pair in
 # kt_mlx5_data.sh, each side under its mode (uvio or stock), stdout and
-# stderr (the trace) apart.
+# stderr (the trace) apart; the CQEs with data scattered to them counted
+# (WANT_SCAT as there).
 ppair() {
 	n=$1 it=$2 sm=$3 cm=$4; shift 4
 	port=$((port + 1))
 	what="$* (server $sm, client $cm)"
 	t0=$(cut -d' ' -f1 /proc/uptime)
+	scat_start
 	$(envof $sm) timeout $TMO "$@" -p $port > $n.srv 2> $n.srv.err & sp=$!
 	t=0
 	until listening $port; do
@@ -81,6 +85,7 @@ ppair() {
 	done
 	$(envof $cm) timeout $TMO "$@" -p $port 127.0.0.1 > $n.cli 2> $n.cli.err; c=$?
 	wait $sp; s=$?
+	scat_count
 	for f in srv cli; do
 		sed "s/^/  [$f] /" $n.$f
 		grep -v "^uverbs-ioctl: \|^  " $n.$f.err | tail -n 10 | sed "s/^/  [$f stderr] /"
@@ -90,10 +95,11 @@ ppair() {
 	      case $1 in ib_read_lat|ib_atomic_lat) ;; *) srv=$want ;; esac ;;
 	*) want="^$it iters in " srv=$want ;;
 	esac
-	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli; then
-		ok "$what: server and client exit 0, $it iterations ($(elapsed $t0) s)"
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && grep -Eq "$srv" $n.srv && grep -Eq "$want" $n.cli &&
+	   ! grep -q "invalid data" $n.srv $n.cli && scat_ok; then
+		ok "$what: server and client exit 0, $it iterations; $(scat_says) ($(elapsed $t0) s)"
 	else
-		bad "$what: server exit $s, client exit $c"
+		bad "$what: server exit $s, client exit $c$(grep -q "invalid data" $n.srv $n.cli && echo ', invalid data'); $(scat_says)"
 		tail -n 15 $n.srv.err | sed "s/^/  [srv stderr] /"
 		tail -n 15 $n.cli.err | sed "s/^/  [cli stderr] /"
 	fi
@@ -156,6 +162,16 @@ else
 		bad "MLX5_CQE_SIZE=128: the trace shows no CQ of 128-byte CQEs, or one of 64"
 		grep 'mlx5_create_cq' p-rc-cqe128.srv.err | cut -c1-200 | sed 's/^/  /'
 	fi
+	# small messages in the CQE, copied out by the library's poll (to an
+	# RQ's and an SRQ's receive; 64 bytes with 128-byte CQEs)
+	WANT_SCAT=32
+	ppair p-rc-small 20 uvio uvio ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 32 -c
+	ppair p-srq-small 20 uvio uvio ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4 -s 32 -c
+	export MLX5_CQE_SIZE=128
+	WANT_SCAT=64
+	ppair p-rc-small-cqe128 20 uvio uvio ibv_rc_pingpong -d $DEV -g 0 -n 20 -s 64 -c
+	WANT_SCAT=
+	unset MLX5_CQE_SIZE
 	ppair p-uc 20 uvio uvio ibv_uc_pingpong -d $DEV -g 0 -n 20
 	ppair p-ud 20 uvio uvio ibv_ud_pingpong -d $DEV -g 0 -n 20 -s 1024
 	ppair p-srq 20 uvio uvio ibv_srq_pingpong -d $DEV -g 0 -n 20 -q 4
