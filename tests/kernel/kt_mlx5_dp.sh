@@ -20,6 +20,8 @@
 #  (d) after each program nothing is left on mlx5_0; at the end the module
 #      unloads, is loaded again recording from load on with 8 records at
 #      most (a pingpong: 8 kept, the rest counted lost; a write clears),
+#      and scatter to CQE off (scatter_cqe=0: the pingpong's 32-byte
+#      messages arrive in the buffers, no recorded CQE carries data),
 #      unloads with its record, and the kernel log holds no warning;
 #  (e) a pair of rc_pingpong killed (SIGKILL) while their QPs are at RTS
 #      and messages flow leaves nothing on mlx5_0;
@@ -194,14 +196,16 @@ fi
 if rmmod mlx5_standin; then ok "rmmod mlx5_standin"; else bad "rmmod mlx5_standin"; fi
 # The record from load on (record=1), bounded (record_max=8): a pingpong's
 # first 8 records kept, the rest counted lost; a write clears it; the module
-# unloads with its record allocated.
-if insmod "$ko" netdev=dummy0 record=1 record_max=8; then
+# unloads with its record allocated. Scatter to CQE off (scatter_cqe=0): the
+# pingpong's 32-byte messages, which would come in the CQEs, arrive in the
+# buffers (-c checks them), and no kept CQE has op_own's 0x04 or 0x08.
+if insmod "$ko" netdev=dummy0 record=1 record_max=8 scatter_cqe=0; then
 	wait_gid0 $DEV
 	port=$((port + 1))
-	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -p $port > rec.srv 2>&1 & sp=$!
+	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -s 32 -c -p $port > rec.srv 2>&1 & sp=$!
 	t=0
 	until listening $port; do t=$((t + 1)); [ $t -gt 300 ] && break; sleep 0.1; done
-	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -p $port 127.0.0.1 > rec.cli 2>&1; c=$?
+	timeout $TMO ibv_rc_pingpong -d $DEV -g 0 -n 5 -s 32 -c -p $port 127.0.0.1 > rec.cli 2>&1; c=$?
 	wait $sp; s=$?
 	h=$(head -n1 $R/record) n=$(grep -c '^[WC] ' $R/record)
 	if [ $s -eq 0 ] && [ $c -eq 0 ] && [ "$n" = 8 ] &&
@@ -209,6 +213,16 @@ if insmod "$ko" netdev=dummy0 record=1 record_max=8; then
 		ok "record=1 record_max=8 at load: a pingpong's first 8 records kept, the rest counted ($h)"
 	else
 		bad "record=1 record_max=8: pingpong exit $s/$c, $n record lines, '$h'"
+	fi
+	# op_own is the last byte of a C line: 4-7 or 8-b in its low digit
+	# would be data in the CQE
+	sc=$(awk '$1 == "C" { n++; if (substr($NF, length($NF), 1) ~ /[4-9ab]/) d++ }
+		  END { printf "%d %d", n, d }' $R/record)
+	if [ $s -eq 0 ] && [ $c -eq 0 ] && ! grep -q 'invalid data' rec.srv rec.cli &&
+		[ "${sc% *}" -gt 0 ] && [ "${sc#* }" = 0 ]; then
+		ok "scatter_cqe=0: 32-byte messages checked in the buffers (-c), ${sc% *} kept CQEs, none with data"
+	else
+		bad "scatter_cqe=0: pingpong exit $s/$c, kept CQEs and those with data: $sc"
 	fi
 	grep '^[WC] ' $R/record | head -n 3 | cut -c1-120 | sed 's/^/  /'
 	echo clear > $R/record
