@@ -1379,12 +1379,29 @@ static void mlx5_ah_fini(struct uvio_dp_ah *ah)
  * table, which replaces the old mapping (and the buffer of an earlier
  * resize in it); the half's first buffer stays until the CQ is destroyed.
  */
+/* The producer index as far as the device has written: the first entry
+ * from the consumer index on that is "invalid" or of the wrong lap. The
+ * CQEs before it are written and not yet polled. */
+static uint32_t cq_written_up_to(const struct uvio_dp_cq *cq)
+{
+	const struct uvio_dp_ring *r = &cq->q.ring;
+	uint32_t ci = cq->q.next, i;
+
+	for (i = ci; i - ci < r->entries; i++) {
+		uint8_t op_own = r->slots[(size_t)(i & r->mask) * r->elem_size + CQE_OP_OWN];
+
+		if (op_own >> 4 == CQE_INVALID || (op_own & CQE_OWNER) != !!(i & r->entries))
+			break;
+	}
+	return i;
+}
+
 static int mlx5_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 {
 	static const char what[] = "CQ.RESIZE (data path)";
 	struct uvio_dp_ring *r = &cq->q.ring, old = *r;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
-	uint32_t size = r->elem_size, ncqe, ci = cq->q.next, unpolled = 0, i;
+	uint32_t size = r->elem_size, ncqe, ci = cq->q.next, unpolled, i;
 	uint8_t *buf, *map;
 	int err;
 
@@ -1394,13 +1411,7 @@ static int mlx5_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 	if (ncqe == r->entries)
 		return 0;		/* the kernel keeps the buffer too */
 	/* The completions the device has written and nobody polled yet. */
-	for (i = ci; i - ci < r->entries; i++) {
-		uint8_t op_own = r->slots[(size_t)(i & r->mask) * size + CQE_OP_OWN];
-
-		if (op_own >> 4 == CQE_INVALID || (op_own & CQE_OWNER) != !!(i & r->entries))
-			break;
-		unpolled++;
-	}
+	unpolled = cq_written_up_to(cq) - ci;
 	if (unpolled >= ncqe)
 		return uvio_dp_fail(cq->dev, what, -EINVAL,
 				    "cqe: fewer than the completions not yet polled");
@@ -1476,14 +1487,8 @@ static int mlx5_resize_cq(struct uvio_dp_cq *cq, uint32_t cqe)
 static void mlx5_cq_clean(struct uvio_dp_cq *cq, uint32_t qpn, struct uvio_dp_srq *srq)
 {
 	struct uvio_dp_ring *r = &cq->q.ring;
-	uint32_t size = r->elem_size, ci = cq->q.next, prod, dropped = 0;
+	uint32_t size = r->elem_size, ci = cq->q.next, prod = cq_written_up_to(cq), dropped = 0;
 
-	for (prod = ci; prod - ci < r->entries; prod++) {
-		uint8_t op_own = r->slots[(size_t)(prod & r->mask) * size + CQE_OP_OWN];
-
-		if (op_own >> 4 == CQE_INVALID || (op_own & CQE_OWNER) != !!(prod & r->entries))
-			break;
-	}
 	from_device();
 	for (uint32_t i = prod; i-- != ci;) {
 		uint8_t *cqe = r->slots + (size_t)(i & r->mask) * size;

@@ -115,13 +115,7 @@ static int self_connect(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t li
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RESET;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		return errno;
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				      IBV_QP_ACCESS_FLAGS))
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE) || to_init(qp))
 		return errno;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;

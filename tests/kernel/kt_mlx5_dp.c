@@ -1005,6 +1005,19 @@ static void scatter_cqe(struct dp_env *e)
  * WQEs the device reads at index 0: the CQ then yields c's two and a's two,
  * nothing else, and the message arrived whole.
  */
+/* A receive of 64 bytes at B_RX + rx_off (recv_id) on qp, then a signalled
+ * SEND (send_id) of the 64 bytes at A_OFF + tx_off to it. */
+static void recv_and_send(struct dp_env *e, struct uvio_dp_qp *qp, size_t rx_off, uint64_t recv_id,
+			  size_t tx_off, uint64_t send_id)
+{
+	struct uvio_dp_sge s = sge(e, A_OFF + tx_off, 64);
+	struct uvio_dp_send_wr w = { .wr_id = send_id, .opcode = IB_UVERBS_WR_SEND,
+				     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s, .num_sge = 1 };
+
+	recv1(qp, sge(e, B_RX + rx_off, 64), recv_id);
+	KT_EQ(post1(qp, &w), 0);
+}
+
 static void reset_and_reuse(struct dp_env *e)
 {
 	UVIO_OPTS(uvio_qp_attr, to_reset, .qp_state = UVIO_QPS_RESET, .attr_mask = UVIO_QP_STATE);
@@ -1020,24 +1033,9 @@ static void reset_and_reuse(struct dp_env *e)
 	make_qp(e, &c, IB_UVERBS_QPT_RC, &cq, NULL, 0x7b);
 	if (connect_qp(e, &a, a.qp_num) || connect_qp(e, &c, c.qp_num))
 		goto out;
-	for (uint64_t i = 0; i < 2; i++) {
-		struct uvio_dp_sge s = sge(e, A_OFF + i * 64, 64);
-		struct uvio_dp_send_wr w = { .wr_id = 910 + i, .opcode = IB_UVERBS_WR_SEND,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
-					     .num_sge = 1 };
-
-		recv1(&a, sge(e, B_RX + i * 64, 64), 900 + i);
-		KT_EQ(post1(&a, &w), 0);
-	}
-	{
-		struct uvio_dp_sge s = sge(e, A_OFF, 64);
-		struct uvio_dp_send_wr w = { .wr_id = 921, .opcode = IB_UVERBS_WR_SEND,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
-					     .num_sge = 1 };
-
-		recv1(&c, sge(e, B_RX + 2 * 64, 64), 920);
-		KT_EQ(post1(&c, &w), 0);
-	}
+	for (uint64_t i = 0; i < 2; i++)
+		recv_and_send(e, &a, i * 64, 900 + i, i * 64, 910 + i);
+	recv_and_send(e, &c, 2 * 64, 920, 0, 921);
 	wait_written(e, &cq, 5);	/* six CQEs, none polled */
 	KT_EQ(uvio_modify_qp(e->dev, a.handle, &to_reset, NULL, NULL), 0);
 	KT_EQ(uvio_dp_reset_qp(&a, &cq, &cq), 0);
@@ -1046,15 +1044,7 @@ static void reset_and_reuse(struct dp_env *e)
 	for (int i = 0; i < 64; i++)
 		e->buf[A_OFF + 4 * 64 + i] = (uint8_t)(0xa0 ^ i);
 	memset(rx, 0, 64);
-	{
-		struct uvio_dp_sge s = sge(e, A_OFF + 4 * 64, 64);
-		struct uvio_dp_send_wr w = { .wr_id = 940, .opcode = IB_UVERBS_WR_SEND,
-					     .flags = UVIO_DP_SEND_SIGNALED, .sg_list = &s,
-					     .num_sge = 1 };
-
-		recv1(&a, sge(e, B_RX + 3 * 64, 64), 930);
-		KT_EQ(post1(&a, &w), 0);
-	}
+	recv_and_send(e, &a, 3 * 64, 930, 4 * 64, 940);
 	got = wait_wc(&cq, wc, 4);
 	KT_EQ(got, 4);
 	for (int i = 0; i < got && i < 4; i++) {
